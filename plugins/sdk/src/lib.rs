@@ -1,0 +1,37 @@
+//! The Quire plugin SDK.
+//!
+//! Everything a converter author needs: the document [`model`] (the contract between
+//! converters and the host), the request and result types of the WIT interface in plain Rust
+//! ([`convert`]), the standard-14 font [`metrics`], text [`layout`] shared by importers and
+//! exporters so every output agrees, and [`export_converter!`], which turns a type
+//! implementing [`Converter`] into a component.
+//!
+//! A converter is written once as ordinary Rust and runs natively (tests, benchmarks) or as a
+//! `wasm32-wasip2` component inside the host's sandbox.
+
+pub mod convert;
+pub mod layout;
+pub mod metrics;
+pub mod model;
+pub mod validate;
+
+#[cfg(feature = "guest")]
+pub mod guest;
+
+pub use convert::{
+    Asset, ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported,
+    LockInfo, OptionSpec, Permissions, PluginInfo,
+};
+pub use model::*;
+
+#[cfg(feature = "guest")]
+#[doc(hidden)]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../../wit",
+        world: "converter",
+        pub_export_macro: true,
+        export_macro_name: "__export_quire_world",
+        default_bindings_module: "quire_sdk::bindings",
+    });
+}
