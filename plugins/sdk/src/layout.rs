@@ -1,7 +1,22 @@
 //! Text layout shared by importers and exporters, so PDF, SVG and PNG agree on every line
-//! break. API CONTRACT (implementation pending): keep these signatures.
+//! break.
+//!
+//! The rules, in one place because every output depends on them:
+//! - Lines break greedily at spaces and after a hyphen or dash inside a word (`well-known`);
+//!   `\n` is a hard break (`\r` is ignored, so CRLF text lays out like LF text); a tab counts
+//!   as a space.
+//! - Spaces at the end of a wrapped line hang: they are not drawn and take no width. Spaces at
+//!   the start of a hard line are kept (indented code).
+//! - A word wider than the box is broken between characters (at least one character per line,
+//!   so layout always progresses).
+//! - A line is as tall as the largest run size on it times `Text::line_height`; an empty line
+//!   takes the size of the run holding its `\n`. The baseline sits in the middle of the
+//!   leading, as in CSS: `top + (height - (ascent - descent)) / 2 + ascent`, with the largest
+//!   ascent and deepest descent of the runs on the line.
+//! - A width that is not a positive number means "do not wrap".
 
-use crate::model::Text;
+use crate::metrics::FontFace;
+use crate::model::{Align, Run, Text};
 
 /// A piece of one run placed on a line.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,14 +39,615 @@ pub struct Line {
     pub width: f64,
 }
 
+/// A position in a [`Text`]: byte `byte` of run `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct TextPos {
+    pub run: usize,
+    pub byte: usize,
+}
+
 /// Breaks `text` into lines no wider than `width` points (a word longer than the width is
 /// broken by characters), honouring `\n` and alignment.
 pub fn layout_text(text: &Text, width: f64) -> Vec<Line> {
-    let _ = (text, width);
-    panic!("layout pending")
+    layout_text_with_starts(text, width).0
 }
 
 /// Height of `text` laid out at `width`.
 pub fn text_height(text: &Text, width: f64) -> f64 {
     layout_text(text, width).iter().map(|l| l.height).sum()
+}
+
+/// [`layout_text`], plus where each line starts in the runs, so a caller can cut the text
+/// between two lines with [`split_text`] (a paragraph that runs past the bottom of a page).
+pub fn layout_text_with_starts(text: &Text, width: f64) -> (Vec<Line>, Vec<TextPos>) {
+    let atoms = atomize(text);
+    let limit = if width.is_finite() && width > 0.0 {
+        width
+    } else {
+        f64::INFINITY
+    };
+    let spans = break_lines(&atoms, limit);
+    let faces: Vec<FontFace> = text.runs.iter().map(FontFace::of_run).collect();
+    let mut lines = Vec::with_capacity(spans.len());
+    let mut starts = Vec::with_capacity(spans.len());
+    let mut top = 0.0;
+    for span in &spans {
+        let line = build_line(text, &faces, &atoms, span, limit, top);
+        top += line.height;
+        starts.push(span.start_pos);
+        lines.push(line);
+    }
+    (lines, starts)
+}
+
+/// Width of the widest hard line of `text` when nothing wraps.
+pub fn natural_width(text: &Text) -> f64 {
+    layout_text(text, f64::INFINITY)
+        .iter()
+        .map(|l| l.width)
+        .fold(0.0, f64::max)
+}
+
+/// Width of the widest unbreakable piece of `text` (a word, or a word fragment between
+/// hyphens): below this width, layout has to break inside words.
+pub fn min_content_width(text: &Text) -> f64 {
+    let atoms = atomize(text);
+    let mut widest: f64 = 0.0;
+    let mut current = 0.0;
+    for (i, a) in atoms.iter().enumerate() {
+        if a.is_space() || a.ch == '\n' || is_break_before(&atoms, i, 0) {
+            current = 0.0;
+        }
+        if !a.is_space() && a.ch != '\n' {
+            current += a.width;
+            widest = widest.max(current);
+        }
+    }
+    widest
+}
+
+/// Cuts `text` at `at` (a line start from [`layout_text_with_starts`]). The first part loses
+/// the spaces that hung at the end of its last line and the `\n` that ended it, so it lays out
+/// as exactly the lines before `at`; the second part lays out as the lines from `at` on.
+/// Alignment and line height are kept on both.
+pub fn split_text(text: &Text, at: TextPos) -> (Text, Text) {
+    let mut head: Vec<Run> = Vec::new();
+    let mut tail: Vec<Run> = Vec::new();
+    for (i, run) in text.runs.iter().enumerate() {
+        if i < at.run {
+            head.push(run.clone());
+        } else if i > at.run {
+            tail.push(run.clone());
+        } else {
+            let mut cut = at.byte.min(run.text.len());
+            while !run.text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let mut left = run.clone();
+            left.text.truncate(cut);
+            let mut right = run.clone();
+            right.text.drain(..cut);
+            head.push(left);
+            tail.push(right);
+        }
+    }
+    // Trim what hung at the end of the head: spaces, then the one `\n` that ended the line.
+    let mut removed_newline = false;
+    while let Some(last) = head.last_mut() {
+        let trimmed = last.text.trim_end_matches([' ', '\t', '\r']).len();
+        last.text.truncate(trimmed);
+        if !removed_newline && last.text.ends_with('\n') {
+            last.text.pop();
+            removed_newline = true;
+            let trimmed = last.text.trim_end_matches('\r').len();
+            last.text.truncate(trimmed);
+        }
+        if last.text.is_empty() {
+            head.pop();
+        } else {
+            break;
+        }
+    }
+    tail.retain(|r| !r.text.is_empty());
+    let part = |runs| Text {
+        runs,
+        ..text.clone_layout()
+    };
+    (part(head), part(tail))
+}
+
+impl Text {
+    /// The text's alignment and line height without its runs.
+    fn clone_layout(&self) -> Text {
+        Text {
+            runs: Vec::new(),
+            align: self.align,
+            valign: self.valign,
+            line_height: self.line_height,
+        }
+    }
+}
+
+/// One character of the text with its source position and advance.
+#[derive(Debug, Clone, Copy)]
+struct Atom {
+    run: usize,
+    byte: usize,
+    ch: char,
+    /// Advance in points.
+    width: f64,
+}
+
+impl Atom {
+    fn is_space(&self) -> bool {
+        self.ch == ' '
+    }
+}
+
+fn atomize(text: &Text) -> Vec<Atom> {
+    let len: usize = text.runs.iter().map(|r| r.text.len()).sum();
+    let mut atoms = Vec::with_capacity(len);
+    for (run, r) in text.runs.iter().enumerate() {
+        let face = FontFace::of_run(r);
+        let scale = sane_size(r.size) / 1000.0;
+        for (byte, ch) in r.text.char_indices() {
+            let ch = match ch {
+                '\r' => continue,
+                '\t' => ' ',
+                c => c,
+            };
+            let width = if ch == '\n' {
+                0.0
+            } else {
+                face.char_width(ch) * scale
+            };
+            atoms.push(Atom {
+                run,
+                byte,
+                ch,
+                width,
+            });
+        }
+    }
+    atoms
+}
+
+/// A size the arithmetic can use; validation refuses bad sizes, but layout must never panic
+/// or loop on a model that skipped it.
+fn sane_size(size: f64) -> f64 {
+    if size.is_finite() && size > 0.0 {
+        size.min(crate::validate::MAX_FONT_SIZE)
+    } else {
+        0.0
+    }
+}
+
+/// A line as a range of atoms before any trimming.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: usize,
+    /// End of the drawn atoms (hanging spaces excluded).
+    end: usize,
+    /// The run whose size an empty line takes.
+    size_run: Option<usize>,
+    start_pos: TextPos,
+    /// Ended by `\n` or by the end of the text: never justified.
+    last_of_paragraph: bool,
+}
+
+fn is_dash(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}' | '\u{2013}' | '\u{2014}')
+}
+
+/// Whether a line may break before `atoms[i]` because of a dash: `well-|known`. A line start
+/// at `line_start` never counts, so a dash alone never makes an empty line.
+fn is_break_before(atoms: &[Atom], i: usize, line_start: usize) -> bool {
+    if i < line_start + 2 {
+        return false;
+    }
+    let (before, dash, here) = (atoms[i - 2].ch, atoms[i - 1].ch, atoms[i].ch);
+    is_dash(dash) && before.is_alphanumeric() && !here.is_whitespace() && !is_dash(here)
+}
+
+fn trim_end(atoms: &[Atom], start: usize, mut end: usize) -> usize {
+    while end > start && atoms[end - 1].is_space() {
+        end -= 1;
+    }
+    end
+}
+
+fn break_lines(atoms: &[Atom], limit: f64) -> Vec<Span> {
+    // Comparisons allow for float noise so that text measured at exactly its own width fits.
+    let fits = |w: f64| w <= limit + 1e-6;
+    let mut spans = Vec::new();
+    let mut start = 0;
+    let mut width = 0.0;
+    // The latest place the line may break, and whether the line has a word before it.
+    let mut opportunity: Option<usize> = None;
+    let mut seen_word = false;
+    let mut i = 0;
+    let pos_of = |i: usize| match atoms.get(i) {
+        Some(a) => TextPos {
+            run: a.run,
+            byte: a.byte,
+        },
+        None => atoms.last().map_or(TextPos::default(), |a| TextPos {
+            run: a.run,
+            byte: a.byte + a.ch.len_utf8(),
+        }),
+    };
+    while i < atoms.len() {
+        let a = atoms[i];
+        if a.ch == '\n' {
+            spans.push(Span {
+                start,
+                end: trim_end(atoms, start, i),
+                size_run: Some(a.run),
+                start_pos: pos_of(start),
+                last_of_paragraph: true,
+            });
+            i += 1;
+            start = i;
+            width = 0.0;
+            opportunity = None;
+            seen_word = false;
+            if i == atoms.len() {
+                // A final `\n` ends with an empty line, as in a text editor.
+                spans.push(Span {
+                    start: i,
+                    end: i,
+                    size_run: Some(a.run),
+                    start_pos: pos_of(i),
+                    last_of_paragraph: true,
+                });
+            }
+            continue;
+        }
+        if a.is_space() {
+            // Spaces hang past the edge; they never push a line break by themselves.
+            width += a.width;
+            i += 1;
+            continue;
+        }
+        if i > start && seen_word && (atoms[i - 1].is_space() || is_break_before(atoms, i, start)) {
+            opportunity = Some(i);
+        }
+        if !fits(width + a.width) && i > start {
+            let cut = match opportunity {
+                Some(o) if o > start => o,
+                // No break in this line: break the word between characters.
+                _ => i,
+            };
+            spans.push(Span {
+                start,
+                end: trim_end(atoms, start, cut),
+                size_run: None,
+                start_pos: pos_of(start),
+                last_of_paragraph: false,
+            });
+            start = cut;
+            // Spaces before the cut hung on the previous line; none follow a cut.
+            width = atoms[start..i].iter().map(|a| a.width).sum();
+            opportunity = None;
+            seen_word = start < i;
+            // Re-examine `a` against the new line.
+            continue;
+        }
+        width += a.width;
+        seen_word = true;
+        i += 1;
+    }
+    if start < atoms.len() {
+        spans.push(Span {
+            start,
+            end: trim_end(atoms, start, atoms.len()),
+            size_run: atoms.last().map(|a| a.run),
+            start_pos: pos_of(start),
+            last_of_paragraph: true,
+        });
+    }
+    spans
+}
+
+fn build_line(
+    text: &Text,
+    faces: &[FontFace],
+    atoms: &[Atom],
+    span: &Span,
+    limit: f64,
+    top: f64,
+) -> Line {
+    let drawn = &atoms[span.start..span.end];
+    // Runs present on the line decide its height; an empty line takes its `\n`'s run.
+    let mut size: f64 = 0.0;
+    let mut ascent: f64 = 0.0;
+    let mut descent: f64 = 0.0;
+    let mut measure = |run: usize| {
+        if let Some(r) = text.runs.get(run) {
+            let s = sane_size(r.size);
+            size = size.max(s);
+            ascent = ascent.max(faces[run].ascent() * s / 1000.0);
+            descent = descent.min(faces[run].descent() * s / 1000.0);
+        }
+    };
+    let mut last_run = None;
+    for a in drawn {
+        if last_run != Some(a.run) {
+            measure(a.run);
+            last_run = Some(a.run);
+        }
+    }
+    if drawn.is_empty() {
+        if let Some(run) = span
+            .size_run
+            .or_else(|| atoms.get(span.start).map(|a| a.run))
+        {
+            measure(run);
+        }
+    }
+    let line_height = if text.line_height.is_finite() && text.line_height > 0.0 {
+        text.line_height
+    } else {
+        1.2
+    };
+    let height = size * line_height;
+    let baseline = top + (height - (ascent - descent)) / 2.0 + ascent;
+
+    let natural: f64 = drawn.iter().map(|a| a.width).sum();
+    // Gaps between words (indentation at the start of the line is not a gap).
+    let first_word = drawn
+        .iter()
+        .position(|a| !a.is_space())
+        .unwrap_or(drawn.len());
+    let gaps = (first_word + 1..drawn.len())
+        .filter(|&k| drawn[k - 1].is_space() && !drawn[k].is_space())
+        .count();
+    let justify = text.align == Align::Justify
+        && !span.last_of_paragraph
+        && gaps > 0
+        && limit.is_finite()
+        && natural < limit;
+    let extra = if justify {
+        (limit - natural) / gaps as f64
+    } else {
+        0.0
+    };
+    let line_width = if justify { limit } else { natural };
+    let mut x = match text.align {
+        Align::Left | Align::Justify => 0.0,
+        _ if !limit.is_finite() => 0.0,
+        Align::Center => ((limit - natural) / 2.0).max(0.0),
+        Align::Right => (limit - natural).max(0.0),
+    };
+
+    let mut fragments: Vec<Fragment> = Vec::new();
+    for (k, a) in drawn.iter().enumerate() {
+        // A word after a gap starts a new fragment when justifying, so it can move.
+        let new_word = justify && k > first_word && drawn[k - 1].is_space() && !a.is_space();
+        if new_word {
+            x += extra;
+        }
+        match fragments.last_mut() {
+            Some(f) if f.run == a.run && !new_word => {
+                f.text.push(a.ch);
+                f.width += a.width;
+            }
+            _ => fragments.push(Fragment {
+                run: a.run,
+                text: a.ch.to_string(),
+                x,
+                width: a.width,
+            }),
+        }
+        x += a.width;
+    }
+    Line {
+        fragments,
+        baseline,
+        height,
+        width: line_width,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FontFamily, Run};
+
+    fn helv(s: &str, size: f64) -> Text {
+        Text::plain(s, size)
+    }
+
+    fn line_texts(lines: &[Line]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.fragments.iter().map(|f| f.text.as_str()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn one_line_when_it_fits() {
+        let t = helv("Hello", 10.0);
+        let lines = layout_text(&t, 100.0);
+        assert_eq!(lines.len(), 1);
+        assert!((lines[0].width - 22.78).abs() < 1e-9);
+        assert!((lines[0].height - 12.0).abs() < 1e-9);
+        // Half-leading: (12 - 9.25) / 2 + 7.18.
+        assert!(
+            (lines[0].baseline - 8.555).abs() < 1e-9,
+            "{}",
+            lines[0].baseline
+        );
+        assert_eq!(text_height(&t, 100.0), 12.0);
+    }
+
+    #[test]
+    fn wraps_at_spaces_and_hangs_them() {
+        let t = helv("aaa bbb ccc", 10.0);
+        let w = FontFace::of_run(&t.runs[0]).text_width("aaa bbb", 10.0);
+        let lines = layout_text(&t, w + 0.01);
+        assert_eq!(line_texts(&lines), ["aaa bbb", "ccc"]);
+        assert!((lines[0].width - w).abs() < 1e-9);
+        // Exactly the width still fits.
+        assert_eq!(layout_text(&t, w).len(), 2);
+        assert!((lines[1].baseline - lines[0].baseline - 12.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hard_breaks_and_empty_lines() {
+        let t = helv("a\n\nb\n", 10.0);
+        let lines = layout_text(&t, 500.0);
+        assert_eq!(line_texts(&lines), ["a", "", "b", ""]);
+        assert!(lines.iter().all(|l| (l.height - 12.0).abs() < 1e-9));
+        let crlf = helv("a\r\n\r\nb\r\n", 10.0);
+        assert_eq!(layout_text(&crlf, 500.0), lines);
+    }
+
+    #[test]
+    fn empty_line_takes_the_size_of_its_run() {
+        let mut big = Run::plain("Big\n", 20.0);
+        big.bold = true;
+        let t = Text {
+            runs: vec![big, Run::plain("\nsmall", 10.0)],
+            ..Text::default_layout()
+        };
+        let lines = layout_text(&t, 500.0);
+        assert_eq!(line_texts(&lines), ["Big", "", "small"]);
+        assert_eq!(lines[0].height, 24.0);
+        assert_eq!(lines[1].height, 12.0);
+        assert_eq!(lines[2].height, 12.0);
+    }
+
+    #[test]
+    fn breaks_after_hyphens_and_inside_long_words() {
+        let t = helv("well-known", 10.0);
+        let face = FontFace::of_run(&t.runs[0]);
+        let lines = layout_text(&t, face.text_width("well-kn", 10.0));
+        assert_eq!(line_texts(&lines), ["well-", "known"]);
+
+        let mut t = helv("abcdefghij", 10.0);
+        t.runs[0].font = FontFamily::Courier; // 6 points a character
+        let lines = layout_text(&t, 24.1);
+        assert_eq!(line_texts(&lines), ["abcd", "efgh", "ij"]);
+        // Narrower than one character: one character per line, never an endless loop.
+        assert_eq!(layout_text(&t, 0.5).len(), 10);
+        // A dash at the start of a line is not a break.
+        assert_eq!(line_texts(&layout_text(&helv("-x", 10.0), 1.0)), ["-", "x"]);
+    }
+
+    #[test]
+    fn runs_keep_their_styles_and_the_tallest_sets_the_line() {
+        let mut bold = Run::plain("bold ", 14.0);
+        bold.bold = true;
+        bold.font = FontFamily::Times;
+        let t = Text {
+            runs: vec![Run::plain("plain ", 10.0), bold],
+            ..Text::default_layout()
+        };
+        let lines = layout_text(&t, 500.0);
+        assert_eq!(lines.len(), 1);
+        let f = &lines[0].fragments;
+        assert_eq!((f[0].run, f[0].text.as_str()), (0, "plain "));
+        assert_eq!((f[1].run, f[1].text.as_str()), (1, "bold"));
+        assert!((f[1].x - f[0].width).abs() < 1e-9);
+        assert!((lines[0].height - 14.0 * 1.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn alignment_moves_fragments() {
+        let mut t = helv("ab", 10.0);
+        let w = FontFace::of_run(&t.runs[0]).text_width("ab", 10.0);
+        t.align = Align::Right;
+        assert!((layout_text(&t, 100.0)[0].fragments[0].x - (100.0 - w)).abs() < 1e-9);
+        t.align = Align::Center;
+        assert!((layout_text(&t, 100.0)[0].fragments[0].x - (100.0 - w) / 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn justify_spreads_words_except_on_the_last_line() {
+        let mut t = helv("aa bb cc dd", 10.0);
+        t.align = Align::Justify;
+        let face = FontFace::of_run(&t.runs[0]);
+        let width = face.text_width("aa bb cc", 10.0) + 5.0;
+        let lines = layout_text(&t, width);
+        assert_eq!(line_texts(&lines), ["aa bb cc", "dd"]);
+        let first = &lines[0].fragments;
+        assert_eq!(first.len(), 3);
+        let last = first.last().unwrap();
+        assert!((last.x + last.width - width).abs() < 1e-9);
+        assert_eq!(lines[0].width, width);
+        assert_eq!(lines[1].fragments[0].x, 0.0);
+    }
+
+    #[test]
+    fn leading_spaces_of_a_hard_line_are_kept() {
+        let t = Text {
+            runs: vec![Run::plain("fn x\n    y", 10.0)],
+            ..Text::default_layout()
+        };
+        assert_eq!(line_texts(&layout_text(&t, 500.0)), ["fn x", "    y"]);
+    }
+
+    #[test]
+    fn split_text_cuts_between_lines() {
+        let t = helv("one two three four five six", 10.0);
+        let width = FontFace::of_run(&t.runs[0]).text_width("one two", 10.0) + 1.0;
+        let (lines, starts) = layout_text_with_starts(&t, width);
+        assert!(lines.len() >= 3);
+        let (head, tail) = split_text(&t, starts[2]);
+        let head_lines = layout_text(&head, width);
+        let tail_lines = layout_text(&tail, width);
+        assert_eq!(line_texts(&head_lines), line_texts(&lines[..2]));
+        assert_eq!(line_texts(&tail_lines), line_texts(&lines[2..]));
+
+        let t = Text {
+            runs: vec![Run::plain("a\n", 10.0), Run::plain("b\nc", 12.0)],
+            ..Text::default_layout()
+        };
+        let (_, starts) = layout_text_with_starts(&t, 500.0);
+        assert_eq!(
+            starts,
+            [
+                TextPos { run: 0, byte: 0 },
+                TextPos { run: 1, byte: 0 },
+                TextPos { run: 1, byte: 2 }
+            ]
+        );
+        let (head, tail) = split_text(&t, starts[1]);
+        assert_eq!(head.plain_text(), "a");
+        assert_eq!(tail.plain_text(), "b\nc");
+        assert_eq!(tail.runs[0].size, 12.0);
+    }
+
+    #[test]
+    fn widths_for_tables() {
+        let t = helv("a longword\nxy", 10.0);
+        let face = FontFace::of_run(&t.runs[0]);
+        assert!((natural_width(&t) - face.text_width("a longword", 10.0)).abs() < 1e-9);
+        assert!((min_content_width(&t) - face.text_width("longword", 10.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn degenerate_input_does_not_panic() {
+        assert!(layout_text(&Text::default_layout(), 100.0).is_empty());
+        let mut t = helv("x y", f64::NAN);
+        t.line_height = f64::NAN;
+        let lines = layout_text(&t, f64::NAN);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].height, 0.0);
+        assert_eq!(layout_text(&helv("a b c", 10.0), -5.0).len(), 1);
+    }
+
+    #[test]
+    fn long_text_is_fast_and_deterministic() {
+        let para = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(2000);
+        let t = helv(&para, 11.0);
+        let a = layout_text(&t, 481.0);
+        let b = layout_text(&t, 481.0);
+        assert_eq!(a, b);
+        assert!(a.len() > 100);
+        for l in &a {
+            assert!(l.width <= 481.0 + 1e-6);
+        }
+    }
 }
