@@ -1,0 +1,321 @@
+//! Objects shared by every page of one export: the object-number allocator, the fonts, the
+//! pictures, the transparency states, and the warnings they give rise to.
+//!
+//! Registries are vectors searched linearly, not hash maps, so objects are numbered and
+//! written in first-use order and the same model always gives the same bytes.
+
+use std::collections::BTreeSet;
+
+use pdf_writer::{Chunk, Filter, Finish, Name, Ref};
+use quire_sdk::metrics::FontFace;
+use quire_sdk::Asset;
+
+use super::picture::{self, Encoding, Picture, Space};
+
+/// Hands out object numbers; pdf-writer panics on a number used twice, so every object gets
+/// its number here and nowhere else.
+#[derive(Debug)]
+pub struct Refs {
+    next: i32,
+}
+
+impl Refs {
+    pub fn new() -> Self {
+        Refs { next: 1 }
+    }
+
+    pub fn alloc(&mut self) -> Ref {
+        let r = Ref::new(self.next);
+        self.next += 1;
+        r
+    }
+}
+
+/// A picture as placed on a page.
+#[derive(Debug, Clone, Copy)]
+pub struct PlacedImage {
+    /// Index into the picture registry, which names it `/Im{index}`.
+    pub index: usize,
+    pub orientation: u8,
+}
+
+/// What one page draws with, by registry index; becomes the page's `/Resources`.
+#[derive(Debug, Default, Clone)]
+pub struct PageUse {
+    pub fonts: BTreeSet<usize>,
+    pub images: BTreeSet<usize>,
+    pub states: BTreeSet<usize>,
+}
+
+/// Which alpha an ExtGState sets: the fill's (`/ca`) or the stroke's (`/CA`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlphaKind {
+    Fill,
+    Stroke,
+}
+
+/// An embedded picture (object and EXIF orientation), or why it could not be read.
+type Loaded = Result<(Ref, u8), String>;
+
+pub struct Resources<'a> {
+    pub refs: Refs,
+    /// Picture objects, written as soon as a picture is first used.
+    pub chunk: Chunk,
+    assets: &'a [Asset],
+    fonts: Vec<(FontFace, Ref)>,
+    /// Per asset name: the placed picture, or why it could not be read.
+    images: Vec<(String, Loaded)>,
+    states: Vec<(AlphaKind, u8, Ref)>,
+    warnings: Vec<String>,
+    /// Characters drawn as `?`, in order of first appearance.
+    replaced: Vec<char>,
+}
+
+impl<'a> Resources<'a> {
+    pub fn new(refs: Refs, assets: &'a [Asset]) -> Self {
+        Resources {
+            refs,
+            chunk: Chunk::new(),
+            assets,
+            fonts: Vec::new(),
+            images: Vec::new(),
+            states: Vec::new(),
+            warnings: Vec::new(),
+            replaced: Vec::new(),
+        }
+    }
+
+    /// The registry index of `face`, registering it on first use.
+    pub fn font(&mut self, face: FontFace) -> usize {
+        if let Some(i) = self.fonts.iter().position(|(f, _)| *f == face) {
+            return i;
+        }
+        let r = self.refs.alloc();
+        self.fonts.push((face, r));
+        self.fonts.len() - 1
+    }
+
+    pub fn font_name(index: usize) -> String {
+        format!("F{}", index + 1)
+    }
+
+    /// The ExtGState setting `kind` alpha to `alpha`.
+    pub fn alpha_state(&mut self, kind: AlphaKind, alpha: u8) -> usize {
+        if let Some(i) = self
+            .states
+            .iter()
+            .position(|(k, a, _)| *k == kind && *a == alpha)
+        {
+            return i;
+        }
+        let r = self.refs.alloc();
+        self.states.push((kind, alpha, r));
+        self.states.len() - 1
+    }
+
+    pub fn state_name(index: usize) -> String {
+        format!("Gs{}", index + 1)
+    }
+
+    pub fn image_name(index: usize) -> String {
+        format!("Im{}", index + 1)
+    }
+
+    /// The picture held by asset `name`, embedded on first use. A missing or unreadable
+    /// picture gives `None` and one warning per asset, however often it is placed.
+    pub fn image(&mut self, name: &str) -> Option<PlacedImage> {
+        let index = match self.images.iter().position(|(n, _)| n == name) {
+            Some(i) => i,
+            None => {
+                let loaded = match self.assets.iter().find(|a| a.name == name) {
+                    Some(asset) => picture::load(&asset.bytes),
+                    None => Err("it was not supplied with the document".to_string()),
+                };
+                let entry = match loaded {
+                    Ok(pic) => {
+                        let r = self.write_picture(&pic);
+                        Ok((r, pic.orientation))
+                    }
+                    Err(why) => {
+                        self.warnings.push(format!(
+                            "picture `{name}` could not be read ({why}); a grey box stands in its place"
+                        ));
+                        Err(why)
+                    }
+                };
+                self.images.push((name.to_string(), entry));
+                self.images.len() - 1
+            }
+        };
+        match &self.images[index].1 {
+            Ok((_, orientation)) => Some(PlacedImage {
+                index,
+                orientation: *orientation,
+            }),
+            Err(_) => None,
+        }
+    }
+
+    fn write_picture(&mut self, pic: &Picture) -> Ref {
+        let id = self.refs.alloc();
+        let mask = pic.alpha.as_ref().map(|alpha| {
+            let mask_id = self.refs.alloc();
+            let mut m = self.chunk.image_xobject(mask_id, alpha);
+            m.filter(Filter::FlateDecode);
+            m.width(pic.width as i32).height(pic.height as i32);
+            m.color_space().device_gray();
+            m.bits_per_component(8);
+            m.finish();
+            mask_id
+        });
+        let mut x = self.chunk.image_xobject(id, &pic.data);
+        x.width(pic.width as i32).height(pic.height as i32);
+        x.bits_per_component(pic.bits as i32);
+        match &pic.space {
+            Space::Gray => x.color_space().device_gray(),
+            Space::Rgb => x.color_space().device_rgb(),
+            Space::Cmyk => x.color_space().device_cmyk(),
+            Space::Indexed(palette) => {
+                // PDF palettes hold at most 256 entries; PNG's cannot hold more either.
+                let lookup = &palette[..palette.len().min(256 * 3)];
+                let hival = (lookup.len() / 3).max(1) as i32 - 1;
+                x.color_space().indexed(Name(b"DeviceRGB"), hival, lookup);
+            }
+        }
+        match pic.encoding {
+            Encoding::Dct => {
+                x.filter(Filter::DctDecode);
+            }
+            Encoding::Flate { png_columns } => {
+                x.filter(Filter::FlateDecode);
+                if let Some(columns) = png_columns {
+                    let colors = match pic.space {
+                        Space::Rgb => 3,
+                        Space::Cmyk => 4,
+                        _ => 1,
+                    };
+                    x.decode_parms()
+                        .predictor(pdf_writer::types::Predictor::PngOptimum)
+                        .colors(colors)
+                        .bits_per_component(pic.bits as i32)
+                        .columns(columns as i32);
+                }
+            }
+        }
+        if let Some(decode) = &pic.decode {
+            x.decode(decode.iter().copied());
+        }
+        if let Some(mask_id) = mask {
+            x.s_mask(mask_id);
+        }
+        x.finish();
+        id
+    }
+
+    /// Notes a character drawn as `?` because no standard font encoding has it.
+    pub fn replaced_char(&mut self, ch: char) {
+        if !self.replaced.contains(&ch) {
+            self.replaced.push(ch);
+        }
+    }
+
+    /// Writes the page's `/Resources` dictionary.
+    pub fn write_page_resources(
+        &self,
+        mut res: pdf_writer::writers::Resources<'_>,
+        used: &PageUse,
+    ) {
+        if !used.fonts.is_empty() {
+            let mut fonts = res.fonts();
+            for &i in &used.fonts {
+                fonts.pair(Name(Self::font_name(i).as_bytes()), self.fonts[i].1);
+            }
+        }
+        if !used.images.is_empty() {
+            let mut xs = res.x_objects();
+            for &i in &used.images {
+                if let Ok((r, _)) = &self.images[i].1 {
+                    xs.pair(Name(Self::image_name(i).as_bytes()), *r);
+                }
+            }
+        }
+        if !used.states.is_empty() {
+            let mut gs = res.ext_g_states();
+            for &i in &used.states {
+                gs.pair(Name(Self::state_name(i).as_bytes()), self.states[i].2);
+            }
+        }
+    }
+
+    /// Writes the font and graphics-state objects and hands back the picture chunk, the
+    /// allocator and the warnings (the character warning last, once per document).
+    pub fn finish(mut self) -> (Chunk, Refs, Vec<String>) {
+        for (face, r) in &self.fonts {
+            let mut font = self.chunk.type1_font(*r);
+            font.base_font(Name(face.base_font_name().as_bytes()));
+            // Symbol and ZapfDingbats have their own built-in encodings; WinAnsi would
+            // remap their glyphs to names they do not contain.
+            if face.uses_winansi() {
+                font.encoding_predefined(Name(b"WinAnsiEncoding"));
+            }
+        }
+        for (kind, alpha, r) in &self.states {
+            let a = *alpha as f32 / 255.0;
+            let mut gs = self.chunk.ext_graphics(*r);
+            match kind {
+                AlphaKind::Fill => gs.non_stroking_alpha(a),
+                AlphaKind::Stroke => gs.stroking_alpha(a),
+            };
+        }
+        if !self.replaced.is_empty() {
+            self.warnings.push(replaced_warning(&self.replaced));
+        }
+        (self.chunk, self.refs, self.warnings)
+    }
+}
+
+/// How many replaced characters the warning lists by name before summing up the rest.
+const LISTED: usize = 12;
+
+fn replaced_warning(chars: &[char]) -> String {
+    let shown: Vec<String> = chars
+        .iter()
+        .take(LISTED)
+        .map(|c| describe_char(*c))
+        .collect();
+    let more = chars.len().saturating_sub(LISTED);
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "characters outside the standard PDF fonts were replaced: {}{tail} (drawn as ?)",
+        shown.join(", ")
+    )
+}
+
+/// A character as the warning shows it: itself when printable, else its code point.
+fn describe_char(c: char) -> String {
+    if c.is_control() || c.is_whitespace() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        c.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_character_warning_lists_each_once_and_sums_up() {
+        assert_eq!(
+            replaced_warning(&['中', '文']),
+            "characters outside the standard PDF fonts were replaced: 中, 文 (drawn as ?)"
+        );
+        let many: Vec<char> = ('\u{4e00}'..'\u{4e14}').collect();
+        assert!(replaced_warning(&many).contains("and 8 more"));
+        assert!(replaced_warning(&['\u{2028}']).contains("U+2028"));
+    }
+}

@@ -1,0 +1,227 @@
+//! Text: laid out by the SDK (so every exporter and the importers break lines alike) and
+//! drawn with the standard-14 fonts in WinAnsi encoding, as real text a reader can select.
+
+use pdf_writer::{Name, Str};
+use quire_sdk::layout::{layout_text, Line};
+use quire_sdk::metrics::FontFace;
+use quire_sdk::{Color, Rect, Run, Text, VAlign};
+
+use super::canvas::{num, Canvas, Link};
+
+/// Underline and strike-through as fractions of the font size (the Helvetica AFM's underline
+/// position and thickness, which the other standard fonts are close to).
+const UNDERLINE_OFFSET: f64 = -0.1;
+const LINE_THICKNESS: f64 = 0.05;
+const STRIKE_OFFSET: f64 = 0.27;
+
+fn face(run: &Run) -> FontFace {
+    FontFace::of_run(run)
+}
+
+/// Lines of `text` laid out at `width`, or none when it has nothing to draw.
+fn lines(text: &Text, width: f64) -> Vec<Line> {
+    if text.runs.iter().all(|r| r.text.is_empty()) {
+        return Vec::new();
+    }
+    layout_text(text, width)
+}
+
+/// The natural size of `text` (widest line, total height) when nothing wraps it.
+pub fn natural_size(text: &Text) -> (f64, f64) {
+    // The layout reads a width that is not a positive number as "do not wrap".
+    let lines = lines(text, f64::INFINITY);
+    let w = lines.iter().map(|l| l.width).fold(0.0, f64::max);
+    let h = lines.iter().map(|l| l.height).sum();
+    (w, h)
+}
+
+/// Encodes `s` for `face`: WinAnsi for the text fonts, the built-in encoding for Symbol and
+/// ZapfDingbats. A character the font cannot draw is drawn as `?` (which is what the layout
+/// measured it as) and reported once per document.
+fn encode(s: &str, face: FontFace, canvas: &mut Canvas) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    for ch in s.chars() {
+        match face.encode(ch) {
+            Some(b) => out.push(b),
+            None => {
+                canvas.res.replaced_char(ch);
+                out.push(b'?');
+            }
+        }
+    }
+    out
+}
+
+/// Draws `text` inside `area`: wrapped at its width, aligned vertically by `valign`. Text
+/// taller than the area overflows it rather than being cut, so nothing is lost.
+pub fn draw_text(canvas: &mut Canvas, text: &Text, area: Rect) {
+    let lines = lines(text, area.w);
+    draw_lines(canvas, text, &lines, area);
+}
+
+/// Draws a label of natural size centred on `centre`, over a white patch so the line it
+/// labels does not run through the words.
+pub fn draw_label(
+    canvas: &mut Canvas,
+    text: &Text,
+    centre: quire_sdk::Point,
+    background: Option<Color>,
+) {
+    let (w, h) = natural_size(text);
+    if w <= 0.0 || h <= 0.0 {
+        return;
+    }
+    // Laid out again at its own width so alignment offsets are relative to the label.
+    let width = w + 0.01;
+    let lines = lines(text, width);
+    let area = Rect::new(centre.x - width / 2.0, centre.y - h / 2.0, width, h);
+    if let Some(bg) = background {
+        const PAD: f64 = 2.0;
+        let patch = Rect::new(
+            area.x - PAD,
+            area.y - PAD,
+            area.w + 2.0 * PAD,
+            area.h + 2.0 * PAD,
+        );
+        canvas.fill_rect(patch, bg);
+    }
+    draw_lines(canvas, text, &lines, area);
+}
+
+/// A fragment as drawn: where, with what, and the decorations it carries.
+struct Placed<'t> {
+    run: &'t Run,
+    line: usize,
+    x: f64,
+    baseline: f64,
+    width: f64,
+    bytes: Vec<u8>,
+}
+
+fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
+    if lines.is_empty() {
+        return;
+    }
+    let total: f64 = lines.iter().map(|l| l.height).sum();
+    let offset = match text.valign {
+        VAlign::Top => 0.0,
+        VAlign::Middle => (area.h - total) / 2.0,
+        VAlign::Bottom => area.h - total,
+    };
+    let mut placed = Vec::new();
+    for (n, line) in lines.iter().enumerate() {
+        for frag in &line.fragments {
+            let Some(run) = text.runs.get(frag.run) else {
+                continue;
+            };
+            if !(run.size.is_finite() && run.size > 0.0) {
+                continue;
+            }
+            let bytes = encode(&frag.text, face(run), canvas);
+            placed.push(Placed {
+                run,
+                line: n,
+                x: area.x + frag.x,
+                baseline: area.y + offset + line.baseline,
+                width: frag.width,
+                bytes,
+            });
+        }
+    }
+    if placed.is_empty() {
+        return;
+    }
+
+    canvas.save();
+    canvas.content.begin_text();
+    let mut current: Option<(usize, f32)> = None;
+    let mut colour: Option<Color> = None;
+    for p in &placed {
+        if p.bytes.is_empty() {
+            continue;
+        }
+        let f = face(p.run);
+        let index = canvas.res.font(f);
+        canvas.used.fonts.insert(index);
+        let size = num(p.run.size);
+        if current != Some((index, size)) {
+            let name = super::resources::Resources::font_name(index);
+            canvas.content.set_font(Name(name.as_bytes()), size);
+            current = Some((index, size));
+        }
+        let c = p.run.color.unwrap_or(Color::BLACK);
+        if colour != Some(c) {
+            canvas.fill_color(c);
+            colour = Some(c);
+        }
+        let y = canvas.y(p.baseline);
+        canvas
+            .content
+            .set_text_matrix([1.0, 0.0, 0.0, 1.0, num(p.x), y]);
+        canvas.content.show(Str(&p.bytes));
+    }
+    canvas.content.end_text();
+
+    for p in &placed {
+        decorate(canvas, p);
+    }
+    canvas.restore();
+    collect_links(canvas, &placed);
+}
+
+/// Underline and strike-through, as thin filled bars in the run's colour.
+fn decorate(canvas: &mut Canvas, p: &Placed) {
+    let c = p.run.color.unwrap_or(Color::BLACK);
+    let size = p.run.size;
+    let thick = size * LINE_THICKNESS;
+    let mut bar = |rise: f64| {
+        let top = p.baseline - rise - thick / 2.0;
+        canvas.fill_rect(Rect::new(p.x, top, p.width, thick), c);
+    };
+    if p.run.underline {
+        bar(size * UNDERLINE_OFFSET);
+    }
+    if p.run.strike {
+        bar(size * STRIKE_OFFSET);
+    }
+}
+
+/// One link rectangle per stretch of same-target fragments on a line, from the font's
+/// descender to its ascender.
+fn collect_links(canvas: &mut Canvas, placed: &[Placed]) {
+    // target, line, x0, x1, top, bottom of the stretch being collected
+    type Open = Option<(String, usize, f64, f64, f64, f64)>;
+    let mut open: Open = None;
+    let flush = |open: &mut Open, canvas: &mut Canvas| {
+        if let Some((target, _, x0, x1, top, bottom)) = open.take() {
+            let r = Rect::new(x0, top, x1 - x0, bottom - top);
+            canvas.links.push(Link {
+                rect: canvas.pdf_rect(r),
+                target,
+            });
+        }
+    };
+    for p in placed {
+        let Some(target) = p.run.link.as_ref().filter(|t| !t.trim().is_empty()) else {
+            flush(&mut open, canvas);
+            continue;
+        };
+        let f = face(p.run);
+        let top = p.baseline - f.ascent() * p.run.size / 1000.0;
+        let bottom = p.baseline - f.descent() * p.run.size / 1000.0;
+        match open.as_mut() {
+            Some((t, line, _, x1, o_top, o_bottom))
+                if t == target && *line == p.line && p.x >= *x1 - 0.5 =>
+            {
+                *x1 = p.x + p.width;
+                *o_top = o_top.min(top);
+                *o_bottom = o_bottom.max(bottom);
+            }
+            _ => {
+                flush(&mut open, canvas);
+                open = Some((target.clone(), p.line, p.x, p.x + p.width, top, bottom));
+            }
+        }
+    }
+    flush(&mut open, canvas);
+}
