@@ -10,6 +10,7 @@
 //! `wasm32-wasip2` component inside the host's sandbox.
 
 pub mod convert;
+pub mod flow;
 pub mod layout;
 pub mod metrics;
 pub mod model;

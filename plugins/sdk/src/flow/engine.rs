@@ -1,0 +1,634 @@
+//! The page cursor and the placement of each kind of block.
+
+use std::collections::HashMap;
+
+use super::style::*;
+use super::{slug, Block, Inline, PageSetup, MAX_DEPTH};
+use crate::layout::{layout_text, layout_text_with_starts, split_text, text_height, Line};
+use crate::metrics::FontFace;
+use crate::model::*;
+
+/// Slack for comparisons of summed line heights against the room left.
+pub(super) const EPS: f64 = 1e-6;
+
+/// Where blocks are being placed: the column, and what nesting they inherit.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Ctx {
+    pub x: f64,
+    pub width: f64,
+    /// Lists and quotes around this point.
+    pub depth: usize,
+    pub list_depth: usize,
+    pub color: Option<Color>,
+    /// Inside an item of a tight list: paragraphs sit closer.
+    pub tight: bool,
+}
+
+/// A quote whose bar is still being drawn: it is cut at each page break.
+struct OpenQuote {
+    x: f64,
+    start: f64,
+}
+
+pub(super) struct Engine<'a> {
+    pub(super) setup: &'a PageSetup,
+    pages: Vec<Page>,
+    shapes: Vec<Shape>,
+    /// Bottom of what was placed last on this page.
+    pub(super) y: f64,
+    /// Space owed before the next block; collapsed (largest wins) and dropped at a page top.
+    pending: f64,
+    /// Nothing placed on this page yet.
+    pub(super) fresh: bool,
+    /// Just placed a list marker: the item's first block must start level with it.
+    item_start: bool,
+    next_id: u64,
+    pub(super) warnings: Vec<String>,
+    quotes: Vec<OpenQuote>,
+    /// Heading anchors and the 1-based page each starts on.
+    anchors: HashMap<String, usize>,
+}
+
+impl<'a> Engine<'a> {
+    pub(super) fn new(setup: &'a PageSetup) -> Self {
+        Engine {
+            setup,
+            pages: Vec::new(),
+            shapes: Vec::new(),
+            y: setup.margin_top,
+            pending: 0.0,
+            fresh: true,
+            item_start: false,
+            next_id: 0,
+            warnings: Vec::new(),
+            quotes: Vec::new(),
+            anchors: HashMap::new(),
+        }
+    }
+
+    pub(super) fn run(&mut self, blocks: &[Block]) {
+        let ctx = Ctx {
+            x: self.setup.margin_left,
+            width: self.setup.width - self.setup.margin_left - self.setup.margin_right,
+            depth: 0,
+            list_depth: 0,
+            color: None,
+            tight: false,
+        };
+        self.blocks(blocks, ctx);
+    }
+
+    pub(super) fn finish(mut self) -> (Vec<Page>, Vec<String>) {
+        if !self.shapes.is_empty() || self.pages.is_empty() {
+            self.new_page();
+        }
+        let mut pages = self.pages;
+        resolve_anchors(&mut pages, &self.anchors);
+        (pages, self.warnings)
+    }
+
+    // --- the cursor -----------------------------------------------------------------------
+
+    pub(super) fn top(&self) -> f64 {
+        self.setup.margin_top
+    }
+
+    pub(super) fn bottom(&self) -> f64 {
+        self.setup.height - self.setup.margin_bottom
+    }
+
+    pub(super) fn content_height(&self) -> f64 {
+        self.bottom() - self.top()
+    }
+
+    pub(super) fn id(&mut self, prefix: &str) -> String {
+        self.next_id += 1;
+        format!("{prefix}{}", self.next_id)
+    }
+
+    /// Asks for at least `s` points before the next block.
+    pub(super) fn space(&mut self, s: f64) {
+        if !self.item_start {
+            self.pending = self.pending.max(s);
+        }
+    }
+
+    fn next_y(&self) -> f64 {
+        if self.fresh {
+            self.y
+        } else {
+            self.y + self.pending
+        }
+    }
+
+    /// Height left on this page for the next block.
+    pub(super) fn room(&self) -> f64 {
+        self.bottom() - self.next_y()
+    }
+
+    /// Moves to a new page unless `h` points fit here (or this page is still empty).
+    pub(super) fn ensure(&mut self, h: f64) {
+        if !self.fresh && h > self.room() + EPS {
+            self.new_page();
+        }
+    }
+
+    /// Commits the owed space and returns where the next block starts.
+    pub(super) fn start_block(&mut self) -> f64 {
+        self.y = self.next_y();
+        self.pending = 0.0;
+        self.y
+    }
+
+    pub(super) fn push(&mut self, shape: Shape) {
+        self.shapes.push(shape);
+        self.fresh = false;
+        self.item_start = false;
+    }
+
+    pub(super) fn new_page(&mut self) {
+        self.close_quote_bars();
+        let mut page = Page::new(self.setup.width, self.setup.height);
+        page.shapes = std::mem::take(&mut self.shapes);
+        self.pages.push(page);
+        self.y = self.top();
+        self.pending = 0.0;
+        self.fresh = true;
+        let top = self.top();
+        for q in &mut self.quotes {
+            q.start = top;
+        }
+    }
+
+    fn close_quote_bars(&mut self) {
+        let bars: Vec<(f64, f64)> = self.quotes.iter().map(|q| (q.x, q.start)).collect();
+        for (x, start) in bars {
+            self.quote_bar(x, start, self.y);
+        }
+    }
+
+    fn quote_bar(&mut self, x: f64, from: f64, to: f64) {
+        if to - from > EPS {
+            let id = self.id("n");
+            self.shapes.push(Shape::Node(Node {
+                id,
+                frame: Rect::new(x, from, QUOTE_BAR_WIDTH, to - from),
+                geometry: Geometry::Rect,
+                fill: Some(QUOTE_BAR),
+                stroke: None,
+                text: None,
+                classes: Vec::new(),
+            }));
+        }
+    }
+
+    pub(super) fn para_space(&self) -> f64 {
+        self.setup.body_size * 0.6
+    }
+
+    fn body_line(&self) -> f64 {
+        self.setup.body_size * BODY_LINE_HEIGHT
+    }
+
+    pub(super) fn body_text(&self, inlines: &[Inline], ctx: Ctx) -> Text {
+        let base = Base {
+            font: self.setup.body_font,
+            size: self.setup.body_size,
+            bold: false,
+            color: ctx.color,
+        };
+        Text {
+            runs: runs(inlines, base),
+            line_height: BODY_LINE_HEIGHT,
+            ..Text::default_layout()
+        }
+    }
+
+    /// Indentation for one more level of nesting, or none once nesting is too deep or the
+    /// column too narrow to give any away.
+    fn indent(&self, ctx: Ctx, wanted: f64) -> f64 {
+        if ctx.depth >= MAX_DEPTH || ctx.width - wanted < 72.0 {
+            0.0
+        } else {
+            wanted
+        }
+    }
+
+    // --- text -----------------------------------------------------------------------------
+
+    /// Places `text` in a column at `x`, `w` wide, cutting it between lines at page bottoms.
+    /// `pad` is inner padding and `background` a fill behind each page's part (code blocks).
+    pub(super) fn place_text(
+        &mut self,
+        mut text: Text,
+        x: f64,
+        w: f64,
+        pad: f64,
+        background: Option<Color>,
+    ) {
+        let inner = (w - 2.0 * pad).max(1.0);
+        loop {
+            let (lines, starts) = layout_text_with_starts(&text, inner);
+            if lines.is_empty() {
+                return;
+            }
+            let mut k = lines_fitting(&lines, self.room() - 2.0 * pad);
+            if k >= lines.len() {
+                let h = lines.iter().map(|l| l.height).sum();
+                self.put_text(text, x, w, h, pad, background);
+                return;
+            }
+            // A lone first line at the foot of a page reads badly: start on the next page.
+            if !self.fresh && (k == 0 || (k == 1 && lines.len() > 1)) {
+                self.new_page();
+                continue;
+            }
+            // On an empty page a line taller than the page still has to go somewhere.
+            k = k.max(1);
+            let h = lines[..k].iter().map(|l| l.height).sum();
+            let (head, tail) = split_text(&text, starts[k]);
+            self.put_text(head, x, w, h, pad, background);
+            self.new_page();
+            text = tail;
+        }
+    }
+
+    fn put_text(&mut self, text: Text, x: f64, w: f64, h: f64, pad: f64, bg: Option<Color>) {
+        let y = self.start_block();
+        if let Some(fill) = bg {
+            let id = self.id("n");
+            self.push(Shape::Node(Node {
+                id,
+                frame: Rect::new(x, y, w, h + 2.0 * pad),
+                geometry: Geometry::Rect,
+                fill: Some(fill),
+                stroke: None,
+                text: None,
+                classes: Vec::new(),
+            }));
+        }
+        let id = self.id("t");
+        let frame = Rect::new(x + pad, y + pad, (w - 2.0 * pad).max(1.0), h);
+        self.push(Shape::Text(TextBox {
+            id,
+            frame,
+            text,
+            fill: None,
+            stroke: None,
+        }));
+        self.y = y + h + 2.0 * pad;
+    }
+
+    // --- blocks ---------------------------------------------------------------------------
+
+    pub(super) fn blocks(&mut self, blocks: &[Block], ctx: Ctx) {
+        for (i, block) in blocks.iter().enumerate() {
+            self.block(block, blocks.get(i + 1), ctx);
+        }
+    }
+
+    fn block(&mut self, block: &Block, next: Option<&Block>, ctx: Ctx) {
+        match block {
+            Block::Heading { level, inlines } => self.heading(*level, inlines, next, ctx),
+            Block::Paragraph(inlines) => self.paragraph(inlines, ctx),
+            Block::List {
+                ordered,
+                start,
+                items,
+                tight,
+            } => self.list(*ordered, *start, items, *tight, ctx),
+            Block::Quote(blocks) => self.quote(blocks, ctx),
+            Block::Code { text } => self.code(text, ctx),
+            Block::Rule => self.rule(ctx),
+            Block::Table {
+                aligns,
+                header,
+                rows,
+            } => self.table(aligns, header, rows, ctx),
+            Block::Image {
+                asset,
+                width,
+                height,
+                alt,
+                link,
+            } => self.image(asset, *width, *height, alt, link.as_deref(), ctx),
+            Block::PageBreak => {
+                if !self.fresh {
+                    self.new_page();
+                }
+            }
+        }
+    }
+
+    fn paragraph(&mut self, inlines: &[Inline], ctx: Ctx) {
+        if !has_text(inlines) {
+            return;
+        }
+        let text = self.body_text(inlines, ctx);
+        self.place_text(text, ctx.x, ctx.width, 0.0, None);
+        self.space(if ctx.tight { 2.0 } else { self.para_space() });
+    }
+
+    fn heading_text(&self, level: u8, inlines: &[Inline], ctx: Ctx) -> (Text, f64) {
+        let size = HEADING_SIZES[usize::from(level.clamp(1, 6)) - 1];
+        let base = Base {
+            font: FontFamily::Helvetica,
+            size,
+            bold: true,
+            color: ctx.color,
+        };
+        (
+            Text {
+                runs: runs(inlines, base),
+                ..Text::default_layout()
+            },
+            size,
+        )
+    }
+
+    fn heading(&mut self, level: u8, inlines: &[Inline], next: Option<&Block>, ctx: Ctx) {
+        if !has_text(inlines) {
+            return;
+        }
+        let (text, size) = self.heading_text(level, inlines, ctx);
+        self.space(size * HEADING_SPACE_BEFORE);
+        let h = text_height(&text, ctx.width);
+        let after = size * HEADING_SPACE_AFTER;
+        // Keep the heading with the start of what follows, when both fit on a page at all.
+        let with_next = h + after + next.map_or(0.0, |b| self.first_chunk(b, ctx));
+        self.ensure(if with_next <= self.content_height() {
+            with_next
+        } else {
+            h
+        });
+        let mut anchor = slug(&text.plain_text());
+        if self.anchors.contains_key(&anchor) {
+            let base = anchor.clone();
+            let mut n = 1;
+            while self.anchors.contains_key(&anchor) {
+                anchor = format!("{base}-{n}");
+                n += 1;
+            }
+        }
+        self.anchors.insert(anchor, self.pages.len() + 1);
+        self.place_text(text, ctx.x, ctx.width, 0.0, None);
+        self.space(after);
+    }
+
+    /// Height of the smallest piece `block` can start with: what must fit below a heading
+    /// or beside a list marker for them not to be left alone at the foot of a page.
+    pub(super) fn first_chunk(&self, block: &Block, ctx: Ctx) -> f64 {
+        match block {
+            Block::Paragraph(inlines) => first_line(&self.body_text(inlines, ctx), ctx.width),
+            Block::Heading { level, inlines } => {
+                let (text, size) = self.heading_text(*level, inlines, ctx);
+                text_height(&text, ctx.width) + size * HEADING_SPACE_AFTER
+            }
+            Block::Code { .. } => CODE_SIZE * CODE_LINE_HEIGHT + 2.0 * CODE_PAD,
+            Block::List { items, .. } => {
+                let inner = Ctx {
+                    x: ctx.x + LIST_INDENT,
+                    width: ctx.width - LIST_INDENT,
+                    ..ctx
+                };
+                match items.first().and_then(|item| item.first()) {
+                    Some(b) => self.first_chunk(b, inner),
+                    None => self.body_line(),
+                }
+            }
+            Block::Quote(blocks) => blocks.first().map_or(0.0, |b| self.first_chunk(b, ctx)),
+            Block::Table { .. } => {
+                2.0 * (self.setup.body_size * TABLE_SCALE * 1.2 + 2.0 * CELL_PAD_Y)
+            }
+            Block::Image { width, height, .. } => self.image_size(*width, *height, ctx.width).1,
+            Block::Rule => 1.0,
+            Block::PageBreak => 0.0,
+        }
+    }
+
+    fn list(&mut self, ordered: bool, start: u64, items: &[Vec<Block>], tight: bool, ctx: Ctx) {
+        let body = Base {
+            font: self.setup.body_font,
+            size: self.setup.body_size,
+            bold: false,
+            color: ctx.color,
+        };
+        let face = FontFace::new(body.font, false, false);
+        // Numbers take the room their widest marker needs; bullets one indent.
+        let last = start.saturating_add(items.len().saturating_sub(1) as u64);
+        let wanted = if ordered {
+            let widest = face.text_width(&format!("{last}."), body.size) + MARKER_GAP;
+            widest.max(LIST_INDENT)
+        } else {
+            LIST_INDENT
+        };
+        let indent = self.indent(ctx, wanted);
+        let inner = Ctx {
+            x: ctx.x + indent,
+            width: ctx.width - indent,
+            depth: ctx.depth + 1,
+            list_depth: ctx.list_depth + 1,
+            tight,
+            ..ctx
+        };
+        let gap = if ctx.tight { 2.0 } else { self.para_space() };
+        self.space(gap);
+        for (n, item) in items.iter().enumerate() {
+            let marker = if ordered {
+                format!("{}.", start.saturating_add(n as u64))
+            } else {
+                bullet(ctx.list_depth).to_string()
+            };
+            let first = item
+                .first()
+                .map_or(self.body_line(), |b| self.first_chunk(b, inner));
+            self.ensure(first.min(self.content_height()));
+            let y0 = self.start_block();
+            let page = self.pages.len();
+            let marker_text = Text {
+                runs: runs(&[Inline::plain(marker)], body),
+                align: Align::Right,
+                line_height: BODY_LINE_HEIGHT,
+                ..Text::default_layout()
+            };
+            let marker_h = text_height(&marker_text, f64::INFINITY);
+            if indent > MARKER_GAP {
+                let id = self.id("t");
+                let frame = Rect::new(ctx.x, y0, indent - MARKER_GAP, marker_h);
+                self.push(Shape::Text(TextBox {
+                    id,
+                    frame,
+                    text: marker_text,
+                    fill: None,
+                    stroke: None,
+                }));
+                self.item_start = true;
+            }
+            self.blocks(item, inner);
+            self.item_start = false;
+            // An empty item still takes the line its marker stands on.
+            if self.pages.len() == page && self.y < y0 + marker_h {
+                self.y = y0 + marker_h;
+            }
+            self.space(if tight { 2.0 } else { self.para_space() });
+        }
+        self.space(gap);
+    }
+
+    fn quote(&mut self, blocks: &[Block], ctx: Ctx) {
+        let indent = self.indent(ctx, QUOTE_INDENT);
+        let inner = Ctx {
+            x: ctx.x + indent,
+            width: ctx.width - indent,
+            depth: ctx.depth + 1,
+            color: Some(QUOTE_TEXT),
+            ..ctx
+        };
+        self.space(self.para_space());
+        if let Some(first) = blocks.first() {
+            self.ensure(self.first_chunk(first, inner).min(self.content_height()));
+        }
+        let y0 = self.start_block();
+        self.quotes.push(OpenQuote {
+            x: ctx.x,
+            start: y0,
+        });
+        self.blocks(blocks, inner);
+        if let Some(q) = self.quotes.pop() {
+            self.quote_bar(q.x, q.start, self.y);
+        }
+        self.space(self.para_space());
+    }
+
+    fn code(&mut self, text: &str, ctx: Ctx) {
+        let text = expand_tabs(text.strip_suffix('\n').unwrap_or(text));
+        let text = text.strip_suffix('\r').unwrap_or(&text).to_string();
+        // An empty fence still shows as an (empty) code box one line high.
+        let text = if text.is_empty() {
+            " ".to_string()
+        } else {
+            text
+        };
+        let run = Run {
+            font: FontFamily::Courier,
+            color: ctx.color,
+            ..Run::plain(text, CODE_SIZE)
+        };
+        let text = Text {
+            runs: vec![run],
+            line_height: CODE_LINE_HEIGHT,
+            ..Text::default_layout()
+        };
+        self.space(self.para_space());
+        self.place_text(text, ctx.x, ctx.width, CODE_PAD, Some(CODE_BACKGROUND));
+        self.space(self.para_space());
+    }
+
+    fn rule(&mut self, ctx: Ctx) {
+        self.space(self.para_space());
+        self.ensure(1.0);
+        let y = self.start_block() + 0.5;
+        let id = self.id("p");
+        self.push(Shape::Path(PathShape {
+            id,
+            segments: vec![
+                Segment::MoveTo { x: ctx.x, y },
+                Segment::LineTo {
+                    x: ctx.x + ctx.width,
+                    y,
+                },
+            ],
+            fill: None,
+            stroke: Some(Stroke::solid(RULE_COLOR, 0.75)),
+            even_odd: false,
+        }));
+        self.y = y + 0.5;
+        self.space(self.para_space());
+    }
+
+    /// Size in points of a picture `w_px` x `h_px` pixels: 96 dpi, scaled down to fit the
+    /// column width and the page height, aspect ratio kept.
+    fn image_size(&self, w_px: u32, h_px: u32, max_w: f64) -> (f64, f64) {
+        if w_px == 0 || h_px == 0 {
+            return (0.0, 0.0);
+        }
+        let (w, h) = (f64::from(w_px) * 0.75, f64::from(h_px) * 0.75);
+        let scale = (max_w / w).min(self.content_height() / h).min(1.0);
+        (w * scale, h * scale)
+    }
+
+    fn image(
+        &mut self,
+        asset: &str,
+        w_px: u32,
+        h_px: u32,
+        alt: &str,
+        link: Option<&str>,
+        ctx: Ctx,
+    ) {
+        let (w, h) = self.image_size(w_px, h_px, ctx.width);
+        if w <= 0.0 || h <= 0.0 {
+            self.warnings.push(format!(
+                "image `{asset}` has no size ({w_px} x {h_px} pixels); its alt text stands in"
+            ));
+            let alt = Inline {
+                italic: true,
+                link: link.map(str::to_string),
+                ..Inline::plain(alt)
+            };
+            self.paragraph(&[alt], ctx);
+            return;
+        }
+        self.space(self.para_space());
+        self.ensure(h);
+        let y = self.start_block();
+        let id = self.id("i");
+        self.push(Shape::Image(Image {
+            id,
+            frame: Rect::new(ctx.x, y, w, h),
+            asset: asset.to_string(),
+            alt: Some(alt.to_string()).filter(|a| !a.is_empty()),
+            link: link.map(str::to_string),
+        }));
+        self.y = y + h;
+        self.space(self.para_space());
+    }
+}
+
+/// How many of `lines`, from the first, fit in `room` points.
+pub(super) fn lines_fitting(lines: &[Line], room: f64) -> usize {
+    let mut used = 0.0;
+    for (k, line) in lines.iter().enumerate() {
+        used += line.height;
+        if used > room + EPS {
+            return k;
+        }
+    }
+    lines.len()
+}
+
+fn first_line(text: &Text, width: f64) -> f64 {
+    layout_text(text, width).first().map_or(0.0, |l| l.height)
+}
+
+/// Turns `#anchor` links to headings into `#page=N`, the form exporters understand.
+fn resolve_anchors(pages: &mut [Page], anchors: &HashMap<String, usize>) {
+    if anchors.is_empty() {
+        return;
+    }
+    for page in pages {
+        for shape in &mut page.shapes {
+            if let Shape::Text(t) = shape {
+                for run in &mut t.text.runs {
+                    let Some(link) = &run.link else { continue };
+                    let Some(anchor) = link.strip_prefix('#') else {
+                        continue;
+                    };
+                    if let Some(page) = anchors.get(anchor) {
+                        run.link = Some(format!("#page={page}"));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Block-level flow layout shared by the Markdown and HTML importers.
+//!
+//! An importer turns its syntax tree into a small IR of [`Block`]s holding styled [`Inline`]s,
+//! and [`layout`] pours it onto pages as model shapes: one [`TextBox`](crate::TextBox) per
+//! paragraph (or per page-part of one), images, and nodes/paths for rules, table borders,
+//! quote bars and code backgrounds. Text boxes are wrapped with [`crate::layout`], so every
+//! box is exactly as tall as the text the exporters will draw in it.
+//!
+//! Typography, chosen once here so every importer looks the same:
+//! - body text in Times-Roman 11 pt (configurable in [`PageSetup`]): a serif body against
+//!   sans-serif headings is the classic printed-document contrast, and Times sets more words
+//!   per line than Helvetica at the same size;
+//! - headings in Helvetica bold, 24/18/14/12/11/10 pt for levels 1 to 6;
+//! - code blocks in Courier 9.5 pt on a light grey background, inline code in Courier;
+//! - links blue and underlined, with [`Run::link`](crate::Run) set so exporters make them
+//!   clickable; `#anchor` links to a heading become `#page=N`;
+//! - A4 pages with 56.7 pt (2 cm) margins by default.
+//!
+//! Paragraphs, code blocks and table rows that run past the bottom of a page are split
+//! between two lines; headings move to the next page with the start of what follows them.
+//!
+//! The IR is a tree: producers must bound its depth (the importers stop nesting at
+//! [`MAX_DEPTH`]), since layout recurses over it.
+
+mod engine;
+mod style;
+mod table;
+
+use crate::model::{Align, FontFamily, Page};
+
+/// How deep importers nest lists and quotes before flattening; deeper levels are laid out at
+/// this depth. Layout also stops indenting here, so text keeps a usable width.
+pub const MAX_DEPTH: usize = 32;
+
+/// A run of text with one inline style.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Inline {
+    /// The text; `\n` is a hard line break.
+    pub text: String,
+    pub bold: bool,
+    pub italic: bool,
+    /// Inline code, set in Courier.
+    pub code: bool,
+    pub strike: bool,
+    /// Link target: a URL, or `#anchor` for a heading of the same document.
+    pub link: Option<String>,
+}
+
+impl Inline {
+    pub fn plain(text: impl Into<String>) -> Self {
+        Inline {
+            text: text.into(),
+            ..Inline::default()
+        }
+    }
+}
+
+/// One block of the flow.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// Level 1 to 6 (others are clamped).
+    Heading {
+        level: u8,
+        inlines: Vec<Inline>,
+    },
+    Paragraph(Vec<Inline>),
+    /// Each item is a list of blocks. `start` numbers the first item of an ordered list.
+    /// Tight lists (no blank lines between items in Markdown) are set closer together.
+    List {
+        ordered: bool,
+        start: u64,
+        items: Vec<Vec<Block>>,
+        tight: bool,
+    },
+    Quote(Vec<Block>),
+    /// Preformatted text, kept line for line (long lines wrap).
+    Code {
+        text: String,
+    },
+    /// A horizontal rule.
+    Rule,
+    /// `aligns` per column (missing ones are left); an empty `header` means no header row.
+    /// Rows shorter than the widest row get empty cells.
+    Table {
+        aligns: Vec<Align>,
+        header: Vec<Vec<Inline>>,
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
+    /// A picture from an asset, with its size in pixels (the caller reads it from the file);
+    /// it is set at 96 dpi and scaled down to fit the text width.
+    Image {
+        asset: String,
+        width: u32,
+        height: u32,
+        alt: String,
+        link: Option<String>,
+    },
+    /// Start a new page (ignored at the top of an empty page).
+    PageBreak,
+}
+
+/// Page size, margins and body font.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageSetup {
+    pub width: f64,
+    pub height: f64,
+    pub margin_top: f64,
+    pub margin_right: f64,
+    pub margin_bottom: f64,
+    pub margin_left: f64,
+    pub body_font: FontFamily,
+    pub body_size: f64,
+}
+
+impl Default for PageSetup {
+    /// A4 portrait, 2 cm margins, Times 11 pt.
+    fn default() -> Self {
+        PageSetup {
+            width: 595.28,
+            height: 841.89,
+            margin_top: 56.7,
+            margin_right: 56.7,
+            margin_bottom: 56.7,
+            margin_left: 56.7,
+            body_font: FontFamily::Times,
+            body_size: 11.0,
+        }
+    }
+}
+
+impl PageSetup {
+    /// The setup with numbers that cannot produce a page (non-finite, negative, margins
+    /// larger than the page) replaced by the defaults, so layout always terminates.
+    fn sanitized(&self) -> PageSetup {
+        let d = PageSetup::default();
+        let ok = |v: f64, lo: f64, hi: f64| v.is_finite() && v >= lo && v <= hi;
+        let mut s = self.clone();
+        if !ok(s.width, 72.0, crate::validate::MAX_PAGE_SIDE)
+            || !ok(s.height, 72.0, crate::validate::MAX_PAGE_SIDE)
+        {
+            s.width = d.width;
+            s.height = d.height;
+        }
+        let margins_ok = [s.margin_top, s.margin_right, s.margin_bottom, s.margin_left]
+            .iter()
+            .all(|&m| ok(m, 0.0, f64::MAX))
+            && s.width - s.margin_left - s.margin_right >= 36.0
+            && s.height - s.margin_top - s.margin_bottom >= 72.0;
+        if !margins_ok {
+            s.margin_top = d.margin_top.min(s.height / 4.0);
+            s.margin_bottom = d.margin_bottom.min(s.height / 4.0);
+            s.margin_left = d.margin_left.min(s.width / 4.0);
+            s.margin_right = d.margin_right.min(s.width / 4.0);
+        }
+        if !ok(s.body_size, 4.0, 72.0) {
+            s.body_size = d.body_size;
+        }
+        s
+    }
+}
+
+/// Lays `blocks` out on pages. Always returns at least one page (an empty document is one
+/// empty page). The warnings are sentences about what could not be placed as asked.
+pub fn layout(blocks: &[Block], setup: &PageSetup) -> (Vec<Page>, Vec<String>) {
+    let setup = setup.sanitized();
+    let mut engine = engine::Engine::new(&setup);
+    engine.run(blocks);
+    engine.finish()
+}
+
+/// The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as `-`.
+pub fn slug(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() || c == '-' || c == '_' {
+            out.extend(c.to_lowercase());
+        } else if c == ' ' {
+            out.push('-');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,250 @@
+//! Tables: column widths from the cells' content, rows split across pages, the header
+//! repeated at the top of each page the table continues on.
+
+use super::engine::{lines_fitting, Ctx, Engine, EPS};
+use super::style::*;
+use super::Inline;
+use crate::layout::{layout_text_with_starts, min_content_width, natural_width, split_text};
+use crate::model::*;
+
+/// The geometry every row of one table shares.
+struct Grid {
+    x: f64,
+    widths: Vec<f64>,
+}
+
+impl Grid {
+    fn inner(&self, c: usize) -> f64 {
+        (self.widths[c] - 2.0 * CELL_PAD_X).max(1.0)
+    }
+}
+
+impl Engine<'_> {
+    pub(super) fn table(
+        &mut self,
+        aligns: &[Align],
+        header: &[Vec<Inline>],
+        rows: &[Vec<Vec<Inline>>],
+        ctx: Ctx,
+    ) {
+        let ncols = rows.iter().map(Vec::len).fold(header.len(), usize::max);
+        if ncols == 0 {
+            return;
+        }
+        let size = self.setup.body_size * TABLE_SCALE;
+        let font = self.setup.body_font;
+        let make_row = |cells: &[Vec<Inline>], bold: bool| -> Vec<Text> {
+            (0..ncols)
+                .map(|c| {
+                    let inlines = cells.get(c).map_or(&[][..], Vec::as_slice);
+                    Text {
+                        runs: runs(
+                            inlines,
+                            Base {
+                                font,
+                                size,
+                                bold,
+                                color: ctx.color,
+                            },
+                        ),
+                        align: aligns.get(c).copied().unwrap_or_default(),
+                        ..Text::default_layout()
+                    }
+                })
+                .collect()
+        };
+        let head = (!header.is_empty()).then(|| make_row(header, true));
+        let body: Vec<Vec<Text>> = rows.iter().map(|r| make_row(r, false)).collect();
+        let grid = Grid {
+            x: ctx.x,
+            widths: column_widths(head.iter().chain(&body), ncols, ctx.width),
+        };
+
+        self.space(self.para_space());
+        // The header goes with the first row: a header alone at the foot of a page is useless.
+        let head_h = head.as_ref().map_or(0.0, |h| row_height(h, &grid));
+        let first_h = body.first().map_or(0.0, |r| row_height(r, &grid));
+        self.ensure((head_h + first_h).min(self.content_height()));
+        // Repeat the header on continuation pages only when it is small next to a page.
+        let repeat = head
+            .as_ref()
+            .filter(|_| head_h <= self.content_height() / 3.0);
+        if let Some(h) = &head {
+            self.table_row(h.clone(), &grid, true, None);
+        }
+        for row in body {
+            self.table_row(row, &grid, false, repeat);
+        }
+        self.space(self.para_space());
+    }
+
+    /// Places one row, cutting its cells between lines when it does not fit a page.
+    fn table_row(
+        &mut self,
+        mut cells: Vec<Text>,
+        grid: &Grid,
+        is_head: bool,
+        head: Option<&Vec<Text>>,
+    ) {
+        let head_h = head.map_or(0.0, |h| row_height(h, grid));
+        // Whether the row sits at the top of a page (after a repeated header, if any): there,
+        // moving on cannot help, and the row must be cut.
+        let mut at_top = self.fresh;
+        loop {
+            let layouts: Vec<_> = cells
+                .iter()
+                .enumerate()
+                .map(|(c, t)| layout_text_with_starts(t, grid.inner(c)))
+                .collect();
+            let heights: Vec<f64> = layouts
+                .iter()
+                .map(|(lines, _)| lines.iter().map(|l| l.height).sum())
+                .collect();
+            let content = heights.iter().copied().fold(0.0, f64::max);
+            if content + 2.0 * CELL_PAD_Y <= self.room() + EPS {
+                self.draw_row(cells, &heights, grid, is_head);
+                return;
+            }
+            if !at_top && content + 2.0 * CELL_PAD_Y <= self.content_height() - head_h {
+                self.continue_table(grid, head);
+                at_top = true;
+                continue;
+            }
+            let room = self.room() - 2.0 * CELL_PAD_Y;
+            let mut fit: Vec<usize> = layouts
+                .iter()
+                .map(|(l, _)| lines_fitting(l, room))
+                .collect();
+            if !at_top && fit.iter().all(|&k| k == 0) {
+                self.continue_table(grid, head);
+                at_top = true;
+                continue;
+            }
+            if at_top {
+                // Progress even when a single line is taller than the page.
+                for (k, (lines, _)) in fit.iter_mut().zip(&layouts) {
+                    if !lines.is_empty() {
+                        *k = (*k).max(1);
+                    }
+                }
+            }
+            let mut heads = Vec::with_capacity(cells.len());
+            let mut tails = Vec::with_capacity(cells.len());
+            let mut head_heights = Vec::with_capacity(cells.len());
+            for ((text, (lines, starts)), &k) in cells.iter().zip(&layouts).zip(&fit) {
+                if k >= lines.len() {
+                    heads.push(text.clone());
+                    tails.push(Text {
+                        runs: Vec::new(),
+                        ..text.clone()
+                    });
+                } else {
+                    let (a, b) = split_text(text, starts[k]);
+                    heads.push(a);
+                    tails.push(b);
+                }
+                head_heights.push(lines[..k.min(lines.len())].iter().map(|l| l.height).sum());
+            }
+            self.draw_row(heads, &head_heights, grid, is_head);
+            self.continue_table(grid, head);
+            at_top = true;
+            if tails.iter().all(|t| t.runs.is_empty()) {
+                return;
+            }
+            cells = tails;
+        }
+    }
+
+    fn continue_table(&mut self, grid: &Grid, head: Option<&Vec<Text>>) {
+        self.new_page();
+        if let Some(h) = head {
+            let heights: Vec<f64> = h
+                .iter()
+                .enumerate()
+                .map(|(c, t)| crate::layout::text_height(t, grid.inner(c)))
+                .collect();
+            self.draw_row(h.clone(), &heights, grid, true);
+        }
+    }
+
+    fn draw_row(&mut self, cells: Vec<Text>, heights: &[f64], grid: &Grid, is_head: bool) {
+        let y = self.start_block();
+        let row_h = heights.iter().copied().fold(0.0, f64::max) + 2.0 * CELL_PAD_Y;
+        let mut x = grid.x;
+        for (c, text) in cells.into_iter().enumerate() {
+            let w = grid.widths[c];
+            let id = self.id("n");
+            self.push(Shape::Node(Node {
+                id,
+                frame: Rect::new(x, y, w, row_h),
+                geometry: Geometry::Rect,
+                fill: is_head.then_some(TABLE_HEADER_FILL),
+                stroke: Some(Stroke::solid(TABLE_BORDER, 0.5)),
+                text: None,
+                classes: Vec::new(),
+            }));
+            if !text.runs.is_empty() {
+                let id = self.id("t");
+                let frame = Rect::new(x + CELL_PAD_X, y + CELL_PAD_Y, grid.inner(c), heights[c]);
+                self.push(Shape::Text(TextBox {
+                    id,
+                    frame,
+                    text,
+                    fill: None,
+                    stroke: None,
+                }));
+            }
+            x += w;
+        }
+        self.y = y + row_h;
+    }
+}
+
+fn row_height(cells: &[Text], grid: &Grid) -> f64 {
+    let content = cells
+        .iter()
+        .enumerate()
+        .map(|(c, t)| crate::layout::text_height(t, grid.inner(c)))
+        .fold(0.0, f64::max);
+    content + 2.0 * CELL_PAD_Y
+}
+
+/// Column widths: natural widths when they fit; otherwise every column gets the width of its
+/// longest word and the rest is shared in proportion to how much more each would like;
+/// when even the longest words do not fit, those widths are scaled down (words then break).
+fn column_widths<'t>(
+    rows: impl Iterator<Item = &'t Vec<Text>>,
+    ncols: usize,
+    avail: f64,
+) -> Vec<f64> {
+    let pad = 2.0 * CELL_PAD_X;
+    let mut natural = vec![pad + 6.0; ncols];
+    let mut minimum = vec![pad + 6.0; ncols];
+    for row in rows {
+        for (c, text) in row.iter().enumerate() {
+            natural[c] = natural[c].max(natural_width(text) + pad);
+            minimum[c] = minimum[c].max(min_content_width(text) + pad);
+        }
+    }
+    let total_natural: f64 = natural.iter().sum();
+    if total_natural <= avail {
+        return natural;
+    }
+    let total_min: f64 = minimum.iter().sum();
+    if total_min <= avail {
+        let want: f64 = total_natural - total_min;
+        let spare = avail - total_min;
+        return minimum
+            .iter()
+            .zip(&natural)
+            .map(|(&m, &n)| {
+                m + if want > 0.0 {
+                    spare * (n - m) / want
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+    }
+    minimum.iter().map(|&m| m * avail / total_min).collect()
+}

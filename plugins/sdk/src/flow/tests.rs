@@ -1,0 +1,400 @@
+use super::*;
+use crate::layout::text_height;
+use crate::model::{Document, Kind, Shape, TextBox};
+
+fn p(text: &str) -> Block {
+    Block::Paragraph(vec![Inline::plain(text)])
+}
+
+fn texts(pages: &[Page]) -> Vec<&TextBox> {
+    pages
+        .iter()
+        .flat_map(|p| &p.shapes)
+        .filter_map(|s| {
+            if let Shape::Text(t) = s {
+                Some(t)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn all_text(pages: &[Page]) -> String {
+    texts(pages)
+        .iter()
+        .map(|t| t.text.plain_text())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn words(s: &str) -> Vec<&str> {
+    s.split_whitespace().collect()
+}
+
+/// The output is a valid model, boxes hold their text exactly and stay inside the margins.
+fn check(pages: &[Page], assets: &[&str]) {
+    let mut doc = Document::new(Kind::Pdf);
+    doc.pages = pages.to_vec();
+    crate::validate::check(&doc, assets.iter().copied()).unwrap();
+    let setup = PageSetup::default();
+    for page in pages {
+        for s in &page.shapes {
+            if let Some(f) = s.frame() {
+                assert!(f.y >= setup.margin_top - 1e-6, "{s:?}");
+                assert!(
+                    f.bottom() <= setup.height - setup.margin_bottom + 1e-6,
+                    "{s:?}"
+                );
+                assert!(
+                    f.right() <= setup.width - setup.margin_right + 1e-6,
+                    "{s:?}"
+                );
+            }
+            if let Shape::Text(t) = s {
+                let h = text_height(&t.text, t.frame.w);
+                assert!(
+                    (h - t.frame.h).abs() < 1e-6,
+                    "box {} is {} tall, text {}",
+                    t.id,
+                    t.frame.h,
+                    h
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn empty_document_is_one_empty_page() {
+    let (pages, warnings) = layout(&[], &PageSetup::default());
+    assert_eq!(pages.len(), 1);
+    assert!(pages[0].shapes.is_empty());
+    assert!(warnings.is_empty());
+    assert_eq!((pages[0].width, pages[0].height), (595.28, 841.89));
+}
+
+#[test]
+fn paragraphs_stack_down_the_page() {
+    let (pages, _) = layout(&[p("First."), p("Second.")], &PageSetup::default());
+    let t = texts(&pages);
+    assert_eq!(t.len(), 2);
+    assert_eq!((t[0].frame.x, t[0].frame.y), (56.7, 56.7));
+    assert!(t[1].frame.y > t[0].frame.bottom());
+    assert_eq!(t[0].text.runs[0].font, FontFamily::Times);
+    assert_eq!(t[0].text.runs[0].size, 11.0);
+    check(&pages, &[]);
+}
+
+#[test]
+fn long_paragraph_is_split_across_pages_in_order() {
+    let body: String = (0..3000).map(|i| format!("w{i} ")).collect();
+    let (pages, _) = layout(&[p(&body)], &PageSetup::default());
+    assert!(pages.len() >= 3, "{} pages", pages.len());
+    assert_eq!(words(&all_text(&pages)), words(&body));
+    check(&pages, &[]);
+    // Every page but the last is filled to near its bottom.
+    let bottom = 841.89 - 56.7;
+    for page in &pages[..pages.len() - 1] {
+        let last = page.shapes.last().and_then(Shape::frame).unwrap();
+        assert!(bottom - last.bottom() < 11.0 * 1.3 + 1e-6);
+    }
+}
+
+#[test]
+fn heading_moves_to_the_next_page_with_its_paragraph() {
+    let filler: String = "filler ".repeat(900);
+    let mut blocks = vec![p(&filler)];
+    // Fill the page to a few points above the bottom, then a heading.
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    let used = pages
+        .last()
+        .unwrap()
+        .shapes
+        .last()
+        .and_then(Shape::frame)
+        .unwrap()
+        .bottom();
+    assert!(
+        used < 841.89 - 56.7 - 40.0,
+        "filler must leave some room: {used}"
+    );
+    let short_lines = ((841.89 - 56.7 - used - 30.0) / (11.0 * 1.3)).floor() as usize;
+    blocks.push(p("line\n".repeat(short_lines).trim_end()));
+    blocks.push(Block::Heading {
+        level: 1,
+        inlines: vec![Inline::plain("Title")],
+    });
+    blocks.push(p("After the heading."));
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    let t = texts(&pages);
+    let heading_page = pages.iter().position(|pg| {
+        pg.shapes
+            .iter()
+            .any(|s| matches!(s, Shape::Text(t) if t.text.plain_text() == "Title"))
+    });
+    let para_page = pages.iter().position(|pg| {
+        pg.shapes
+            .iter()
+            .any(|s| matches!(s, Shape::Text(t) if t.text.plain_text() == "After the heading."))
+    });
+    assert_eq!(heading_page, para_page);
+    let h = t.iter().find(|t| t.text.plain_text() == "Title").unwrap();
+    assert_eq!(h.text.runs[0].size, 24.0);
+    assert!(h.text.runs[0].bold);
+    assert_eq!(h.text.runs[0].font, FontFamily::Helvetica);
+    check(&pages, &[]);
+}
+
+#[test]
+fn nested_lists_indent_and_markers_sit_left() {
+    let blocks = vec![Block::List {
+        ordered: true,
+        start: 3,
+        tight: true,
+        items: vec![
+            vec![
+                p("three"),
+                Block::List {
+                    ordered: false,
+                    start: 1,
+                    tight: true,
+                    items: vec![vec![p("inner")]],
+                },
+            ],
+            vec![p("four")],
+        ],
+    }];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    let t = texts(&pages);
+    let find = |s: &str| *t.iter().find(|b| b.text.plain_text() == s).unwrap();
+    let (three, four, inner) = (find("three"), find("four"), find("inner"));
+    let (m3, m4, bullet) = (find("3."), find("4."), find("\u{2013}")); // level 2: en dash
+    assert_eq!(three.frame.x, four.frame.x);
+    assert!(inner.frame.x > three.frame.x);
+    assert!(m3.frame.right() <= three.frame.x);
+    assert_eq!(m3.frame.y, three.frame.y);
+    assert_eq!(m4.frame.y, four.frame.y);
+    assert!(bullet.frame.x >= three.frame.x && bullet.frame.right() <= inner.frame.x);
+    assert_eq!(bullet.frame.y, inner.frame.y);
+    assert!(inner.frame.y > three.frame.y && four.frame.y > inner.frame.y);
+    check(&pages, &[]);
+}
+
+#[test]
+fn table_columns_follow_alignment_and_rows_split_with_header() {
+    let cell = |s: &str| vec![Inline::plain(s)];
+    let rows: Vec<_> = (0..200)
+        .map(|i| vec![cell(&format!("r{i}")), cell("x"), cell("yy")])
+        .collect();
+    let blocks = vec![Block::Table {
+        aligns: vec![Align::Left, Align::Center, Align::Right],
+        header: vec![cell("Name"), cell("Mid"), cell("Right")],
+        rows,
+    }];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    assert!(pages.len() >= 2);
+    for page in &pages {
+        let first = page.shapes.iter().find_map(|s| match s {
+            Shape::Text(t) => Some(t),
+            _ => None,
+        });
+        assert_eq!(
+            first.unwrap().text.plain_text(),
+            "Name",
+            "header repeated on each page"
+        );
+    }
+    let t = texts(&pages);
+    let mid = t.iter().find(|b| b.text.plain_text() == "x").unwrap();
+    assert_eq!(mid.text.align, Align::Center);
+    let right = t.iter().find(|b| b.text.plain_text() == "yy").unwrap();
+    assert_eq!(right.text.align, Align::Right);
+    let header = t.iter().find(|b| b.text.plain_text() == "Name").unwrap();
+    assert!(header.text.runs[0].bold);
+    let all = all_text(&pages);
+    let order: Vec<usize> = (0..200)
+        .map(|i| all.find(&format!("r{i} ")).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]));
+    check(&pages, &[]);
+}
+
+#[test]
+fn a_table_cell_taller_than_a_page_is_cut() {
+    let long: String = "word ".repeat(4000);
+    let blocks = vec![Block::Table {
+        aligns: vec![],
+        header: vec![],
+        rows: vec![vec![
+            vec![Inline::plain(long.clone())],
+            vec![Inline::plain("b")],
+        ]],
+    }];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    assert!(pages.len() >= 2);
+    assert_eq!(words(&all_text(&pages)).len(), 4001);
+    check(&pages, &[]);
+}
+
+#[test]
+fn images_scale_to_the_column() {
+    let blocks = vec![Block::Image {
+        asset: "big.png".into(),
+        width: 2000,
+        height: 1000,
+        alt: "Big".into(),
+        link: None,
+    }];
+    let (pages, warnings) = layout(&blocks, &PageSetup::default());
+    assert!(warnings.is_empty());
+    let Shape::Image(img) = &pages[0].shapes[0] else {
+        panic!("{:?}", pages[0].shapes)
+    };
+    let width = 595.28 - 2.0 * 56.7;
+    assert!((img.frame.w - width).abs() < 1e-6);
+    assert!((img.frame.h - width / 2.0).abs() < 1e-6);
+    assert_eq!(img.alt.as_deref(), Some("Big"));
+    check(&pages, &["big.png"]);
+
+    let small = vec![Block::Image {
+        asset: "s".into(),
+        width: 40,
+        height: 20,
+        alt: String::new(),
+        link: None,
+    }];
+    let (pages, _) = layout(&small, &PageSetup::default());
+    assert_eq!(
+        pages[0].shapes[0].frame().map(|f| (f.w, f.h)),
+        Some((30.0, 15.0))
+    );
+
+    let broken = vec![Block::Image {
+        asset: "z".into(),
+        width: 0,
+        height: 5,
+        alt: "alt".into(),
+        link: None,
+    }];
+    let (pages, warnings) = layout(&broken, &PageSetup::default());
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(all_text(&pages), "alt");
+}
+
+#[test]
+fn code_quote_rule_and_links() {
+    let blocks = vec![
+        Block::Heading {
+            level: 2,
+            inlines: vec![Inline::plain("Set up")],
+        },
+        Block::Code {
+            text: "fn main() {\n\tprintln!();\n}\n".into(),
+        },
+        Block::Quote(vec![p("quoted")]),
+        Block::Rule,
+        Block::Paragraph(vec![
+            Inline::plain("see "),
+            Inline {
+                link: Some("https://example.com".into()),
+                ..Inline::plain("here")
+            },
+            Inline {
+                link: Some("#set-up".into()),
+                ..Inline::plain(" and there")
+            },
+        ]),
+    ];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    let shapes = &pages[0].shapes;
+    let code_at = shapes
+        .iter()
+        .position(|s| matches!(s, Shape::Text(t) if t.text.runs[0].font == FontFamily::Courier))
+        .unwrap();
+    let Shape::Node(bg) = &shapes[code_at - 1] else {
+        panic!("no background before the code")
+    };
+    let Shape::Text(code) = &shapes[code_at] else {
+        unreachable!()
+    };
+    assert!(bg.frame.contains(&code.frame));
+    assert_eq!(code.text.plain_text(), "fn main() {\n    println!();\n}");
+    assert_eq!(code.text.runs[0].size, 9.5);
+    let quoted = texts(&pages)
+        .into_iter()
+        .find(|t| t.text.plain_text() == "quoted")
+        .unwrap();
+    let bar = shapes.iter().find_map(|s| match s {
+        Shape::Node(n) if n.frame.w == 3.0 => Some(n),
+        _ => None,
+    });
+    let bar = bar.expect("quote bar");
+    assert!(bar.frame.x < quoted.frame.x);
+    assert!(bar.frame.y <= quoted.frame.y && bar.frame.bottom() >= quoted.frame.bottom());
+    assert!(shapes.iter().any(|s| matches!(s, Shape::Path(_))));
+    let para = texts(&pages).into_iter().last().unwrap();
+    let link = &para.text.runs[1];
+    assert_eq!(link.link.as_deref(), Some("https://example.com"));
+    assert!(link.underline && link.color.is_some());
+    assert_eq!(para.text.runs[2].link.as_deref(), Some("#page=1"));
+    check(&pages, &[]);
+}
+
+#[test]
+fn page_breaks_and_unique_ids() {
+    let blocks = vec![
+        p("one"),
+        Block::PageBreak,
+        Block::PageBreak,
+        p("two"),
+        Block::PageBreak,
+    ];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    assert_eq!(pages.len(), 2);
+    let many: Vec<Block> = (0..500)
+        .map(|i| {
+            if i % 7 == 0 {
+                Block::Rule
+            } else {
+                p(&format!("para {i}"))
+            }
+        })
+        .collect();
+    let (pages, _) = layout(&many, &PageSetup::default());
+    check(&pages, &[]); // validation refuses duplicate ids
+}
+
+#[test]
+fn deep_nesting_keeps_a_usable_width() {
+    let mut block = p("deep");
+    for _ in 0..(MAX_DEPTH + 20) {
+        block = Block::Quote(vec![block]);
+    }
+    let (pages, _) = layout(&[block], &PageSetup::default());
+    let deep = texts(&pages)
+        .into_iter()
+        .find(|t| t.text.plain_text() == "deep")
+        .unwrap();
+    assert!(deep.frame.w >= 72.0);
+    check(&pages, &[]);
+}
+
+#[test]
+fn bad_setup_falls_back_to_defaults() {
+    let setup = PageSetup {
+        width: f64::NAN,
+        margin_left: 1e9,
+        body_size: -1.0,
+        ..PageSetup::default()
+    };
+    let (pages, _) = layout(&[p("x")], &setup);
+    assert_eq!(pages[0].width, 595.28);
+    assert_eq!(texts(&pages)[0].text.runs[0].size, 11.0);
+}
+
+#[test]
+fn slugs_follow_github() {
+    assert_eq!(slug("Hello, World!"), "hello-world");
+    assert_eq!(slug(" Set up `quire` "), "set-up-quire");
+}
