@@ -1,1 +1,234 @@
+//! Markdown importer: CommonMark plus GitHub's tables, strikethrough, task lists, footnotes
+//! and alerts, laid out on pages with the SDK's flow layout.
+//!
+//! Pipeline: bytes -> text (UTF-8, or UTF-16 with a byte-order mark; CRLF and CR become LF)
+//! -> YAML front matter skipped, its `title` kept -> pulldown-cmark events -> flow IR
+//! ([`build`]) -> pages ([`quire_sdk::flow::layout`]).
+//!
+//! Pictures come beside the text in `request.images`, named as the Markdown references them;
+//! only their header is read here (for the pixel size). A picture that is missing or not a
+//! PNG/JPEG is a warning, and its alt text stands in. Characters outside WinAnsi stay in the
+//! model as they are: the exporters decide what they can draw and warn.
 
+mod build;
+mod front_matter;
+mod html;
+mod picture;
+
+use pulldown_cmark::{Options, Parser};
+use quire_sdk::flow::{self, PageSetup};
+use quire_sdk::validate::{MAX_PAGES, MAX_SHAPES};
+use quire_sdk::{
+    ConvertError, Converter, Document, Format, ImportRequest, Imported, Kind, OptionSpec,
+    PluginInfo,
+};
+
+/// Markdown larger than this is refused before parsing: 16 MiB is thousands of pages.
+pub const MAX_INPUT: usize = 16 << 20;
+
+pub struct Markdown;
+
+impl Converter for Markdown {
+    fn describe() -> PluginInfo {
+        PluginInfo {
+            name: "markdown".into(),
+            version: "1.0.0".into(),
+            imports: vec![Format::new("text/markdown", "md")],
+            exports: Vec::new(),
+            options: vec![
+                OptionSpec {
+                    name: "title".into(),
+                    description: "Document title; overrides a `title` in YAML front matter".into(),
+                },
+                OptionSpec {
+                    name: "paper".into(),
+                    description: "Page size: `a4` (default) or `letter`".into(),
+                },
+            ],
+        }
+    }
+
+    fn import(request: ImportRequest) -> Result<Imported, ConvertError> {
+        convert(request)
+    }
+}
+
+/// Converts Markdown to the document model; usable natively (tests, benchmarks) as well as
+/// inside the component.
+pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
+    if request.bytes.len() > MAX_INPUT {
+        return Err(ConvertError::TooLarge(format!(
+            "the Markdown is {} bytes; at most {MAX_INPUT} bytes (16 MiB) are accepted",
+            request.bytes.len()
+        )));
+    }
+    let setup = page_setup(request.option("paper"))?;
+    let text = normalize_newlines(decode(&request.bytes)?);
+    let (body, front_title) = front_matter::split(&text);
+    let title = match request.option("title").map(str::trim) {
+        Some(t) if !t.is_empty() => Some(t.to_string()),
+        _ => front_title,
+    };
+
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_GFM;
+    let parser = Parser::new_ext(body, options);
+    let (blocks, builder) = build::Builder::new(&request.images).build(parser);
+    let (pages, flow_warnings) = flow::layout(&blocks, &setup);
+    drop(blocks);
+
+    if pages.len() > MAX_PAGES {
+        return Err(ConvertError::TooLarge(format!(
+            "the Markdown lays out to {} pages; at most {MAX_PAGES} are accepted",
+            pages.len()
+        )));
+    }
+    let shapes: usize = pages.iter().map(|p| p.shapes.len()).sum();
+    if shapes > MAX_SHAPES {
+        return Err(ConvertError::TooLarge(format!(
+            "the Markdown lays out to {shapes} shapes; at most {MAX_SHAPES} are accepted"
+        )));
+    }
+
+    let mut document = Document::new(Kind::Pdf);
+    document.title = title;
+    document.pages = pages;
+    let mut warnings = builder.warnings;
+    warnings.extend(flow_warnings);
+    Ok(Imported {
+        document,
+        assets: builder.used,
+        warnings,
+    })
+}
+
+fn page_setup(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
+    let mut setup = PageSetup::default();
+    match paper.map(|p| p.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("a4") => {}
+        Some("letter") => {
+            setup.width = 612.0;
+            setup.height = 792.0;
+        }
+        Some(other) => {
+            return Err(ConvertError::InvalidRequest(format!(
+                "paper `{other}` is not known; use `a4` or `letter`"
+            )))
+        }
+    }
+    Ok(setup)
+}
+
+/// Text from bytes: UTF-8 (a byte-order mark is dropped), or UTF-16 when a byte-order mark
+/// says so. Anything else is refused with the offset of the first bad byte.
+fn decode(bytes: &[u8]) -> Result<String, ConvertError> {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return utf8(rest, 3);
+    }
+    let utf16 = |rest: &[u8], le: bool| {
+        if !rest.len().is_multiple_of(2) {
+            return Err(ConvertError::Damaged(
+                "the Markdown starts with a UTF-16 byte-order mark but has an odd number of bytes"
+                    .into(),
+            ));
+        }
+        let units = rest.chunks_exact(2).map(|c| {
+            if le {
+                u16::from_le_bytes([c[0], c[1]])
+            } else {
+                u16::from_be_bytes([c[0], c[1]])
+            }
+        });
+        char::decode_utf16(units)
+            .collect::<Result<String, _>>()
+            .map_err(|_| {
+                ConvertError::Damaged(
+                    "the Markdown is UTF-16 with an unpaired surrogate; it is not valid text"
+                        .into(),
+                )
+            })
+    };
+    if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        return utf16(rest, true);
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        return utf16(rest, false);
+    }
+    utf8(bytes, 0)
+}
+
+fn utf8(bytes: &[u8], skipped: usize) -> Result<String, ConvertError> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_string()),
+        Err(e) => Err(ConvertError::Damaged(format!(
+            "the Markdown is not UTF-8 text: the byte at offset {} is not valid UTF-8; \
+             save the file as UTF-8 and send it again",
+            e.valid_up_to() + skipped
+        ))),
+    }
+}
+
+/// CRLF and lone CR line ends as LF, so code blocks and hard breaks carry no `\r`.
+fn normalize_newlines(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+#[cfg(target_arch = "wasm32")]
+quire_sdk::export_converter!(Markdown);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_utf8_and_utf16_and_refuses_the_rest() {
+        assert_eq!(decode(b"\xEF\xBB\xBFhi").unwrap(), "hi");
+        assert_eq!(decode(b"\xFF\xFEh\0i\0").unwrap(), "hi");
+        assert_eq!(decode(b"\xFE\xFF\0h\0i").unwrap(), "hi");
+        let e = decode(b"ok \xE9t\xE9").unwrap_err();
+        assert!(
+            matches!(&e, ConvertError::Damaged(s) if s.contains("offset 3")),
+            "{e:?}"
+        );
+        assert!(matches!(
+            decode(b"\xFF\xFEh"),
+            Err(ConvertError::Damaged(_))
+        ));
+        assert!(matches!(
+            decode(b"\xFF\xFE\x00\xD8"),
+            Err(ConvertError::Damaged(_))
+        ));
+    }
+
+    #[test]
+    fn crlf_becomes_lf() {
+        assert_eq!(normalize_newlines("a\r\nb\rc\n".into()), "a\nb\nc\n");
+    }
+
+    #[test]
+    fn paper_option() {
+        assert_eq!(page_setup(Some("Letter")).unwrap().width, 612.0);
+        assert_eq!(page_setup(None).unwrap().width, 595.28);
+        assert!(matches!(
+            page_setup(Some("a5")),
+            Err(ConvertError::InvalidRequest(_))
+        ));
+    }
+
+    #[test]
+    fn describes_itself() {
+        let info = Markdown::describe();
+        assert_eq!(
+            (info.name.as_str(), info.version.as_str()),
+            ("markdown", "1.0.0")
+        );
+        assert_eq!(info.imports, [Format::new("text/markdown", "md")]);
+        assert!(info.exports.is_empty());
+    }
+}

@@ -1,0 +1,226 @@
+//! Raw HTML inside Markdown: the tags are dropped, the text they hold is kept.
+
+/// Tags that end a line of text when they open or close.
+const BLOCK_TAGS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "br",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "tr",
+    "ul",
+];
+
+/// Tags whose content is not text for a reader.
+const HIDDEN_TAGS: &[&str] = &["script", "style", "template", "title"];
+
+/// A paragraph of text from an HTML fragment; `heading` is the level of the `<h1>`..`<h6>`
+/// it came from, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paragraph {
+    pub heading: Option<u8>,
+    pub text: String,
+}
+
+/// The readable text of an HTML fragment as paragraphs: tags dropped, block-level tags
+/// ending a paragraph, comments/scripts/styles removed, entities decoded, whitespace collapsed.
+/// READMEs often open with an HTML `<h1>`; it stays a heading.
+pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
+    let mut paragraphs = Vec::new();
+    let mut current = String::new();
+    let mut heading: Option<u8> = None;
+    let mut rest = html;
+    let flush = |current: &mut String, heading: Option<u8>, out: &mut Vec<Paragraph>| {
+        let text = collapse(&decode_entities(current));
+        if !text.is_empty() {
+            out.push(Paragraph { heading, text });
+        }
+        current.clear();
+    };
+    while let Some(lt) = rest.find('<') {
+        current.push_str(&rest[..lt]);
+        rest = &rest[lt..];
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
+            continue;
+        }
+        let Some(gt) = rest.find('>') else {
+            // A `<` that opens no tag is text.
+            current.push_str(rest);
+            rest = "";
+            break;
+        };
+        let closing = rest[1..gt].starts_with('/');
+        let name = tag_name(&rest[1..gt]);
+        rest = &rest[gt + 1..];
+        if !closing && HIDDEN_TAGS.contains(&name.as_str()) {
+            let close = format!("</{name}");
+            rest = find_ascii_ci(rest, &close)
+                .and_then(|at| rest[at..].find('>').map(|end| &rest[at + end + 1..]))
+                .unwrap_or("");
+            continue;
+        }
+        // Inline tags (`<b>`, `<span>`) just vanish: `a<b>c</b>` reads `ac`, as a browser shows it.
+        if BLOCK_TAGS.contains(&name.as_str()) {
+            flush(&mut current, heading, &mut paragraphs);
+            heading = match name.as_bytes() {
+                [b'h', level @ b'1'..=b'6'] if !closing => Some(level - b'0'),
+                _ => None,
+            };
+        }
+    }
+    current.push_str(rest);
+    flush(&mut current, heading, &mut paragraphs);
+    paragraphs
+}
+
+/// Whether an inline HTML tag is a line break (`<br>`, `<br/>`, `<BR />`).
+pub fn is_line_break(tag: &str) -> bool {
+    let inner = tag.trim().trim_start_matches('<');
+    tag_name(inner) == "br" && !inner.starts_with('/')
+}
+
+/// The lower-case name of a tag from the text between `<` and `>`; closing tags give their
+/// name too, declarations and comments give an empty name.
+fn tag_name(inner: &str) -> String {
+    let inner = inner.strip_prefix('/').unwrap_or(inner);
+    inner
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
+    let h = haystack.as_bytes();
+    let n = needle.as_bytes();
+    (0..(h.len() + 1).saturating_sub(n.len())).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Decodes the character references a hand-written HTML fragment is likely to hold.
+pub fn decode_entities(text: &str) -> String {
+    if !text.contains('&') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let decoded = rest.get(1..).and_then(|after| {
+            let semi = after.find(';').filter(|&s| s <= 32)?;
+            Some((entity(&after[..semi])?, semi + 2))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn entity(name: &str) -> Option<char> {
+    if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse().ok()?,
+        };
+        return char::from_u32(code).filter(|&c| c != '\0');
+    }
+    Some(match name {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => '\u{a0}',
+        "copy" => '©',
+        "reg" => '®',
+        "trade" => '™',
+        "hellip" => '…',
+        "mdash" => '—',
+        "ndash" => '–',
+        "lsquo" => '‘',
+        "rsquo" => '’',
+        "ldquo" => '“',
+        "rdquo" => '”',
+        "bull" => '•',
+        "middot" => '·',
+        "euro" => '€',
+        "times" => '×',
+        "deg" => '°',
+        "laquo" => '«',
+        "raquo" => '»',
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_text_and_drops_tags() {
+        let html = "<div align=\"center\">\n  <img src=\"x.png\">\n  <h1>Title &amp; more</h1>\n\
+                    <p>One <b>bold</b> word</p><!-- hidden -->\n<script>var x = 1 < 2;</script>\
+                    <STYLE>p {}</style>tail</div>";
+        let texts = |html: &str| -> Vec<String> {
+            text_paragraphs(html).into_iter().map(|p| p.text).collect()
+        };
+        assert_eq!(texts(html), ["Title & more", "One bold word", "tail"]);
+        assert_eq!(text_paragraphs(html)[0].heading, Some(1));
+        assert_eq!(text_paragraphs(html)[1].heading, None);
+        assert!(texts("<!-- never closed").is_empty());
+        assert_eq!(texts("a < b"), ["a < b"]);
+        assert!(texts("<script>unclosed").is_empty());
+    }
+
+    #[test]
+    fn entities_and_breaks() {
+        assert_eq!(
+            decode_entities("&lt;a&gt; &#169; &#x20AC; &bogus; & x"),
+            "<a> © € &bogus; & x"
+        );
+        assert_eq!(decode_entities("&#0; &#99999999;"), "&#0; &#99999999;");
+        assert!(is_line_break("<br>"));
+        assert!(is_line_break("<BR />"));
+        assert!(!is_line_break("</br>"));
+        assert!(!is_line_break("<b>"));
+    }
+}

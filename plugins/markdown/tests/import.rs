@@ -1,0 +1,428 @@
+//! The Markdown importer on real files and on the features it promises.
+
+use std::path::PathBuf;
+
+use pulldown_cmark::{Event, Options, Parser, TagEnd};
+use quire_markdown::convert;
+use quire_sdk::{Align, Asset, ConvertError, FontFamily, ImportRequest, Imported, Shape, TextBox};
+
+fn request(md: &str) -> ImportRequest {
+    ImportRequest {
+        bytes: md.as_bytes().to_vec(),
+        media_type: "text/markdown".into(),
+        ..ImportRequest::default()
+    }
+}
+
+fn import(md: &str) -> Imported {
+    let out = convert(request(md)).unwrap();
+    valid(&out);
+    out
+}
+
+/// The result passes the host's model validation and survives a JSON round trip.
+fn valid(out: &Imported) {
+    let json = serde_json::to_string(&out.document).unwrap();
+    let names: Vec<&str> = out.assets.iter().map(|a| a.name.as_str()).collect();
+    quire_sdk::validate::parse_and_check(&json, names).unwrap();
+    assert!(!out.document.pages.is_empty());
+}
+
+fn boxes(out: &Imported) -> Vec<&TextBox> {
+    out.document
+        .shapes()
+        .filter_map(|s| {
+            if let Shape::Text(t) = s {
+                Some(t)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn find<'a>(out: &'a Imported, text: &str) -> &'a TextBox {
+    boxes(out)
+        .into_iter()
+        .find(|t| t.text.plain_text() == text)
+        .unwrap_or_else(|| panic!("no box `{text}` in {:#?}", boxes(out)))
+}
+
+fn model_words(out: &Imported) -> Vec<String> {
+    let text: Vec<String> = boxes(out).iter().map(|t| t.text.plain_text()).collect();
+    text.join(" ")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("QUIRE_CORPUS") {
+        Some(dir) => PathBuf::from(dir).join("markdown"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/markdown"),
+    }
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let dir = corpus_dir();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("corpus {} unreadable: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "corpus has {} files", files.len());
+    files
+}
+
+#[test]
+fn every_corpus_file_converts() {
+    for path in corpus_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let started = std::time::Instant::now();
+        let out = convert(ImportRequest {
+            bytes,
+            ..request("")
+        })
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        valid(&out);
+        assert!(!boxes(&out).is_empty(), "{}: no text", path.display());
+        eprintln!(
+            "{}: {} pages, {} warnings, {:?}",
+            path.file_name().unwrap().to_string_lossy(),
+            out.document.pages.len(),
+            out.warnings.len(),
+            started.elapsed()
+        );
+    }
+}
+
+/// The words of the Markdown's text events, with a break at every block end.
+fn source_words(md: &str) -> Vec<String> {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES;
+    let mut text = String::new();
+    for event in Parser::new_ext(md, options) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            Event::End(
+                TagEnd::Link | TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough,
+            ) => {}
+            Event::End(_) => text.push(' '),
+            _ => {}
+        }
+    }
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+fn assert_in_order(expected: &[String], model: &[String]) {
+    let mut at = 0;
+    for word in expected {
+        match model[at..].iter().position(|w| w == word) {
+            Some(k) => at += k + 1,
+            None => panic!("`{word}` missing or out of order after word {at} of the model"),
+        }
+    }
+}
+
+#[test]
+fn all_text_of_small_files_appears_in_order() {
+    for name in [
+        "mermaid-pull-request-template.md",
+        "pdfjs-getting-started.md",
+    ] {
+        let md = std::fs::read_to_string(corpus_dir().join(name)).unwrap();
+        let out = import(&md);
+        let expected = source_words(crate_body(&md));
+        assert!(expected.len() > 50, "{name}");
+        assert_in_order(&expected, &model_words(&out));
+    }
+}
+
+/// The Markdown after front matter, as the importer sees it.
+fn crate_body(md: &str) -> &str {
+    match md
+        .strip_prefix("---\n")
+        .and_then(|rest| rest.find("\n---\n").map(|i| &rest[i + 5..]))
+    {
+        Some(body) => body,
+        None => md,
+    }
+}
+
+#[test]
+fn commonmark_spec_examples_never_panic() {
+    let json = std::fs::read_to_string(corpus_dir().join("commonmark-spec-tests.json")).unwrap();
+    let examples: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    assert!(examples.len() > 500);
+    for ex in &examples {
+        let md = ex["markdown"].as_str().unwrap();
+        let out = convert(request(md)).unwrap_or_else(|e| panic!("example {}: {e}", ex["example"]));
+        valid(&out);
+    }
+}
+
+#[test]
+fn headings_emphasis_links_and_code() {
+    let out = import(
+        "# Title\n\nSome *italic*, **bold**, ~~gone~~ and `code` with a [link](https://example.com).\n\n\
+         ```rust\nfn main() {}\n```\n",
+    );
+    let title = find(&out, "Title");
+    assert_eq!(title.text.runs[0].font, FontFamily::Helvetica);
+    assert!(title.text.runs[0].bold);
+    assert_eq!(title.text.runs[0].size, 24.0);
+    let para = boxes(&out)
+        .into_iter()
+        .find(|t| t.text.plain_text().starts_with("Some"))
+        .unwrap();
+    let run = |s: &str| para.text.runs.iter().find(|r| r.text == s).unwrap();
+    assert!(run("italic").italic);
+    assert!(run("bold").bold);
+    assert!(run("gone").strike);
+    assert_eq!(run("code").font, FontFamily::Courier);
+    let link = run("link");
+    assert_eq!(link.link.as_deref(), Some("https://example.com"));
+    assert!(link.underline);
+    let code = find(&out, "fn main() {}");
+    assert_eq!(
+        (code.text.runs[0].font, code.text.runs[0].size),
+        (FontFamily::Courier, 9.5)
+    );
+}
+
+#[test]
+fn nested_lists_are_indented_and_ordered_lists_keep_their_start() {
+    let out = import("3. three\n4. four\n   - inner\n     - innermost\n5. five\n");
+    let (three, inner, innermost) = (
+        find(&out, "three"),
+        find(&out, "inner"),
+        find(&out, "innermost"),
+    );
+    assert!(inner.frame.x > three.frame.x);
+    assert!(innermost.frame.x > inner.frame.x);
+    for marker in ["3.", "4.", "5."] {
+        let m = find(&out, marker);
+        assert!(
+            m.frame.right() <= three.frame.x,
+            "{marker} left of its item"
+        );
+    }
+    assert_eq!(find(&out, "5.").frame.y, find(&out, "five").frame.y);
+}
+
+#[test]
+fn tables_keep_column_alignment() {
+    let out =
+        import("| Left | Mid | Right |\n|:-----|:---:|------:|\n| a | b | c |\n| dd | ee | ff |\n");
+    assert_eq!(find(&out, "Left").text.align, Align::Left);
+    assert_eq!(find(&out, "Mid").text.align, Align::Center);
+    assert_eq!(find(&out, "ee").text.align, Align::Center);
+    assert_eq!(find(&out, "ff").text.align, Align::Right);
+    assert!(find(&out, "Left").text.runs[0].bold);
+    assert!(find(&out, "b").frame.x > find(&out, "a").frame.x);
+    assert_eq!(find(&out, "b").frame.y, find(&out, "a").frame.y);
+    assert!(find(&out, "dd").frame.y > find(&out, "a").frame.y);
+}
+
+fn png(w: u32, h: u32) -> Vec<u8> {
+    let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    b.extend_from_slice(&w.to_be_bytes());
+    b.extend_from_slice(&h.to_be_bytes());
+    b.extend_from_slice(&[8, 2, 0, 0, 0, 0, 0, 0, 0]);
+    b
+}
+
+#[test]
+fn images_come_from_the_request_and_missing_ones_are_warnings() {
+    let mut req = request("Before\n\n![A chart](img/chart.png)\n\n![Gone](missing.png)\n\nAfter\n");
+    req.images = vec![
+        Asset {
+            name: "img/chart.png".into(),
+            media_type: String::new(),
+            bytes: png(800, 400),
+        },
+        Asset {
+            name: "unused.png".into(),
+            media_type: "image/png".into(),
+            bytes: png(1, 1),
+        },
+    ];
+    let out = convert(req).unwrap();
+    valid(&out);
+    let images: Vec<_> = out
+        .document
+        .shapes()
+        .filter_map(|s| {
+            if let Shape::Image(i) = s {
+                Some(i)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(images.len(), 1);
+    assert_eq!(images[0].asset, "img/chart.png");
+    assert_eq!(images[0].alt.as_deref(), Some("A chart"));
+    assert!((images[0].frame.w / images[0].frame.h - 2.0).abs() < 1e-9);
+    assert_eq!(out.assets.len(), 1);
+    assert_eq!(out.assets[0].media_type, "image/png");
+    assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+    assert!(out.warnings[0].contains("missing.png"));
+    let gone = find(&out, "Gone");
+    assert!(gone.text.runs[0].italic);
+    assert!(find(&out, "After").frame.y > images[0].frame.bottom());
+}
+
+#[test]
+fn an_image_found_by_file_name_or_damaged() {
+    let mut req = request("![x](./pics/a%20b.png) ![y](bad.png)");
+    req.images = vec![
+        Asset {
+            name: "a b.png".into(),
+            media_type: "image/png".into(),
+            bytes: png(10, 10),
+        },
+        Asset {
+            name: "bad.png".into(),
+            media_type: "image/png".into(),
+            bytes: b"nope".to_vec(),
+        },
+    ];
+    let out = convert(req).unwrap();
+    valid(&out);
+    assert_eq!(
+        out.document
+            .shapes()
+            .filter(|s| matches!(s, Shape::Image(_)))
+            .count(),
+        1
+    );
+    assert!(out
+        .warnings
+        .iter()
+        .any(|w| w.contains("bad.png") && w.contains("PNG or JPEG")));
+}
+
+#[test]
+fn long_input_runs_onto_more_pages() {
+    let md: String = (0..400)
+        .map(|i| format!("Paragraph {i} with some words to fill the line.\n\n"))
+        .collect();
+    let out = import(&md);
+    assert!(
+        out.document.pages.len() >= 5,
+        "{} pages",
+        out.document.pages.len()
+    );
+    let first_of_page_2 = boxes(&Imported {
+        document: quire_sdk::Document {
+            pages: out.document.pages[1..2].to_vec(),
+            ..out.document.clone()
+        },
+        assets: Vec::new(),
+        warnings: Vec::new(),
+    })[0]
+        .frame
+        .y;
+    assert_eq!(first_of_page_2, 56.7);
+    assert_in_order(&source_words(&md), &model_words(&out));
+}
+
+#[test]
+fn front_matter_title_html_crlf_and_tasks() {
+    let md = "---\r\ntitle: Notes\r\ndate: 2024-01-01\r\n---\r\n<div align=\"center\">\r\n  <b>Hello</b> there\r\n</div>\r\n\r\n\
+              - [ ] open\r\n- [x] done\r\n\r\nline one<br>line two <kbd>Ctrl</kbd>\r\n";
+    let out = import(md);
+    assert_eq!(out.document.title.as_deref(), Some("Notes"));
+    find(&out, "Hello there");
+    find(&out, "[ ] open");
+    find(&out, "[x] done");
+    find(&out, "line one\nline two Ctrl");
+    assert!(!boxes(&out)
+        .iter()
+        .any(|t| t.text.plain_text().contains("date:")));
+    assert!(!boxes(&out)
+        .iter()
+        .any(|t| t.text.plain_text().contains('\r')));
+    let mut req = request("---\ntitle: From front\n---\n# x");
+    req.options = vec![("title".into(), "Given".into())];
+    assert_eq!(
+        convert(req).unwrap().document.title.as_deref(),
+        Some("Given")
+    );
+}
+
+#[test]
+fn quotes_rules_footnotes_and_foreign_text() {
+    let out = import("> quoted *text*\n\n---\n\nNote[^a] and 漢字 €.\n\n[^a]: The note.\n");
+    find(&out, "quoted text");
+    find(&out, "Note[1] and 漢字 €.");
+    find(&out, "The note.");
+    find(&out, "1.");
+    let paths = out
+        .document
+        .shapes()
+        .filter(|s| matches!(s, Shape::Path(_)))
+        .count();
+    assert_eq!(paths, 2, "the rule and the one above the footnotes");
+}
+
+#[test]
+fn anchors_link_to_pages() {
+    let md = format!(
+        "[jump](#far-away)\n\n{}# Far away\n",
+        "filler\n\n".repeat(120)
+    );
+    let out = import(&md);
+    let jump = find(&out, "jump");
+    let target = out.document.pages.iter().position(|p| {
+        p.shapes
+            .iter()
+            .any(|s| matches!(s, Shape::Text(t) if t.text.plain_text() == "Far away"))
+    });
+    assert_eq!(
+        jump.text.runs[0].link,
+        Some(format!("#page={}", target.unwrap() + 1))
+    );
+}
+
+#[test]
+fn bad_input_is_a_sentence_not_a_panic() {
+    let e = convert(request("")).map(|o| o.document.pages.len());
+    assert_eq!(e, Ok(1));
+    let mut req = request("");
+    req.bytes = b"# caf\xe9\n".to_vec();
+    match convert(req) {
+        Err(ConvertError::Damaged(s)) => assert!(s.contains("UTF-8"), "{s}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn hostile_nesting_and_sizes_stay_bounded() {
+    let deep_quotes = ">".repeat(20_000) + " deep\n";
+    let deep_lists: String = (0..300)
+        .map(|i| format!("{}- l{i}\n", "  ".repeat(i)))
+        .collect();
+    let brackets = "[".repeat(50_000) + &"]".repeat(50_000);
+    let emphasis = "*a ".repeat(30_000);
+    let wide_table = format!(
+        "{}|\n{}|\n{}|\n",
+        "|h".repeat(300),
+        "|-".repeat(300),
+        "|x".repeat(300)
+    );
+    for md in [deep_quotes, deep_lists, brackets, emphasis, wide_table] {
+        // A small stack, as inside the sandbox: nothing may recurse with the input's depth.
+        let handle = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || convert(request(&md)).map(|o| o.document.pages.len()))
+            .unwrap();
+        let pages = handle.join().expect("no panic or stack overflow").unwrap();
+        assert!(pages >= 1);
+    }
+}
