@@ -125,7 +125,10 @@ fn load_jpeg(bytes: &[u8]) -> Result<Picture, String> {
             Some(b) => u16::from_be_bytes([b[0], b[1]]) as usize,
             None => return Err("the JPEG ends inside a marker".into()),
         };
-        let Some(seg) = bytes.get(pos + 2..pos + len.max(2)) else {
+        if len < 2 {
+            return Err("the JPEG has a marker of impossible length".into());
+        }
+        let Some(seg) = bytes.get(pos + 2..pos + len) else {
             return Err("the JPEG ends inside a marker".into());
         };
         match marker {
