@@ -100,26 +100,29 @@ fn load_png(bytes: &[u8]) -> Result<Picture, String> {
     })
 }
 
-/// Reads the JPEG markers up to the frame header: size and components from SOF, the Adobe
-/// APP14 marker (its CMYK is stored inverted) and the EXIF orientation.
+/// Reads the JPEG markers up to the scan: size and components from the frame header, the
+/// Adobe APP14 marker (its CMYK is stored inverted), the EXIF orientation. The scan itself is
+/// left to the viewer, but a file that never reaches its end-of-image marker is refused:
+/// viewers disagree on what to draw of a cut-short JPEG, and the user deserves the warning.
 fn load_jpeg(bytes: &[u8]) -> Result<Picture, String> {
     let mut pos = 2;
     let mut adobe = false;
     let mut orientation = 1;
+    let mut frame: Option<(u32, u32, u8)> = None;
     loop {
         // Markers may be preceded by any number of 0xFF fill bytes.
         while bytes.get(pos) == Some(&0xFF) && bytes.get(pos + 1) == Some(&0xFF) {
             pos += 1;
         }
         let (Some(&0xFF), Some(&marker)) = (bytes.get(pos), bytes.get(pos + 1)) else {
-            return Err("the JPEG ends before its frame header".into());
+            return Err("the JPEG ends before its image data".into());
         };
         pos += 2;
         if marker == 0x01 || (0xD0..=0xD8).contains(&marker) {
             continue; // markers without a length
         }
-        if marker == 0xD9 || marker == 0xDA {
-            return Err("the JPEG has no frame header".into());
+        if marker == 0xD9 {
+            return Err("the JPEG has no image data".into());
         }
         let len = match bytes.get(pos..pos + 2) {
             Some(b) => u16::from_be_bytes([b[0], b[1]]) as usize,
@@ -132,58 +135,66 @@ fn load_jpeg(bytes: &[u8]) -> Result<Picture, String> {
             return Err("the JPEG ends inside a marker".into());
         };
         match marker {
+            0xDA => break,
             0xE1 if seg.starts_with(b"Exif\0\0") => {
                 orientation = exif_orientation(&seg[6..]).unwrap_or(1);
             }
             0xEE if seg.starts_with(b"Adobe") => adobe = true,
             0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
-                if seg.len() < 6 {
-                    return Err("the JPEG frame header is too short".into());
-                }
-                if !matches!(marker, 0xC0..=0xC2) {
-                    return Err(
-                        "the JPEG uses a coding (lossless or arithmetic) PDF cannot hold".into(),
-                    );
-                }
-                let bits = seg[0];
-                let height = u16::from_be_bytes([seg[1], seg[2]]) as u32;
-                let width = u16::from_be_bytes([seg[3], seg[4]]) as u32;
-                let comps = seg[5];
-                if bits != 8 {
-                    return Err(format!(
-                        "the JPEG has {bits}-bit samples; PDF holds 8-bit JPEG"
-                    ));
-                }
-                if width == 0 || height == 0 {
-                    return Err("the JPEG does not give its size".into());
-                }
-                let (space, decode) = match comps {
-                    1 => (Space::Gray, None),
-                    3 => (Space::Rgb, None),
-                    // Photoshop writes CMYK JPEGs with inverted values and says so with its
-                    // APP14 marker; viewers expect the /Decode array to undo that.
-                    4 => (
-                        Space::Cmyk,
-                        adobe.then(|| vec![1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]),
-                    ),
-                    n => return Err(format!("the JPEG has {n} colour components")),
-                };
-                return Ok(Picture {
-                    width,
-                    height,
-                    space,
-                    bits: 8,
-                    encoding: Encoding::Dct,
-                    data: bytes.to_vec(),
-                    decode,
-                    alpha: None,
-                    orientation,
-                });
+                frame = Some(frame_header(marker, seg)?);
             }
             _ => {}
         }
         pos += len;
     }
+    let (width, height, comps) = frame.ok_or("the JPEG has no frame header")?;
+    if !bytes[pos..].windows(2).any(|w| w == [0xFF, 0xD9]) {
+        return Err("the JPEG is cut short".into());
+    }
+    let (space, decode) = match comps {
+        1 => (Space::Gray, None),
+        3 => (Space::Rgb, None),
+        // Photoshop writes CMYK JPEGs with inverted values and says so with its APP14
+        // marker; viewers expect the /Decode array to undo that.
+        4 => (
+            Space::Cmyk,
+            adobe.then(|| vec![1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]),
+        ),
+        n => return Err(format!("the JPEG has {n} colour components")),
+    };
+    Ok(Picture {
+        width,
+        height,
+        space,
+        bits: 8,
+        encoding: Encoding::Dct,
+        data: bytes.to_vec(),
+        decode,
+        alpha: None,
+        orientation,
+    })
+}
+
+/// Width, height and component count from a SOFn segment PDF's DCTDecode can draw.
+fn frame_header(marker: u8, seg: &[u8]) -> Result<(u32, u32, u8), String> {
+    if seg.len() < 6 {
+        return Err("the JPEG frame header is too short".into());
+    }
+    if !matches!(marker, 0xC0..=0xC2) {
+        return Err("the JPEG uses a coding (lossless or arithmetic) PDF cannot hold".into());
+    }
+    let bits = seg[0];
+    if bits != 8 {
+        return Err(format!(
+            "the JPEG has {bits}-bit samples; PDF holds 8-bit JPEG"
+        ));
+    }
+    let height = u16::from_be_bytes([seg[1], seg[2]]) as u32;
+    let width = u16::from_be_bytes([seg[3], seg[4]]) as u32;
+    if width == 0 || height == 0 {
+        return Err("the JPEG does not give its size".into());
+    }
+    Ok((width, height, seg[5]))
 }
 
 /// The orientation tag (0x0112) of IFD0 of a TIFF-structured EXIF block.
