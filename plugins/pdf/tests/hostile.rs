@@ -69,6 +69,7 @@ fn weird_text() -> Text {
         "",
         "#nowhere",
         "FILE:///etc/passwd",
+        "java\tscript:alert(2)",
     ]
     .iter()
     .enumerate()
@@ -232,7 +233,15 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
     let out = export(doc, Vec::new());
     qpdf_accepts(&out.bytes, "hostile");
     let raw = String::from_utf8_lossy(&out.bytes);
-    for refused in ["javascript:", "FILE:", "vbscript:", "NaN", " inf", "-inf"] {
+    for refused in [
+        "javascript:",
+        "script:alert",
+        "FILE:",
+        "vbscript:",
+        "NaN",
+        " inf",
+        "-inf",
+    ] {
         assert!(!raw.contains(refused), "`{refused}` reached the PDF");
     }
     assert!(

@@ -188,9 +188,15 @@ fn write_links(pdf: &mut Pdf, refs: &mut Refs, links: &[Link], pages: &[DrawnPag
             .and_then(|n| n.trim().parse::<u32>().ok())
             .and_then(|n| pages.iter().find(|p| p.number == n))
             .map(|p| p.page);
-        let lower = target.to_ascii_lowercase();
+        // Browsers ignore tabs and line breaks inside a URL (`java\tscript:` is
+        // `javascript:`), so the scheme is judged without them.
+        let compact: String = target
+            .chars()
+            .filter(|c| !c.is_whitespace() && !c.is_control())
+            .collect::<String>()
+            .to_ascii_lowercase();
         if internal.is_some() && dest.is_none()
-            || REFUSED_SCHEMES.iter().any(|s| lower.starts_with(s))
+            || REFUSED_SCHEMES.iter().any(|s| compact.starts_with(s))
         {
             continue;
         }

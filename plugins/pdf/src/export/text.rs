@@ -14,10 +14,6 @@ const UNDERLINE_OFFSET: f64 = -0.1;
 const LINE_THICKNESS: f64 = 0.05;
 const STRIKE_OFFSET: f64 = 0.27;
 
-fn face(run: &Run) -> FontFace {
-    FontFace::of_run(run)
-}
-
 /// Lines of `text` laid out at `width`, or none when it has nothing to draw.
 fn lines(text: &Text, width: f64) -> Vec<Line> {
     if text.runs.iter().all(|r| r.text.is_empty()) {
@@ -117,7 +113,7 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
             if !(run.size.is_finite() && run.size > 0.0) {
                 continue;
             }
-            let bytes = encode(&frag.text, face(run), canvas);
+            let bytes = encode(&frag.text, FontFace::of_run(run), canvas);
             placed.push(Placed {
                 run,
                 line: n,
@@ -140,7 +136,7 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
         if p.bytes.is_empty() {
             continue;
         }
-        let f = face(p.run);
+        let f = FontFace::of_run(p.run);
         let index = canvas.res.font(f);
         canvas.used.fonts.insert(index);
         let size = num(p.run.size);
@@ -206,7 +202,7 @@ fn collect_links(canvas: &mut Canvas, placed: &[Placed]) {
             flush(&mut open, canvas);
             continue;
         };
-        let f = face(p.run);
+        let f = FontFace::of_run(p.run);
         let top = p.baseline - f.ascent() * p.run.size / 1000.0;
         let bottom = p.baseline - f.descent() * p.run.size / 1000.0;
         match open.as_mut() {
