@@ -426,3 +426,22 @@ fn hostile_nesting_and_sizes_stay_bounded() {
         assert!(pages >= 1);
     }
 }
+
+#[test]
+fn one_paragraph_of_many_pages_is_cut_in_one_pass() {
+    // 200k words, about 400 pages as one paragraph and as one table cell: cutting must not
+    // re-lay out the rest of the text for every page.
+    let words = "word ".repeat(200_000);
+    let started = std::time::Instant::now();
+    let out = import(&words);
+    assert!(out.document.pages.len() > 100);
+    let cell = format!("| a |\n|---|\n| {} |\n", words.trim());
+    let table = import(&cell);
+    assert!(table.document.pages.len() > 100);
+    let words_in_cells = model_words(&table).iter().filter(|w| *w == "word").count();
+    assert_eq!(words_in_cells, 200_000);
+    // The header row is repeated on every page the table continues on.
+    let headers = model_words(&table).iter().filter(|w| *w == "a").count();
+    assert_eq!(headers, table.document.pages.len());
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}

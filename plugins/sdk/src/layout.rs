@@ -111,54 +111,86 @@ pub fn min_content_width(text: &Text) -> f64 {
 /// as exactly the lines before `at`; the second part lays out as the lines from `at` on.
 /// Alignment and line height are kept on both.
 pub fn split_text(text: &Text, at: TextPos) -> (Text, Text) {
-    let mut head: Vec<Run> = Vec::new();
-    let mut tail: Vec<Run> = Vec::new();
-    for (i, run) in text.runs.iter().enumerate() {
-        if i < at.run {
-            head.push(run.clone());
-        } else if i > at.run {
-            tail.push(run.clone());
+    (
+        slice_text(text, TextPos::default(), Some(at)),
+        slice_text(text, at, None),
+    )
+}
+
+/// The part of `text` from line start `from` up to line start `to` (the end when `None`),
+/// trimmed like the head of [`split_text`]. Cutting a long text into many parts with this
+/// costs the size of the parts, not the size of the text for each part: a paragraph that
+/// runs over a hundred pages is cut in one pass.
+pub fn slice_text(text: &Text, from: TextPos, to: Option<TextPos>) -> Text {
+    let mut runs: Vec<Run> = Vec::new();
+    let last = text.runs.len().saturating_sub(1);
+    let end = to.unwrap_or(TextPos {
+        run: last,
+        byte: usize::MAX,
+    });
+    for i in from.run..=end.run.min(last) {
+        let Some(r) = text.runs.get(i) else { break };
+        let a = if i == from.run {
+            floor_boundary(&r.text, from.byte)
         } else {
-            let mut cut = at.byte.min(run.text.len());
-            while !run.text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            let mut left = run.clone();
-            left.text.truncate(cut);
-            let mut right = run.clone();
-            right.text.drain(..cut);
-            head.push(left);
-            tail.push(right);
+            0
+        };
+        let b = if i == end.run {
+            floor_boundary(&r.text, end.byte)
+        } else {
+            r.text.len()
+        };
+        if a < b {
+            // Field by field, so only the slice of a long run is copied.
+            runs.push(Run {
+                text: r.text[a..b].to_string(),
+                font: r.font,
+                size: r.size,
+                bold: r.bold,
+                italic: r.italic,
+                underline: r.underline,
+                strike: r.strike,
+                color: r.color,
+                link: r.link.clone(),
+            });
         }
     }
-    // Trim what hung at the end of the head: spaces, then the one `\n` that ended the line.
-    let mut removed_newline = false;
-    while let Some(last) = head.last_mut() {
-        let trimmed = last.text.trim_end_matches([' ', '\t', '\r']).len();
-        last.text.truncate(trimmed);
-        if !removed_newline && last.text.ends_with('\n') {
-            last.text.pop();
-            removed_newline = true;
-            let trimmed = last.text.trim_end_matches('\r').len();
+    if to.is_some() {
+        // Trim what hung at the end: spaces, then the one `\n` that ended the last line.
+        let mut removed_newline = false;
+        while let Some(last) = runs.last_mut() {
+            let trimmed = last.text.trim_end_matches([' ', '\t', '\r']).len();
             last.text.truncate(trimmed);
-        }
-        if last.text.is_empty() {
-            head.pop();
-        } else {
-            break;
+            if !removed_newline && last.text.ends_with('\n') {
+                last.text.pop();
+                removed_newline = true;
+                let trimmed = last.text.trim_end_matches('\r').len();
+                last.text.truncate(trimmed);
+            }
+            if last.text.is_empty() {
+                runs.pop();
+            } else {
+                break;
+            }
         }
     }
-    tail.retain(|r| !r.text.is_empty());
-    let part = |runs| Text {
+    Text {
         runs,
         ..text.clone_layout()
-    };
-    (part(head), part(tail))
+    }
+}
+
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 impl Text {
     /// The text's alignment and line height without its runs.
-    fn clone_layout(&self) -> Text {
+    pub(crate) fn clone_layout(&self) -> Text {
         Text {
             runs: Vec::new(),
             align: self.align,
@@ -617,6 +649,26 @@ mod tests {
         assert_eq!(head.plain_text(), "a");
         assert_eq!(tail.plain_text(), "b\nc");
         assert_eq!(tail.runs[0].size, 12.0);
+    }
+
+    #[test]
+    fn slices_cut_a_long_text_in_one_pass() {
+        let t = Text {
+            runs: vec![Run::plain("aa bb ", 10.0), Run::plain("cc dd ee ff", 12.0)],
+            ..Text::default_layout()
+        };
+        let width = FontFace::of_run(&t.runs[1]).text_width("cc dd", 12.0) + 0.5;
+        let (lines, starts) = layout_text_with_starts(&t, width);
+        let parts: Vec<Text> = (0..starts.len())
+            .map(|i| slice_text(&t, starts[i], starts.get(i + 1).copied()))
+            .collect();
+        let mut again = Vec::new();
+        for p in &parts {
+            again.extend(line_texts(&layout_text(p, width)));
+        }
+        assert_eq!(again, line_texts(&lines));
+        assert!(parts.len() >= 3);
+        assert_eq!(slice_text(&t, TextPos { run: 5, byte: 0 }, None).runs, []);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::style::*;
 use super::{slug, Block, Inline, PageSetup, MAX_DEPTH};
-use crate::layout::{layout_text, layout_text_with_starts, split_text, text_height, Line};
+use crate::layout::{layout_text, layout_text_with_starts, slice_text, text_height, Line};
 use crate::metrics::FontFace;
 use crate::model::*;
 
@@ -220,36 +220,59 @@ impl<'a> Engine<'a> {
     /// `pad` is inner padding and `background` a fill behind each page's part (code blocks).
     pub(super) fn place_text(
         &mut self,
-        mut text: Text,
+        text: Text,
         x: f64,
         w: f64,
         pad: f64,
         background: Option<Color>,
     ) {
         let inner = (w - 2.0 * pad).max(1.0);
-        loop {
-            let (lines, starts) = layout_text_with_starts(&text, inner);
-            if lines.is_empty() {
-                return;
-            }
-            let mut k = lines_fitting(&lines, self.room() - 2.0 * pad);
-            if k >= lines.len() {
-                let h = lines.iter().map(|l| l.height).sum();
-                self.put_text(text, x, w, h, pad, background);
-                return;
+        // One layout, then the page cuts are planned over its lines: re-laying out the rest
+        // after each page would make a paragraph of many pages cost pages x length.
+        let (lines, starts) = layout_text_with_starts(&text, inner);
+        if lines.is_empty() {
+            return;
+        }
+        let full_page = self.content_height() - 2.0 * pad;
+        let mut move_first = false;
+        let mut room = self.room() - 2.0 * pad;
+        let mut fresh = self.fresh;
+        // Line ranges, one per page.
+        let mut parts: Vec<(usize, usize)> = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            let k = lines_fitting(&lines[i..], room);
+            if i + k >= lines.len() {
+                parts.push((i, lines.len()));
+                break;
             }
             // A lone first line at the foot of a page reads badly: start on the next page.
-            if !self.fresh && (k == 0 || (k == 1 && lines.len() > 1)) {
-                self.new_page();
-                continue;
+            if !fresh && (k == 0 || (k == 1 && lines.len() - i > 1)) {
+                move_first = true;
+            } else {
+                // On an empty page a line taller than the page still has to go somewhere.
+                let k = k.max(1);
+                parts.push((i, i + k));
+                i += k;
             }
-            // On an empty page a line taller than the page still has to go somewhere.
-            k = k.max(1);
-            let h = lines[..k].iter().map(|l| l.height).sum();
-            let (head, tail) = split_text(&text, starts[k]);
-            self.put_text(head, x, w, h, pad, background);
+            room = full_page;
+            fresh = true;
+        }
+        if move_first {
             self.new_page();
-            text = tail;
+        }
+        if let [(a, b)] = parts[..] {
+            let h = lines[a..b].iter().map(|l| l.height).sum();
+            self.put_text(text, x, w, h, pad, background);
+            return;
+        }
+        for (n, &(a, b)) in parts.iter().enumerate() {
+            if n > 0 {
+                self.new_page();
+            }
+            let h = lines[a..b].iter().map(|l| l.height).sum();
+            let part = slice_text(&text, starts[a], starts.get(b).copied());
+            self.put_text(part, x, w, h, pad, background);
         }
     }
 

@@ -4,7 +4,9 @@
 use super::engine::{lines_fitting, Ctx, Engine, EPS};
 use super::style::*;
 use super::Inline;
-use crate::layout::{layout_text_with_starts, min_content_width, natural_width, split_text};
+use crate::layout::{
+    layout_text_with_starts, min_content_width, natural_width, slice_text, Line, TextPos,
+};
 use crate::model::*;
 
 /// The geometry every row of one table shares.
@@ -78,80 +80,110 @@ impl Engine<'_> {
         self.space(self.para_space());
     }
 
-    /// Places one row, cutting its cells between lines when it does not fit a page.
+    /// Places one row, cutting its cells between lines when it does not fit a page. Each
+    /// cell is laid out once and the cuts planned over its lines, so a cell of many pages
+    /// costs its length, not pages x length.
     fn table_row(
         &mut self,
-        mut cells: Vec<Text>,
+        cells: Vec<Text>,
         grid: &Grid,
         is_head: bool,
         head: Option<&Vec<Text>>,
     ) {
         let head_h = head.map_or(0.0, |h| row_height(h, grid));
+        let layouts: Vec<(Vec<Line>, Vec<TextPos>)> = cells
+            .iter()
+            .enumerate()
+            .map(|(c, t)| layout_text_with_starts(t, grid.inner(c)))
+            .collect();
+        let sum = |c: usize, a: usize, b: usize| -> f64 {
+            layouts[c].0[a..b].iter().map(|l| l.height).sum()
+        };
+        let rest = |pos: &[usize]| -> f64 {
+            (0..cells.len())
+                .map(|c| sum(c, pos[c], layouts[c].0.len()))
+                .fold(0.0, f64::max)
+        };
+        let page_room = self.content_height() - head_h - 2.0 * CELL_PAD_Y;
+        let mut room = self.room() - 2.0 * CELL_PAD_Y;
         // Whether the row sits at the top of a page (after a repeated header, if any): there,
         // moving on cannot help, and the row must be cut.
         let mut at_top = self.fresh;
+        let mut move_first = false;
+        let mut pos = vec![0; cells.len()];
+        // Per page, the line range of every cell.
+        let mut plan: Vec<Vec<(usize, usize)>> = Vec::new();
         loop {
-            let layouts: Vec<_> = cells
+            let remaining = rest(&pos);
+            if remaining <= room + EPS {
+                plan.push(
+                    (0..cells.len())
+                        .map(|c| (pos[c], layouts[c].0.len()))
+                        .collect(),
+                );
+                break;
+            }
+            let fit: Vec<usize> = (0..cells.len())
+                .map(|c| lines_fitting(&layouts[c].0[pos[c]..], room))
+                .collect();
+            if !at_top && (remaining <= page_room + EPS || fit.iter().all(|&k| k == 0)) {
+                // The whole rest fits a new page, or nothing fits here: move on.
+                move_first = true;
+            } else {
+                let mut ranges = Vec::with_capacity(cells.len());
+                for (c, &k) in fit.iter().enumerate() {
+                    let left = layouts[c].0.len() - pos[c];
+                    // Progress even when a single line is taller than the page.
+                    let k = if left > 0 { k.max(1).min(left) } else { 0 };
+                    ranges.push((pos[c], pos[c] + k));
+                    pos[c] += k;
+                }
+                plan.push(ranges);
+                if (0..cells.len()).all(|c| pos[c] == layouts[c].0.len()) {
+                    break;
+                }
+            }
+            room = page_room;
+            at_top = true;
+        }
+        if move_first {
+            self.continue_table(grid, head);
+        }
+        let heights_of = |ranges: &[(usize, usize)]| -> Vec<f64> {
+            ranges
                 .iter()
                 .enumerate()
-                .map(|(c, t)| layout_text_with_starts(t, grid.inner(c)))
-                .collect();
-            let heights: Vec<f64> = layouts
-                .iter()
-                .map(|(lines, _)| lines.iter().map(|l| l.height).sum())
-                .collect();
-            let content = heights.iter().copied().fold(0.0, f64::max);
-            if content + 2.0 * CELL_PAD_Y <= self.room() + EPS {
-                self.draw_row(cells, &heights, grid, is_head);
-                return;
-            }
-            if !at_top && content + 2.0 * CELL_PAD_Y <= self.content_height() - head_h {
+                .map(|(c, &(a, b))| sum(c, a, b))
+                .collect()
+        };
+        if let [ranges] = &plan[..] {
+            let heights = heights_of(ranges);
+            self.draw_row(cells, &heights, grid, is_head);
+            return;
+        }
+        for (n, ranges) in plan.iter().enumerate() {
+            if n > 0 {
                 self.continue_table(grid, head);
-                at_top = true;
-                continue;
             }
-            let room = self.room() - 2.0 * CELL_PAD_Y;
-            let mut fit: Vec<usize> = layouts
-                .iter()
-                .map(|(l, _)| lines_fitting(l, room))
-                .collect();
-            if !at_top && fit.iter().all(|&k| k == 0) {
-                self.continue_table(grid, head);
-                at_top = true;
-                continue;
-            }
-            if at_top {
-                // Progress even when a single line is taller than the page.
-                for (k, (lines, _)) in fit.iter_mut().zip(&layouts) {
-                    if !lines.is_empty() {
-                        *k = (*k).max(1);
-                    }
-                }
-            }
-            let mut heads = Vec::with_capacity(cells.len());
-            let mut tails = Vec::with_capacity(cells.len());
-            let mut head_heights = Vec::with_capacity(cells.len());
-            for ((text, (lines, starts)), &k) in cells.iter().zip(&layouts).zip(&fit) {
-                if k >= lines.len() {
-                    heads.push(text.clone());
-                    tails.push(Text {
+            let mut parts = Vec::with_capacity(cells.len());
+            for (c, &(a, b)) in ranges.iter().enumerate() {
+                let (lines, starts) = &layouts[c];
+                parts.push(if a == b {
+                    Text {
                         runs: Vec::new(),
-                        ..text.clone()
-                    });
+                        ..cells[c].clone_layout()
+                    }
                 } else {
-                    let (a, b) = split_text(text, starts[k]);
-                    heads.push(a);
-                    tails.push(b);
-                }
-                head_heights.push(lines[..k.min(lines.len())].iter().map(|l| l.height).sum());
+                    let end = if b < lines.len() {
+                        Some(starts[b])
+                    } else {
+                        None
+                    };
+                    slice_text(&cells[c], starts[a], end)
+                });
             }
-            self.draw_row(heads, &head_heights, grid, is_head);
-            self.continue_table(grid, head);
-            at_top = true;
-            if tails.iter().all(|t| t.runs.is_empty()) {
-                return;
-            }
-            cells = tails;
+            let heights = heights_of(ranges);
+            self.draw_row(parts, &heights, grid, is_head);
         }
     }
 
