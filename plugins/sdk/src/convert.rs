@@ -11,7 +11,10 @@ pub struct Format {
 
 impl Format {
     pub fn new(media_type: &str, extension: &str) -> Self {
-        Format { media_type: media_type.into(), extension: extension.into() }
+        Format {
+            media_type: media_type.into(),
+            extension: extension.into(),
+        }
     }
 }
 
@@ -150,5 +153,8 @@ pub trait Converter {
 }
 
 fn find_option<'a>(options: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    options.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    options
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
 }

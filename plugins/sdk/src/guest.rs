@@ -36,7 +36,7 @@ macro_rules! export_converter {
                     $crate::guest::export::<$ty>(request)
                 }
             }
-            $crate::__export_quire_world!($ty with_types_in $crate::bindings);
+    $crate::bindings::__export_quire_world!($ty with_types_in $crate::bindings);
         };
     };
 }
@@ -46,7 +46,10 @@ pub fn describe<T: Converter>() -> meta::PluginInfo {
     let info = T::describe();
     let formats = |v: Vec<Format>| {
         v.into_iter()
-            .map(|f| wit::Format { media_type: f.media_type, extension: f.extension })
+            .map(|f| wit::Format {
+                media_type: f.media_type,
+                extension: f.extension,
+            })
             .collect()
     };
     wit::PluginInfo {
@@ -57,17 +60,28 @@ pub fn describe<T: Converter>() -> meta::PluginInfo {
         options: info
             .options
             .into_iter()
-            .map(|o| wit::OptionSpec { name: o.name, description: o.description })
+            .map(|o| wit::OptionSpec {
+                name: o.name,
+                description: o.description,
+            })
             .collect(),
     }
 }
 
 fn asset_in(a: wit::Asset) -> Asset {
-    Asset { name: a.name, media_type: a.media_type, bytes: a.bytes }
+    Asset {
+        name: a.name,
+        media_type: a.media_type,
+        bytes: a.bytes,
+    }
 }
 
 fn asset_out(a: Asset) -> wit::Asset {
-    wit::Asset { name: a.name, media_type: a.media_type, bytes: a.bytes }
+    wit::Asset {
+        name: a.name,
+        media_type: a.media_type,
+        bytes: a.bytes,
+    }
 }
 
 #[doc(hidden)]

@@ -80,7 +80,13 @@ pub struct Page {
 
 impl Page {
     pub fn new(width: f64, height: f64) -> Self {
-        Page { width, height, rotate: 0, background: None, shapes: Vec::new() }
+        Page {
+            width,
+            height,
+            rotate: 0,
+            background: None,
+            shapes: Vec::new(),
+        }
     }
 }
 
@@ -142,7 +148,9 @@ pub struct ShapeWalk<'a> {
 
 impl<'a> ShapeWalk<'a> {
     pub fn new(shapes: &'a [Shape]) -> Self {
-        ShapeWalk { stack: vec![shapes.iter()] }
+        ShapeWalk {
+            stack: vec![shapes.iter()],
+        }
     }
 }
 
@@ -186,7 +194,10 @@ impl Rect {
         self.y + self.h
     }
     pub fn center(&self) -> Point {
-        Point { x: self.x + self.w / 2.0, y: self.y + self.h / 2.0 }
+        Point {
+            x: self.x + self.w / 2.0,
+            y: self.y + self.h / 2.0,
+        }
     }
     pub fn contains(&self, other: &Rect) -> bool {
         const EPS: f64 = 1e-6;
@@ -240,7 +251,12 @@ impl Color {
                 Some(Color::rgb(nib(0)?, nib(1)?, nib(2)?))
             }
             6 => Some(Color::rgb(byte(0)?, byte(2)?, byte(4)?)),
-            8 => Some(Color { r: byte(0)?, g: byte(2)?, b: byte(4)?, a: byte(6)? }),
+            8 => Some(Color {
+                r: byte(0)?,
+                g: byte(2)?,
+                b: byte(4)?,
+                a: byte(6)?,
+            }),
             _ => None,
         }
     }
@@ -255,7 +271,11 @@ impl Color {
 
     /// Components as fractions in 0..=1, the way PDF wants them.
     pub fn unit_rgb(self) -> [f32; 3] {
-        [self.r as f32 / 255.0, self.g as f32 / 255.0, self.b as f32 / 255.0]
+        [
+            self.r as f32 / 255.0,
+            self.g as f32 / 255.0,
+            self.b as f32 / 255.0,
+        ]
     }
 }
 
@@ -376,7 +396,10 @@ pub struct Text {
 
 impl Text {
     pub fn plain(text: impl Into<String>, size: f64) -> Self {
-        Text { runs: vec![Run::plain(text, size)], ..Text::default_layout() }
+        Text {
+            runs: vec![Run::plain(text, size)],
+            ..Text::default_layout()
+        }
     }
 
     pub fn default_layout() -> Self {
@@ -434,7 +457,11 @@ pub struct Stroke {
 
 impl Stroke {
     pub fn solid(color: Color, width: f64) -> Self {
-        Stroke { color, width, dash: Dash::Solid }
+        Stroke {
+            color,
+            width,
+            dash: Dash::Solid,
+        }
     }
 }
 
@@ -512,9 +539,22 @@ pub struct PathShape {
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Segment {
-    MoveTo { x: f64, y: f64 },
-    LineTo { x: f64, y: f64 },
-    CubicTo { x1: f64, y1: f64, x2: f64, y2: f64, x: f64, y: f64 },
+    MoveTo {
+        x: f64,
+        y: f64,
+    },
+    LineTo {
+        x: f64,
+        y: f64,
+    },
+    CubicTo {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+        x: f64,
+        y: f64,
+    },
     Close,
 }
 

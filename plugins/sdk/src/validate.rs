@@ -32,7 +32,10 @@ impl std::fmt::Display for ModelError {
 impl std::error::Error for ModelError {}
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> ModelError {
-    ModelError { path: path.into(), message: message.into() }
+    ModelError {
+        path: path.into(),
+        message: message.into(),
+    }
 }
 
 /// Parses model JSON, naming the path of the first type error.
@@ -71,7 +74,10 @@ pub fn check<'a>(
     if doc.model != MODEL_VERSION {
         return Err(err(
             "model",
-            format!("unknown model version `{}`; this host reads `{MODEL_VERSION}`", doc.model),
+            format!(
+                "unknown model version `{}`; this host reads `{MODEL_VERSION}`",
+                doc.model
+            ),
         ));
     }
     if doc.pages.is_empty() {
@@ -112,7 +118,10 @@ pub fn check<'a>(
                     if !ids.contains_key(id.as_str()) {
                         return Err(err(
                             format!("{at}.{name}.shape"),
-                            format!("connector `{}` is attached to `{id}`, which no shape has as id", c.id),
+                            format!(
+                                "connector `{}` is attached to `{id}`, which no shape has as id",
+                                c.id
+                            ),
                         ));
                     }
                 }
@@ -144,17 +153,26 @@ fn check_shapes<'b>(
     ctx: &mut Ctx<'_, 'b>,
 ) -> Result<(), ModelError> {
     if depth > MAX_GROUP_DEPTH {
-        return Err(err(at, format!("groups nest deeper than {MAX_GROUP_DEPTH}")));
+        return Err(err(
+            at,
+            format!("groups nest deeper than {MAX_GROUP_DEPTH}"),
+        ));
     }
     for (i, shape) in shapes.iter().enumerate() {
         let here = format!("{at}[{i}]");
         *ctx.count += 1;
         if *ctx.count > MAX_SHAPES {
-            return Err(err(here, format!("more than {MAX_SHAPES} shapes in the document")));
+            return Err(err(
+                here,
+                format!("more than {MAX_SHAPES} shapes in the document"),
+            ));
         }
         let id = shape.id();
         if id.is_empty() {
-            return Err(err(format!("{here}.id"), "every shape needs a non-empty id"));
+            return Err(err(
+                format!("{here}.id"),
+                "every shape needs a non-empty id",
+            ));
         }
         if let Some(first) = ctx.ids.insert(id, here.clone()) {
             return Err(err(
@@ -171,7 +189,10 @@ fn check_shapes<'b>(
                 if !ctx.assets.contains(img.asset.as_str()) {
                     return Err(err(
                         format!("{here}.asset"),
-                        format!("image asset `{}` was not supplied with the document", img.asset),
+                        format!(
+                            "image asset `{}` was not supplied with the document",
+                            img.asset
+                        ),
                     ));
                 }
             }
@@ -183,19 +204,35 @@ fn check_shapes<'b>(
             }
             Shape::Path(p) => {
                 if p.segments.is_empty() {
-                    return Err(err(format!("{here}.segments"), "a path needs at least one segment"));
+                    return Err(err(
+                        format!("{here}.segments"),
+                        "a path needs at least one segment",
+                    ));
                 }
                 if !matches!(p.segments[0], Segment::MoveTo { .. }) {
-                    return Err(err(format!("{here}.segments[0]"), "a path starts with move_to"));
+                    return Err(err(
+                        format!("{here}.segments[0]"),
+                        "a path starts with move_to",
+                    ));
                 }
                 for (s, seg) in p.segments.iter().enumerate() {
                     let ok = match *seg {
                         Segment::MoveTo { x, y } | Segment::LineTo { x, y } => finite(&[x, y]),
-                        Segment::CubicTo { x1, y1, x2, y2, x, y } => finite(&[x1, y1, x2, y2, x, y]),
+                        Segment::CubicTo {
+                            x1,
+                            y1,
+                            x2,
+                            y2,
+                            x,
+                            y,
+                        } => finite(&[x1, y1, x2, y2, x, y]),
                         Segment::Close => true,
                     };
                     if !ok {
-                        return Err(err(format!("{here}.segments[{s}]"), "coordinates must be finite numbers"));
+                        return Err(err(
+                            format!("{here}.segments[{s}]"),
+                            "coordinates must be finite numbers",
+                        ));
                     }
                 }
                 check_stroke(p.stroke.as_ref(), &here)?;
@@ -245,16 +282,20 @@ fn check_frame(r: &Rect, at: &str) -> Result<(), ModelError> {
 
 fn check_stroke(stroke: Option<&Stroke>, at: &str) -> Result<(), ModelError> {
     match stroke {
-        Some(s) if !s.width.is_finite() || s.width < 0.0 || s.width > 1000.0 => {
-            Err(err(format!("{at}.stroke.width"), "must be between 0 and 1000"))
-        }
+        Some(s) if !s.width.is_finite() || s.width < 0.0 || s.width > 1000.0 => Err(err(
+            format!("{at}.stroke.width"),
+            "must be between 0 and 1000",
+        )),
         _ => Ok(()),
     }
 }
 
 fn check_text(t: &Text, at: &str) -> Result<(), ModelError> {
     if !t.line_height.is_finite() || t.line_height <= 0.0 || t.line_height > 10.0 {
-        return Err(err(format!("{at}.line_height"), "must be above 0 and at most 10"));
+        return Err(err(
+            format!("{at}.line_height"),
+            "must be above 0 and at most 10",
+        ));
     }
     for (r, run) in t.runs.iter().enumerate() {
         if !run.size.is_finite() || run.size <= 0.0 || run.size > MAX_FONT_SIZE {
@@ -278,7 +319,11 @@ fn check_fields(doc: &Document) -> Result<(), ModelError> {
         if f.page == 0 || f.page as usize > doc.pages.len() {
             return Err(err(
                 format!("{at}.page"),
-                format!("page {} does not exist; pages run from 1 to {}", f.page, doc.pages.len()),
+                format!(
+                    "page {} does not exist; pages run from 1 to {}",
+                    f.page,
+                    doc.pages.len()
+                ),
             ));
         }
         check_frame(&f.frame, &at)?;
@@ -296,7 +341,10 @@ fn check_fields(doc: &Document) -> Result<(), ModelError> {
         if f.field_type.chooses() && f.options.is_empty() {
             return Err(err(
                 format!("{at}.options"),
-                format!("a {} field needs options to choose from", f.field_type.as_str()),
+                format!(
+                    "a {} field needs options to choose from",
+                    f.field_type.as_str()
+                ),
             ));
         }
         if let Some(first) = first_of_key.get(f.key.as_str()) {
@@ -344,7 +392,9 @@ mod tests {
 
     #[test]
     fn names_the_path_of_a_type_error() {
-        let json = one_page(serde_json::json!([{"type": "node", "id": "a", "x": "left", "y": 0, "w": 1, "h": 1}]));
+        let json = one_page(
+            serde_json::json!([{"type": "node", "id": "a", "x": "left", "y": 0, "w": 1, "h": 1}]),
+        );
         let e = parse(&json).unwrap_err();
         assert!(e.to_string().contains("pages[0].shapes[0]"), "{e}");
     }
@@ -361,7 +411,10 @@ mod tests {
             {"type": "node", "id": "a", "x": 0, "y": 0, "w": 1, "h": 1},
             {"type": "text", "id": "a", "x": 0, "y": 0, "w": 1, "h": 1, "runs": []}
         ]));
-        assert!(parse_and_check(&json, []).unwrap_err().message.contains("used twice"));
+        assert!(parse_and_check(&json, [])
+            .unwrap_err()
+            .message
+            .contains("used twice"));
     }
 
     #[test]
@@ -369,7 +422,10 @@ mod tests {
         let json = one_page(serde_json::json!([
             {"type": "image", "id": "i", "x": 0, "y": 0, "w": 1, "h": 1, "asset": "logo.png"}
         ]));
-        assert!(parse_and_check(&json, []).unwrap_err().message.contains("logo.png"));
+        assert!(parse_and_check(&json, [])
+            .unwrap_err()
+            .message
+            .contains("logo.png"));
         assert!(parse_and_check(&json, ["logo.png"]).is_ok());
 
         let json = one_page(serde_json::json!([
@@ -383,14 +439,23 @@ mod tests {
             "fields": [{"key": "name", "type": "text", "page": 1, "x": 150, "y": 10, "w": 100, "h": 20}]
         })
         .to_string();
-        assert!(parse_and_check(&json, []).unwrap_err().message.contains("inside page 1"));
+        assert!(parse_and_check(&json, [])
+            .unwrap_err()
+            .message
+            .contains("inside page 1"));
     }
 
     #[test]
     fn refuses_other_versions_and_empty_documents() {
         let json = r#"{"model": "quire/9", "kind": "pdf", "pages": [{"width": 1, "height": 1}]}"#;
-        assert!(parse_and_check(json, []).unwrap_err().message.contains("quire/9"));
+        assert!(parse_and_check(json, [])
+            .unwrap_err()
+            .message
+            .contains("quire/9"));
         let json = r#"{"model": "quire/1", "kind": "pdf", "pages": []}"#;
-        assert!(parse_and_check(json, []).unwrap_err().message.contains("at least one page"));
+        assert!(parse_and_check(json, [])
+            .unwrap_err()
+            .message
+            .contains("at least one page"));
     }
 }

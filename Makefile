@@ -1,0 +1,53 @@
+# Quire. `make run` serves on 127.0.0.1:8080 with SQLite in ./data; `make test` runs
+# every test. Both install what they need on a fresh machine.
+
+CARGO        ?= cargo
+WASM_TARGET  := wasm32-wasip2
+TARGET_DIR   := $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null || echo target)
+WASM_OUT     := $(TARGET_DIR)/$(WASM_TARGET)/plugin
+PLUGINS_OUT  := $(TARGET_DIR)/plugins
+# Converters shipped with Quire (copied to $(PLUGINS_OUT), installed on a fresh data dir).
+PLUGINS      := markdown pdf
+# Components that misbehave on purpose, for the sandbox tests only.
+TEST_PLUGINS := hostile hostile-v2 broken-describe not-a-converter
+
+.PHONY: all build plugins host run test test-rust deps lint fmt bench clean-data
+
+all: build
+
+deps:
+	@rustup target list --installed 2>/dev/null | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
+	@bash scripts/install-test-tools.sh
+
+# One cargo invocation for every component, so they share one build of the SDK.
+plugins:
+	@rustup target list --installed 2>/dev/null | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
+	$(CARGO) build --profile plugin --target $(WASM_TARGET) $(foreach p,$(PLUGINS) $(TEST_PLUGINS),-p quire-$(p))
+	@mkdir -p $(PLUGINS_OUT)
+	@rm -f $(PLUGINS_OUT)/*.wasm
+	@for p in $(PLUGINS); do cp $(WASM_OUT)/quire_$$(echo $$p | tr - _).wasm $(PLUGINS_OUT)/; done
+	@ls -l $(PLUGINS_OUT)
+
+host:
+	$(CARGO) build --release -p quire
+
+build: plugins host
+
+run: build
+	$(TARGET_DIR)/release/quire serve
+
+test: deps build
+	$(CARGO) test --release --workspace
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt --all
+
+bench: build
+	bash scripts/bench.sh
+
+clean-data:
+	rm -rf data

@@ -1,0 +1,112 @@
+//! The operator API, on its own listener (loopback by default): plugin list, install,
+//! activate, rollback. It takes only the operator token; bearer tokens of /api/v1 are a
+//! different namespace and never open it.
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::error::ApiError;
+use crate::app::App;
+
+pub fn router(app: App, token: String) -> Router {
+    Router::new()
+        .route("/admin/plugins", get(list).post(install))
+        .route("/admin/plugins/{name}/activate", post(activate))
+        .route("/admin/plugins/{name}/rollback", post(rollback))
+        .layer(axum::middleware::from_fn(
+            move |req: axum::extract::Request, next: axum::middleware::Next| {
+                let token = token.clone();
+                async move {
+                    if !operator_authorized(req.headers(), &token) {
+                        return Err(ApiError::new(
+                            StatusCode::UNAUTHORIZED,
+                            "the operator API needs the operator token",
+                        ));
+                    }
+                    Ok::<_, ApiError>(next.run(req).await)
+                }
+            },
+        ))
+        .with_state(app)
+}
+
+fn operator_authorized(headers: &HeaderMap, token: &str) -> bool {
+    let given = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    !token.is_empty()
+        && given.len() == token.len()
+        && given
+            .bytes()
+            .zip(token.bytes())
+            .fold(0u8, |a, (x, y)| a | (x ^ y))
+            == 0
+}
+
+async fn list(State(app): State<App>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(
+        json!({"ok": true, "plugins": app.plugins.list().await?}),
+    ))
+}
+
+#[derive(Deserialize)]
+struct InstallQuery {
+    #[serde(default = "yes")]
+    activate: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+async fn install(
+    State(app): State<App>,
+    Query(q): Query<InstallQuery>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    if body.is_empty() {
+        return Err(ApiError::bad_request(
+            "send the component's .wasm bytes as the request body",
+        ));
+    }
+    let info = app.plugins.install(body.to_vec(), q.activate).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(
+            json!({"ok": true, "plugin": {"name": info.name, "version": info.version, "active": q.activate}}),
+        ),
+    ))
+}
+
+#[derive(Deserialize)]
+struct ActivateBody {
+    version: String,
+}
+
+async fn activate(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    Json(body): Json<ActivateBody>,
+) -> Result<Json<Value>, ApiError> {
+    app.plugins.activate(&name, &body.version).await?;
+    Ok(Json(
+        json!({"ok": true, "active": format!("{name}@{}", body.version)}),
+    ))
+}
+
+async fn rollback(
+    State(app): State<App>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let version = app.plugins.rollback(&name).await?;
+    Ok(Json(
+        json!({"ok": true, "active": format!("{name}@{version}")}),
+    ))
+}

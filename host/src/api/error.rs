@@ -1,0 +1,158 @@
+//! Every refusal the service gives: one type, one `IntoResponse`, so each domain error maps
+//! to its contract status code in exactly one place.
+
+use axum::http::{header, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use quire_sdk::ConvertError;
+use serde_json::{json, Map, Value};
+
+use crate::plugins::{CallError, ConversionError, QueueError, RegistryError};
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub detail: String,
+    /// Fields a program acts on (e.g. `locked`, `allows`), beside `ok` and `detail`.
+    pub extra: Map<String, Value>,
+    pub headers: Vec<(HeaderName, String)>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, detail: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            detail: detail.into(),
+            extra: Map::new(),
+            headers: Vec::new(),
+        }
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.extra.insert(key.to_string(), value.into());
+        self
+    }
+
+    pub fn header(mut self, name: HeaderName, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, detail)
+    }
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, detail)
+    }
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        tracing::error!("internal error: {e}");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the service failed to complete this request; nothing was changed",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = Map::new();
+        body.insert("ok".into(), Value::Bool(false));
+        body.insert("detail".into(), Value::String(self.detail));
+        body.extend(self.extra);
+        let mut response = (self.status, axum::Json(Value::Object(body))).into_response();
+        for (name, value) in self.headers {
+            if let Ok(v) = HeaderValue::from_str(&value) {
+                response.headers_mut().insert(name, v);
+            }
+        }
+        response
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> Self {
+        ApiError::internal(format!("{e:#}"))
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::internal(e)
+    }
+}
+
+impl From<RegistryError> for ApiError {
+    fn from(e: RegistryError) -> Self {
+        match e {
+            RegistryError::Refused(s) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, s),
+            RegistryError::NotFound(_) => ApiError::not_found(e.to_string()),
+            RegistryError::Internal(e) => e.into(),
+        }
+    }
+}
+
+impl From<ConversionError> for ApiError {
+    fn from(e: ConversionError) -> Self {
+        let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
+        match e {
+            ConversionError::NoConverter { ref served, .. } => {
+                let served = served.clone();
+                ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string())
+                    .with("readable", served)
+            }
+            ConversionError::Refused(c) => from_convert_error(c),
+            ConversionError::Sandbox {
+                error: CallError::Host(m),
+                ..
+            } => {
+                tracing::error!("sandbox could not start a converter: {m}");
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "no converter instance is free right now",
+                )
+                .header(header::RETRY_AFTER, "2")
+            }
+            ConversionError::Sandbox { ref error, .. } => {
+                let fault = error.fault();
+                ApiError::new(unprocessable, e.to_string()).with("fault", fault)
+            }
+            ConversionError::InvalidOutput { .. } => {
+                ApiError::new(unprocessable, e.to_string()).with("fault", "invalid-output")
+            }
+            ConversionError::Queue(QueueError::Full { retry_after }) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the conversion queue is full; try again shortly",
+            )
+            .header(
+                header::RETRY_AFTER,
+                retry_after.as_secs().max(1).to_string(),
+            ),
+            ConversionError::Queue(QueueError::TimedOut(_)) => {
+                ApiError::new(unprocessable, e.to_string()).with("fault", "deadline")
+            }
+            ConversionError::Queue(QueueError::Worker(m)) => ApiError::internal(m),
+        }
+    }
+}
+
+fn from_convert_error(e: ConvertError) -> ApiError {
+    match e {
+        ConvertError::Unsupported(s) => ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, s),
+        ConvertError::Damaged(s) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, s),
+        ConvertError::Refused { kind, detail } => {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, detail).with("refused", kind)
+        }
+        ConvertError::Locked(l) => ApiError::new(StatusCode::CONFLICT, l.detail)
+            .with("locked", "restrictions")
+            .with("opens", l.opens)
+            .with("allows", json!({"print": l.allows.print, "copy": l.allows.copy, "modify": l.allows.modify}))
+            .with("unlock", "post the file again with ?unlock=1 to remove the restrictions"),
+        ConvertError::PasswordRequired(s) => {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, s).with("locked", "password").with(
+                "unlock",
+                "send the password in the X-Doc-Password header or the `password` field, with unlock=1",
+            )
+        }
+        ConvertError::TooLarge(s) => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, s),
+        ConvertError::InvalidRequest(s) => ApiError::bad_request(s),
+    }
+}

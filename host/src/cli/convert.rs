@@ -1,0 +1,121 @@
+//! `quire convert IN --to FORMAT`: the whole pipeline on one file, no server. Plugin authors
+//! use it to try a converter; it prints what each sandboxed stage cost.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use quire_sdk::validate;
+
+use crate::app::App;
+use crate::plugins::{CallStats, Converted};
+
+#[derive(clap::Args, Debug)]
+pub struct ConvertArgs {
+    /// Input file; its extension names its format (`-` reads standard input, with --from).
+    pub input: PathBuf,
+    /// Output format: an extension such as pdf, png, svg, mmd, drawio, or json for the model.
+    #[arg(long)]
+    pub to: String,
+    /// Input format when the extension does not say it (an extension or a media type).
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Output file; standard output when absent.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// One page (1-based) for page formats.
+    #[arg(long)]
+    pub page: Option<u32>,
+    /// Resolution of picture outputs.
+    #[arg(long)]
+    pub dpi: Option<u32>,
+    /// Importer options, `name=value` (e.g. mode=image, password=...).
+    #[arg(long = "option", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+}
+
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .ok_or_else(|| format!("`{s}` is not name=value"))
+}
+
+fn report<T>(stage: &str, c: &Converted<T>) {
+    let CallStats {
+        fuel_used,
+        peak_memory,
+        elapsed,
+    } = c.stats;
+    eprintln!(
+        "{stage}: {} in {:.1} ms, fuel {fuel_used}, peak memory {:.1} MiB",
+        c.plugin,
+        elapsed.as_secs_f64() * 1000.0,
+        peak_memory as f64 / (1 << 20) as f64
+    );
+    for w in &c.warnings {
+        eprintln!("warning: {w}");
+    }
+}
+
+pub async fn run(app: &App, args: ConvertArgs) -> anyhow::Result<()> {
+    let bytes = if args.input.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)?;
+        buf
+    } else {
+        std::fs::read(&args.input).with_context(|| format!("reading {}", args.input.display()))?
+    };
+    let from = match &args.from {
+        Some(f) => f.clone(),
+        None => args
+            .input
+            .extension()
+            .map(|e| e.to_string_lossy().to_lowercase())
+            .context("the input has no extension; say its format with --from")?,
+    };
+    let (document, assets) = if from == "json" || from == "application/json" {
+        let text = String::from_utf8(bytes).context("the model is not UTF-8")?;
+        (validate::parse_and_check(&text, [])?, Vec::new())
+    } else {
+        let media_type = app
+            .plugins
+            .formats(false)
+            .into_iter()
+            .find(|f| f.extension == from || f.media_type == from)
+            .map(|f| f.media_type)
+            .unwrap_or(from);
+        let imported = app
+            .plugins
+            .import(bytes, &media_type, Vec::new(), args.options.clone())
+            .await?;
+        report("import", &imported);
+        (imported.value.document, imported.value.assets)
+    };
+    let out = if args.to == "json" {
+        let mut json = serde_json::to_vec_pretty(&document)?;
+        json.push(b'\n');
+        json
+    } else {
+        let exported = app
+            .plugins
+            .export(&document, &assets, &args.to, args.page, args.dpi)
+            .await?;
+        report("export", &exported);
+        for (k, v) in &exported.value.headers {
+            eprintln!("{k}: {v}");
+        }
+        exported.value.bytes
+    };
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, &out).with_context(|| format!("writing {}", path.display()))?
+        }
+        None => {
+            if out.is_empty() {
+                bail!("the converter produced no bytes");
+            }
+            std::io::stdout().write_all(&out)?
+        }
+    }
+    Ok(())
+}

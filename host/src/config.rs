@@ -1,0 +1,88 @@
+//! Settings from the environment, with the embedded defaults `make run` relies on.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::plugins::Limits;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Public API listener (`QUIRE_ADDR`).
+    pub addr: SocketAddr,
+    /// Operator listener (`QUIRE_ADMIN_ADDR`), loopback by default.
+    pub admin_addr: SocketAddr,
+    /// Data directory: SQLite database, blobs, compile cache (`QUIRE_DATA`).
+    pub data_dir: PathBuf,
+    /// `DATABASE_URL`; none means SQLite in the data directory.
+    pub database_url: Option<String>,
+    /// Base of the links in responses (`QUIRE_BASE_URL`).
+    pub base_url: String,
+    /// Where `make build` put the plugins to install on a fresh data directory.
+    pub plugins_dir: PathBuf,
+    pub limits: Limits,
+    pub workers: usize,
+    pub max_waiting: usize,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    match env(name) {
+        Some(v) => v.parse().map_err(|e| anyhow::anyhow!("{name}={v}: {e}")),
+        None => Ok(default),
+    }
+}
+
+impl Config {
+    pub fn from_env() -> anyhow::Result<Config> {
+        let addr: SocketAddr = env_parse("QUIRE_ADDR", "127.0.0.1:8080".parse()?)?;
+        let admin_addr: SocketAddr = env_parse("QUIRE_ADMIN_ADDR", "127.0.0.1:8081".parse()?)?;
+        let base_url = env("QUIRE_BASE_URL")
+            .unwrap_or_else(|| format!("http://{addr}"))
+            .trim_end_matches('/')
+            .to_string();
+        let defaults = Limits::default();
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        Ok(Config {
+            addr,
+            admin_addr,
+            data_dir: PathBuf::from(env("QUIRE_DATA").unwrap_or_else(|| "data".into())),
+            database_url: env("DATABASE_URL"),
+            base_url,
+            plugins_dir: match env("QUIRE_PLUGINS_DIR") {
+                Some(d) => PathBuf::from(d),
+                None => default_plugins_dir().context("finding the plugin directory")?,
+            },
+            limits: Limits {
+                fuel: env_parse("QUIRE_FUEL", defaults.fuel)?,
+                memory: env_parse::<usize>("QUIRE_MEMORY_MB", defaults.memory >> 20)? << 20,
+                deadline: Duration::from_millis(env_parse(
+                    "QUIRE_DEADLINE_MS",
+                    defaults.deadline.as_millis() as u64,
+                )?),
+            },
+            workers: env_parse("QUIRE_WORKERS", cores)?,
+            max_waiting: env_parse("QUIRE_QUEUE", 64)?,
+        })
+    }
+}
+
+/// `make build` copies the plugins to `target/plugins`, beside `target/release/quire`.
+fn default_plugins_dir() -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let target = exe
+        .parent()
+        .and_then(|p| p.parent())
+        .context("the binary has no parent directory")?;
+    Ok(target.join("plugins"))
+}

@@ -1,0 +1,9 @@
+//! Quire: the host. See ARCHITECTURE.md for the map.
+
+pub mod api;
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod plugins;
+pub mod schema;
+pub mod store;

@@ -1,0 +1,525 @@
+//! Converters: the registry of installed components, the compiled active set, and the two
+//! operations the rest of the host needs, `import` (file -> model) and `export`
+//! (model -> file). Every conversion runs in the sandbox, off the async executor, behind
+//! the bounded queue; every model a converter returns is checked before it is used.
+
+mod queue;
+mod registry;
+mod sandbox;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use quire_sdk::validate::{self, ModelError};
+use quire_sdk::{Asset, ConvertError, Document, Format, LockInfo, Permissions, PluginInfo};
+
+pub use queue::QueueError;
+pub use registry::{check_info, RegistryError, VersionRow};
+pub use sandbox::{CallError, CallStats, Limits, Sandbox};
+
+use registry::Registry;
+use sandbox::{ExportRequest as WitExport, ImportRequest as WitImport, Loaded, WitError};
+
+use crate::store::{Blobs, Db};
+
+/// One compiled, active converter. In-flight calls hold an `Arc` to it, so a swap never
+/// pulls a component out from under a running conversion.
+pub struct ActivePlugin {
+    pub info: PluginInfo,
+    pub digest: String,
+    loaded: Loaded,
+}
+
+impl ActivePlugin {
+    pub fn label(&self) -> String {
+        format!("{}@{}", self.info.name, self.info.version)
+    }
+}
+
+#[derive(Default)]
+struct ActiveSet {
+    serial: i64,
+    by_name: BTreeMap<String, Arc<ActivePlugin>>,
+}
+
+/// A conversion's result and what it cost.
+#[derive(Debug)]
+pub struct Converted<T> {
+    pub value: T,
+    pub warnings: Vec<String>,
+    pub stats: CallStats,
+    /// `name@version` of the converter that did it.
+    pub plugin: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct ImportOutput {
+    pub document: Document,
+    pub assets: Vec<Asset>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExportOutput {
+    pub bytes: Vec<u8>,
+    pub media_type: String,
+    pub headers: Vec<(String, String)>,
+}
+
+/// Why a conversion failed. The api module maps each to a status code.
+#[derive(Debug, thiserror::Error)]
+pub enum ConversionError {
+    /// No active converter reads or writes this format.
+    #[error("{what} is not a format Quire can {direction}; it {direction}s {}", served.join(", "))]
+    NoConverter {
+        direction: &'static str,
+        what: String,
+        served: Vec<String>,
+    },
+    /// The converter looked at the input and said no.
+    #[error("{0}")]
+    Refused(ConvertError),
+    /// The sandbox stopped the converter (limit or crash).
+    #[error("{plugin}: {error}")]
+    Sandbox { plugin: String, error: CallError },
+    /// The converter answered with something that is not a valid model.
+    #[error("{plugin} produced an invalid document model: {error}")]
+    InvalidOutput { plugin: String, error: ModelError },
+    #[error(transparent)]
+    Queue(#[from] QueueError),
+}
+
+pub struct Plugins {
+    sandbox: Arc<Sandbox>,
+    registry: Registry,
+    active: RwLock<Arc<ActiveSet>>,
+    queue: queue::Queue,
+    limits: Limits,
+}
+
+/// What `Plugins::open` needs besides storage.
+pub struct PluginSettings {
+    pub limits: Limits,
+    pub workers: usize,
+    pub max_waiting: usize,
+    pub cache_dir: Option<std::path::PathBuf>,
+}
+
+impl Plugins {
+    pub async fn open(db: Db, blobs: Blobs, settings: PluginSettings) -> anyhow::Result<Plugins> {
+        let key = db
+            .setting_or_init("compile_cache_key", || {
+                hex::encode(rand::random::<[u8; 32]>())
+            })
+            .await?;
+        let mut cache_key = [0u8; 32];
+        hex::decode_to_slice(&key, &mut cache_key)
+            .map_err(|e| anyhow::anyhow!("bad compile cache key in settings: {e}"))?;
+        let sandbox = Arc::new(Sandbox::new(settings.cache_dir, cache_key)?);
+        let plugins = Plugins {
+            sandbox,
+            registry: Registry::new(db, blobs),
+            active: RwLock::new(Arc::new(ActiveSet::default())),
+            queue: queue::Queue::new(settings.workers, settings.max_waiting),
+            limits: settings.limits,
+        };
+        plugins.reload().await?;
+        Ok(plugins)
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn active(&self) -> Arc<ActiveSet> {
+        self.active
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Rebuilds the active set from the database, reusing compiled components whose digest
+    /// did not change. The swap is one pointer store.
+    pub async fn reload(&self) -> anyhow::Result<()> {
+        let rows = self.registry.active_rows().await?;
+        let current = self.active();
+        let mut by_name = BTreeMap::new();
+        for (name, (_version, digest, info)) in rows.plugins {
+            if let Some(p) = current.by_name.get(&name).filter(|p| p.digest == digest) {
+                by_name.insert(name, p.clone());
+                continue;
+            }
+            let wasm = self.registry.blob(&digest)?;
+            let sandbox = self.sandbox.clone();
+            let loaded = tokio::task::spawn_blocking(move || sandbox.load(&wasm)).await??;
+            by_name.insert(
+                name,
+                Arc::new(ActivePlugin {
+                    info,
+                    digest,
+                    loaded,
+                }),
+            );
+        }
+        let set = Arc::new(ActiveSet {
+            serial: rows.serial,
+            by_name,
+        });
+        *self.active.write().unwrap_or_else(|p| p.into_inner()) = set;
+        Ok(())
+    }
+
+    /// Reloads if another host (or the CLI) changed the active set.
+    pub async fn refresh(&self) -> anyhow::Result<bool> {
+        let serial = self.registry.active_serial().await?;
+        if serial != self.active().serial {
+            self.reload().await?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Compiles and describes `wasm`, checks the description and smoke-tests every export
+    /// format, then records it (and activates it when asked). Nothing changes on refusal.
+    pub async fn install(
+        &self,
+        wasm: Vec<u8>,
+        activate: bool,
+    ) -> Result<PluginInfo, RegistryError> {
+        let info = self.vet(wasm.clone()).await?;
+        self.registry.record(&wasm, &info).await?;
+        if activate {
+            self.activate(&info.name, &info.version).await?;
+        }
+        Ok(info)
+    }
+
+    async fn vet(&self, wasm: Vec<u8>) -> Result<PluginInfo, RegistryError> {
+        let sandbox = self.sandbox.clone();
+        let limits = self.limits;
+        let work = move || -> Result<PluginInfo, String> {
+            let loaded = sandbox.load(&wasm).map_err(|e| format!("{e:#}"))?;
+            let (info, _) = loaded.describe(&sandbox, limits);
+            let info = info_from_wit(info.map_err(|e| format!("its describe() failed: {e}"))?);
+            check_info(&info)?;
+            // Every export format must draw a one-page document without failing.
+            let probe = serde_json::json!({
+                "model": quire_sdk::MODEL_VERSION, "kind": "pdf", "title": "probe",
+                "pages": [{"width": 200, "height": 100, "shapes": [
+                    {"type": "text", "id": "t", "x": 10, "y": 10, "w": 180, "h": 20,
+                     "runs": [{"text": "Quire probe", "size": 12}]}
+                ]}]
+            })
+            .to_string();
+            for f in &info.exports {
+                let req = WitExport {
+                    document: sandbox::wit_document(probe.clone(), Vec::new()),
+                    media_type: f.media_type.clone(),
+                    page: Some(1),
+                    dpi: Some(72),
+                    options: Vec::new(),
+                };
+                match loaded.export(&sandbox, limits, &req).0 {
+                    Ok(Ok(out)) if !out.bytes.is_empty() => {}
+                    Ok(Ok(_)) => {
+                        return Err(format!(
+                            "its {} export drew nothing for a one-page document",
+                            f.media_type
+                        ))
+                    }
+                    Ok(Err(e)) => {
+                        return Err(format!(
+                            "its {} export refused a one-page document: {}",
+                            f.media_type,
+                            convert_error(e)
+                        ))
+                    }
+                    Err(e) => {
+                        return Err(format!(
+                            "its {} export failed the smoke test: {e}",
+                            f.media_type
+                        ))
+                    }
+                }
+            }
+            Ok(info)
+        };
+        let limit = self.limits.deadline * 4 + Duration::from_secs(30);
+        self.queue
+            .run(limit, work)
+            .await
+            .map_err(|e| RegistryError::Refused(e.to_string()))?
+            .map_err(|e| RegistryError::Refused(format!("this component cannot be installed: {e}")))
+    }
+
+    pub async fn activate(&self, name: &str, version: &str) -> Result<(), RegistryError> {
+        // Compile before switching, so a component that no longer loads never becomes active.
+        let (wasm, _) = self.registry.version(name, version).await?;
+        let sandbox = self.sandbox.clone();
+        tokio::task::spawn_blocking(move || sandbox.load(&wasm).map(|_| ()))
+            .await
+            .map_err(|e| RegistryError::Internal(e.into()))?
+            .map_err(|e| {
+                RegistryError::Refused(format!("{name}@{version} no longer loads: {e:#}"))
+            })?;
+        self.registry.activate(name, version).await?;
+        self.reload().await?;
+        Ok(())
+    }
+
+    /// Reactivates the version that was active before the current one.
+    pub async fn rollback(&self, name: &str) -> Result<String, RegistryError> {
+        let previous = self.registry.previous(name).await?;
+        self.activate(name, &previous).await?;
+        Ok(previous)
+    }
+
+    pub async fn list(&self) -> anyhow::Result<Vec<VersionRow>> {
+        self.registry.list().await
+    }
+
+    /// Installs every `*.wasm` in `dir` whose name has no version installed yet (a fresh
+    /// data directory gets the plugins `make build` produced). Returns what was installed.
+    pub async fn bootstrap(&self, dir: &Path) -> anyhow::Result<Vec<String>> {
+        let mut installed = Vec::new();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            tracing::warn!("no plugin directory at {}; run `make build`", dir.display());
+            return Ok(installed);
+        };
+        let known: std::collections::HashSet<String> =
+            self.list().await?.into_iter().map(|r| r.name).collect();
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let wasm = std::fs::read(&path)?;
+            let info = match self.vet(wasm.clone()).await {
+                Ok(info) => info,
+                Err(e) => {
+                    tracing::warn!("skipping {}: {e}", path.display());
+                    continue;
+                }
+            };
+            if known.contains(&info.name) {
+                continue;
+            }
+            self.registry.record(&wasm, &info).await?;
+            self.registry.activate(&info.name, &info.version).await?;
+            installed.push(format!("{}@{}", info.name, info.version));
+        }
+        if !installed.is_empty() {
+            self.reload().await?;
+        }
+        Ok(installed)
+    }
+
+    /// The formats active converters read (`imports`) or write (`exports`).
+    pub fn formats(&self, exports: bool) -> Vec<Format> {
+        let set = self.active();
+        let mut out: Vec<Format> = set
+            .by_name
+            .values()
+            .flat_map(|p| {
+                if exports {
+                    p.info.exports.clone()
+                } else {
+                    p.info.imports.clone()
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.extension.cmp(&b.extension));
+        out.dedup();
+        out
+    }
+
+    fn find(&self, exports: bool, wanted: &str) -> Result<Arc<ActivePlugin>, ConversionError> {
+        let set = self.active();
+        let hit = set.by_name.values().find(|p| {
+            let formats = if exports {
+                &p.info.exports
+            } else {
+                &p.info.imports
+            };
+            formats.iter().any(|f| {
+                f.media_type.eq_ignore_ascii_case(wanted)
+                    || f.extension.eq_ignore_ascii_case(wanted)
+            })
+        });
+        hit.cloned().ok_or_else(|| ConversionError::NoConverter {
+            direction: if exports { "write" } else { "read" },
+            what: wanted.to_string(),
+            served: self
+                .formats(exports)
+                .into_iter()
+                .map(|f| format!("{} (.{})", f.media_type, f.extension))
+                .collect(),
+        })
+    }
+
+    /// The media type of an export extension (`pdf` -> `application/pdf`), if one is served.
+    pub fn export_media_type(&self, extension: &str) -> Option<String> {
+        self.formats(true)
+            .into_iter()
+            .find(|f| f.extension == extension)
+            .map(|f| f.media_type)
+    }
+
+    /// Reads `bytes` of `media_type` into a checked model.
+    pub async fn import(
+        &self,
+        bytes: Vec<u8>,
+        media_type: &str,
+        images: Vec<Asset>,
+        options: Vec<(String, String)>,
+    ) -> Result<Converted<ImportOutput>, ConversionError> {
+        let plugin = self.find(false, media_type)?;
+        let request = WitImport {
+            bytes,
+            media_type: media_type.to_string(),
+            images: images.into_iter().map(sandbox::wit_asset).collect(),
+            options,
+        };
+        let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
+        let (result, stats) = self
+            .queue
+            .run(limits.deadline + Duration::from_secs(2), move || {
+                p.loaded.import(&sandbox, limits, &request)
+            })
+            .await?;
+        let label = plugin.label();
+        let out = result
+            .map_err(|error| ConversionError::Sandbox {
+                plugin: label.clone(),
+                error,
+            })?
+            .map_err(|e| ConversionError::Refused(convert_error(e)))?;
+        let assets: Vec<Asset> = out
+            .document
+            .assets
+            .into_iter()
+            .map(sandbox::asset_from_wit)
+            .collect();
+        let document =
+            validate::parse_and_check(&out.document.model, assets.iter().map(|a| a.name.as_str()))
+                .map_err(|error| ConversionError::InvalidOutput {
+                    plugin: label.clone(),
+                    error,
+                })?;
+        Ok(Converted {
+            value: ImportOutput { document, assets },
+            warnings: out.warnings,
+            stats,
+            plugin: label,
+        })
+    }
+
+    /// Draws a checked model as `format` (an extension or a media type).
+    pub async fn export(
+        &self,
+        document: &Document,
+        assets: &[Asset],
+        format: &str,
+        page: Option<u32>,
+        dpi: Option<u32>,
+    ) -> Result<Converted<ExportOutput>, ConversionError> {
+        let plugin = self.find(true, format)?;
+        let media_type = plugin
+            .info
+            .exports
+            .iter()
+            .find(|f| {
+                f.media_type.eq_ignore_ascii_case(format)
+                    || f.extension.eq_ignore_ascii_case(format)
+            })
+            .map(|f| f.media_type.clone())
+            .unwrap_or_else(|| format.to_string());
+        let model = serde_json::to_string(document).map_err(|e| {
+            ConversionError::Refused(ConvertError::InvalidRequest(format!("model: {e}")))
+        })?;
+        let request = WitExport {
+            document: sandbox::wit_document(
+                model,
+                assets.iter().cloned().map(sandbox::wit_asset).collect(),
+            ),
+            media_type,
+            page,
+            dpi,
+            options: Vec::new(),
+        };
+        let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
+        let (result, stats) = self
+            .queue
+            .run(limits.deadline + Duration::from_secs(2), move || {
+                p.loaded.export(&sandbox, limits, &request)
+            })
+            .await?;
+        let label = plugin.label();
+        let out = result
+            .map_err(|error| ConversionError::Sandbox {
+                plugin: label.clone(),
+                error,
+            })?
+            .map_err(|e| ConversionError::Refused(convert_error(e)))?;
+        Ok(Converted {
+            value: ExportOutput {
+                bytes: out.bytes,
+                media_type: out.media_type,
+                headers: out.headers,
+            },
+            warnings: out.warnings,
+            stats,
+            plugin: label,
+        })
+    }
+}
+
+fn info_from_wit(i: sandbox::WitPluginInfo) -> PluginInfo {
+    let f = |v: Vec<sandbox::WitFormat>| {
+        v.into_iter()
+            .map(|f| Format {
+                media_type: f.media_type,
+                extension: f.extension,
+            })
+            .collect()
+    };
+    PluginInfo {
+        name: i.name,
+        version: i.version,
+        imports: f(i.imports),
+        exports: f(i.exports),
+        options: i
+            .options
+            .into_iter()
+            .map(|o| quire_sdk::OptionSpec {
+                name: o.name,
+                description: o.description,
+            })
+            .collect(),
+    }
+}
+
+fn convert_error(e: WitError) -> ConvertError {
+    match e {
+        WitError::Unsupported(s) => ConvertError::Unsupported(s),
+        WitError::Damaged(s) => ConvertError::Damaged(s),
+        WitError::Refused(r) => ConvertError::Refused {
+            kind: r.kind,
+            detail: r.detail,
+        },
+        WitError::Locked(l) => ConvertError::Locked(LockInfo {
+            opens: l.opens,
+            allows: Permissions {
+                print: l.allows.print,
+                copy: l.allows.copy,
+                modify: l.allows.modify,
+            },
+            detail: l.detail,
+        }),
+        WitError::PasswordRequired(s) => ConvertError::PasswordRequired(s),
+        WitError::TooLarge(s) => ConvertError::TooLarge(s),
+        WitError::InvalidRequest(s) => ConvertError::InvalidRequest(s),
+    }
+}

@@ -1,0 +1,331 @@
+//! Which converter versions exist and which one is active per name. The truth lives in the
+//! database (wasm in the blob store), so every host of a cluster converges on the same set;
+//! each host keeps the active set compiled in memory and swaps it atomically.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+use quire_sdk::{Format, OptionSpec, PluginInfo};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::store::{now, Blobs, Db};
+
+/// One row of `quire plugins list`.
+#[derive(Debug, Clone, Serialize)]
+pub struct VersionRow {
+    pub name: String,
+    pub version: String,
+    pub digest: String,
+    pub active: bool,
+    pub installed_at: f64,
+    pub imports: Vec<String>,
+    pub exports: Vec<String>,
+}
+
+/// `PluginInfo` as stored in the `info` column.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredInfo {
+    pub name: String,
+    pub version: String,
+    pub imports: Vec<(String, String)>,
+    pub exports: Vec<(String, String)>,
+    pub options: Vec<(String, String)>,
+}
+
+impl From<&PluginInfo> for StoredInfo {
+    fn from(i: &PluginInfo) -> Self {
+        let f = |v: &[Format]| {
+            v.iter()
+                .map(|f| (f.media_type.clone(), f.extension.clone()))
+                .collect()
+        };
+        StoredInfo {
+            name: i.name.clone(),
+            version: i.version.clone(),
+            imports: f(&i.imports),
+            exports: f(&i.exports),
+            options: i
+                .options
+                .iter()
+                .map(|o| (o.name.clone(), o.description.clone()))
+                .collect(),
+        }
+    }
+}
+
+impl From<StoredInfo> for PluginInfo {
+    fn from(s: StoredInfo) -> Self {
+        let f = |v: Vec<(String, String)>| {
+            v.into_iter()
+                .map(|(m, e)| Format {
+                    media_type: m,
+                    extension: e,
+                })
+                .collect()
+        };
+        PluginInfo {
+            name: s.name,
+            version: s.version,
+            imports: f(s.imports),
+            exports: f(s.exports),
+            options: s
+                .options
+                .into_iter()
+                .map(|(name, description)| OptionSpec { name, description })
+                .collect(),
+        }
+    }
+}
+
+/// What the database says is active: name -> (version, digest, info), plus a serial that
+/// rises with every activation so hosts can tell cheaply whether to reload.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ActiveRows {
+    pub serial: i64,
+    pub plugins: BTreeMap<String, (String, String, PluginInfo)>,
+}
+
+pub struct Registry {
+    db: Db,
+    blobs: Blobs,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    #[error("{0}")]
+    Refused(String),
+    #[error("no plugin {0} is installed")]
+    NotFound(String),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for RegistryError {
+    fn from(e: sqlx::Error) -> Self {
+        RegistryError::Internal(e.into())
+    }
+}
+
+impl Registry {
+    pub fn new(db: Db, blobs: Blobs) -> Registry {
+        Registry { db, blobs }
+    }
+
+    /// Records a described component. Installing the same bytes again is a no-op; the same
+    /// name and version with other bytes is refused, because a version names one build.
+    pub async fn record(&self, wasm: &[u8], info: &PluginInfo) -> Result<String, RegistryError> {
+        let digest = self.blobs.put(wasm)?;
+        let existing: Option<String> = sqlx::query_scalar(
+            "SELECT digest FROM plugin_versions WHERE name = $1 AND version = $2",
+        )
+        .bind(&info.name)
+        .bind(&info.version)
+        .fetch_optional(&self.db.pool)
+        .await?;
+        match existing {
+            Some(d) if d == digest => return Ok(digest),
+            Some(_) => {
+                return Err(RegistryError::Refused(format!(
+                    "{}@{} is already installed with different contents; give the new build a new version",
+                    info.name, info.version
+                )))
+            }
+            None => {}
+        }
+        let stored = serde_json::to_string(&StoredInfo::from(info)).context("encoding info")?;
+        sqlx::query(
+            "INSERT INTO plugin_versions (name, version, digest, info, installed_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&info.name)
+        .bind(&info.version)
+        .bind(&digest)
+        .bind(stored)
+        .bind(now())
+        .execute(&self.db.pool)
+        .await?;
+        Ok(digest)
+    }
+
+    /// The stored wasm and info of `name@version`.
+    pub async fn version(
+        &self,
+        name: &str,
+        version: &str,
+    ) -> Result<(Vec<u8>, PluginInfo), RegistryError> {
+        let row = sqlx::query(
+            "SELECT digest, info FROM plugin_versions WHERE name = $1 AND version = $2",
+        )
+        .bind(name)
+        .bind(version)
+        .fetch_optional(&self.db.pool)
+        .await?
+        .ok_or_else(|| RegistryError::NotFound(format!("{name}@{version}")))?;
+        let digest: String = row.try_get("digest")?;
+        let info: String = row.try_get("info")?;
+        let info: StoredInfo =
+            serde_json::from_str(&info).context("decoding stored plugin info")?;
+        Ok((self.blobs.get(&digest)?, info.into()))
+    }
+
+    /// Makes `name@version` the active one, in one transaction.
+    pub async fn activate(&self, name: &str, version: &str) -> Result<(), RegistryError> {
+        let mut tx = self.db.pool.begin().await?;
+        let exists: Option<String> = sqlx::query_scalar(
+            "SELECT digest FROM plugin_versions WHERE name = $1 AND version = $2",
+        )
+        .bind(name)
+        .bind(version)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if exists.is_none() {
+            return Err(RegistryError::NotFound(format!("{name}@{version}")));
+        }
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO plugin_activations (name, version, activated_at) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(name)
+        .bind(version)
+        .bind(now())
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO plugin_active (name, version, serial) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE SET version = excluded.version, serial = excluded.serial",
+        )
+        .bind(name)
+        .bind(version)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The version that was active before the current one of `name`.
+    pub async fn previous(&self, name: &str) -> Result<String, RegistryError> {
+        let history: Vec<String> = sqlx::query_scalar(
+            "SELECT version FROM plugin_activations WHERE name = $1 ORDER BY id DESC",
+        )
+        .bind(name)
+        .fetch_all(&self.db.pool)
+        .await?;
+        let current = history
+            .first()
+            .ok_or_else(|| RegistryError::NotFound(name.to_string()))?;
+        history
+            .iter()
+            .find(|v| *v != current)
+            .cloned()
+            .ok_or_else(|| {
+                RegistryError::Refused(format!(
+                    "{name} has no earlier version to roll back to (only {current} was ever active)"
+                ))
+            })
+    }
+
+    pub async fn active_rows(&self) -> anyhow::Result<ActiveRows> {
+        let rows = sqlx::query(
+            "SELECT a.name, a.version, a.serial, v.digest, v.info FROM plugin_active a
+             JOIN plugin_versions v ON v.name = a.name AND v.version = a.version",
+        )
+        .fetch_all(&self.db.pool)
+        .await?;
+        let mut out = ActiveRows::default();
+        for row in rows {
+            let name: String = row.try_get("name")?;
+            let serial: i64 = row.try_get("serial")?;
+            let info: String = row.try_get("info")?;
+            let info: StoredInfo = serde_json::from_str(&info)?;
+            out.serial = out.serial.max(serial);
+            out.plugins.insert(
+                name,
+                (row.try_get("version")?, row.try_get("digest")?, info.into()),
+            );
+        }
+        Ok(out)
+    }
+
+    /// The serial of the newest activation; cheap enough to poll.
+    pub async fn active_serial(&self) -> anyhow::Result<i64> {
+        let serial: Option<i64> = sqlx::query_scalar("SELECT MAX(serial) FROM plugin_active")
+            .fetch_one(&self.db.pool)
+            .await?;
+        Ok(serial.unwrap_or(0))
+    }
+
+    pub fn blob(&self, digest: &str) -> anyhow::Result<Vec<u8>> {
+        self.blobs.get(digest)
+    }
+
+    pub async fn list(&self) -> anyhow::Result<Vec<VersionRow>> {
+        let active = self.active_rows().await?;
+        let rows = sqlx::query(
+            "SELECT name, version, digest, info, installed_at FROM plugin_versions ORDER BY name, installed_at",
+        )
+        .fetch_all(&self.db.pool)
+        .await?;
+        let mut out = Vec::new();
+        for row in rows {
+            let name: String = row.try_get("name")?;
+            let version: String = row.try_get("version")?;
+            let info: StoredInfo = serde_json::from_str(&row.try_get::<String, _>("info")?)?;
+            let is_active = active
+                .plugins
+                .get(&name)
+                .is_some_and(|(v, _, _)| *v == version);
+            out.push(VersionRow {
+                name,
+                version,
+                digest: row.try_get("digest")?,
+                active: is_active,
+                installed_at: row.try_get("installed_at")?,
+                imports: info.imports.into_iter().map(|(m, _)| m).collect(),
+                exports: info.exports.into_iter().map(|(m, _)| m).collect(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Checks a description before anything is recorded: a name to route by, a version, and at
+/// least one format.
+pub fn check_info(info: &PluginInfo) -> Result<(), String> {
+    let name_ok = !info.name.is_empty()
+        && info.name.len() <= 64
+        && info
+            .name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+    if !name_ok {
+        return Err(format!(
+            "its describe() gave the name `{}`; a name is 1-64 characters of a-z, 0-9, - and _",
+            info.name
+        ));
+    }
+    let version_ok = !info.version.is_empty()
+        && info.version.len() <= 64
+        && info
+            .version
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+    if !version_ok {
+        return Err(format!(
+            "its describe() gave the version `{}`; use a version like 1.2.0",
+            info.version
+        ));
+    }
+    if info.imports.is_empty() && info.exports.is_empty() {
+        return Err("its describe() lists no format it imports or exports".into());
+    }
+    for f in info.imports.iter().chain(&info.exports) {
+        if !f.media_type.contains('/') || f.extension.is_empty() || f.extension.contains(['.', '/'])
+        {
+            return Err(format!(
+                "its describe() lists the format `{}` `.{}`; a format is a media type and a bare extension",
+                f.media_type, f.extension
+            ));
+        }
+    }
+    Ok(())
+}

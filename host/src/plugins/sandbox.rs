@@ -1,0 +1,481 @@
+//! The wasmtime embedding: one engine, components compiled once and cached, and a fresh
+//! store per call with fuel, a memory cap over all memories, an epoch deadline and WASI
+//! without files, sockets or environment.
+//!
+//! This is the only module that touches wasmtime; the rest of the host sees [`Sandbox`],
+//! [`Loaded`] and [`CallError`].
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context};
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use self::bindings::quire::converter::types as wit;
+use self::bindings::ConverterPre;
+
+mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "converter",
+    });
+}
+
+pub use wit::{
+    ConvertError as WitError, ExportRequest, ExportResult, Format as WitFormat, ImportRequest,
+    ImportResult, PluginInfo as WitPluginInfo,
+};
+
+pub fn wit_document(model: String, assets: Vec<wit::Asset>) -> wit::Document {
+    wit::Document { model, assets }
+}
+
+pub fn wit_asset(a: quire_sdk::Asset) -> wit::Asset {
+    wit::Asset {
+        name: a.name,
+        media_type: a.media_type,
+        bytes: a.bytes,
+    }
+}
+
+pub fn asset_from_wit(a: wit::Asset) -> quire_sdk::Asset {
+    quire_sdk::Asset {
+        name: a.name,
+        media_type: a.media_type,
+        bytes: a.bytes,
+    }
+}
+
+/// Resource limits of one call. Exceeding any is the input being too big or too complex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wasm instructions (roughly) one call may execute.
+    pub fuel: u64,
+    /// Bytes of linear memory, summed over all memories of the instance.
+    pub memory: usize,
+    /// Wall-clock time one call may take.
+    pub deadline: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            fuel: 50_000_000_000,
+            memory: 512 << 20,
+            deadline: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What a finished call cost, reported by `quire convert` and the benchmarks.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CallStats {
+    pub fuel_used: u64,
+    pub peak_memory: usize,
+    pub elapsed: Duration,
+}
+
+/// Why a call did not return a result of its own.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("the conversion ran out of its fuel budget ({limit} units): the input is too complex")]
+    Fuel { limit: u64 },
+    #[error("the conversion needed more than {} MiB of memory: the input is too large", limit >> 20)]
+    Memory { limit: usize },
+    #[error("the conversion took longer than its {} s deadline", limit.as_secs_f64())]
+    Deadline { limit: Duration },
+    #[error("the converter crashed: {0}")]
+    Crashed(String),
+    /// The host could not run the call at all (pool exhausted, instantiation failed).
+    #[error("the converter could not be started: {0}")]
+    Host(String),
+}
+
+impl CallError {
+    /// A short machine-readable name of the fault, for error bodies and logs.
+    pub fn fault(&self) -> &'static str {
+        match self {
+            CallError::Fuel { .. } => "fuel",
+            CallError::Memory { .. } => "memory",
+            CallError::Deadline { .. } => "deadline",
+            CallError::Crashed(_) => "crash",
+            CallError::Host(_) => "host",
+        }
+    }
+}
+
+const EPOCH_TICK: Duration = Duration::from_millis(5);
+const STDERR_CAPTURE: usize = 16 << 10;
+
+/// The engine, the linker and the compiled-code cache, shared by every plugin.
+pub struct Sandbox {
+    engine: Engine,
+    linker: Linker<CallState>,
+    cache_dir: Option<PathBuf>,
+    cache_key: [u8; 32],
+    ticker_stop: Arc<AtomicBool>,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.ticker_stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Sandbox {
+    /// `cache_dir`: where compiled artifacts are kept (none disables the cache);
+    /// `cache_key`: a secret the host signs its artifacts with, so it never loads compiled
+    /// code it did not write itself.
+    pub fn new(cache_dir: Option<PathBuf>, cache_key: [u8; 32]) -> anyhow::Result<Sandbox> {
+        let mut pool = PoolingAllocationConfig::default();
+        // Virtual reservations only; the memory limiter enforces the real cap per call.
+        pool.total_component_instances(64)
+            .total_core_instances(64 * 8)
+            .total_memories(64 * 2)
+            .total_tables(64 * 4)
+            .total_stacks(64)
+            .max_core_instances_per_component(16)
+            .max_memories_per_component(4)
+            .max_tables_per_component(8)
+            .max_memory_size(4 << 30)
+            .max_component_instance_size(1 << 20)
+            .max_core_instance_size(1 << 20)
+            .max_unused_warm_slots(16);
+        let mut config = Config::new();
+        config
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool))
+            .consume_fuel(true)
+            .epoch_interruption(true)
+            .wasm_component_model(true)
+            .memory_init_cow(true)
+            .cranelift_opt_level(wasmtime::OptLevel::Speed);
+        let engine = Engine::new(&config)
+            .map_err(anyhow::Error::from)
+            .context("creating the wasmtime engine")?;
+
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+            .map_err(anyhow::Error::from)
+            .context("linking WASI")?;
+        bindings::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)
+            .map_err(anyhow::Error::from)
+            .context("linking the converter world")?;
+
+        let ticker_stop = Arc::new(AtomicBool::new(false));
+        {
+            let engine = engine.clone();
+            let stop = ticker_stop.clone();
+            std::thread::Builder::new()
+                .name("quire-epoch".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(EPOCH_TICK);
+                        engine.increment_epoch();
+                    }
+                })
+                .context("starting the epoch ticker")?;
+        }
+        if let Some(dir) = &cache_dir {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating the compile cache {}", dir.display()))?;
+        }
+        Ok(Sandbox {
+            engine,
+            linker,
+            cache_dir,
+            cache_key,
+            ticker_stop,
+        })
+    }
+
+    /// Compiles (or loads from the cache) a component and prepares it for instantiation.
+    /// Refuses anything that does not implement `quire:converter/converter@1.0.0`.
+    pub fn load(&self, wasm: &[u8]) -> anyhow::Result<Loaded> {
+        let digest = hex::encode(Sha256::digest(wasm));
+        let component = self.compile_cached(wasm, &digest)?;
+        let pre = self.linker.instantiate_pre(&component).map_err(|e| {
+            anyhow!("this component does not fit the Quire converter world (quire:converter@1.0.0): {e:#}")
+        })?;
+        let pre = ConverterPre::new(pre).map_err(|e| {
+            anyhow!("this component does not export the Quire converter interfaces (meta, importer, exporter of quire:converter@1.0.0): {e:#}")
+        })?;
+        Ok(Loaded { pre, digest })
+    }
+
+    fn compatibility(&self) -> String {
+        let mut h = std::hash::DefaultHasher::new();
+        self.engine.precompile_compatibility_hash().hash(&mut h);
+        format!("{:016x}", h.finish())
+    }
+
+    fn compile_cached(&self, wasm: &[u8], digest: &str) -> anyhow::Result<Component> {
+        let Some(dir) = &self.cache_dir else {
+            return Component::new(&self.engine, wasm)
+                .map_err(anyhow::Error::from)
+                .context("compiling the component");
+        };
+        let path = dir.join(format!("{digest}-{}.cwasm", self.compatibility()));
+        if let Some(component) = self.read_artifact(&path) {
+            return Ok(component);
+        }
+        let component = Component::new(&self.engine, wasm)
+            .map_err(anyhow::Error::from)
+            .context("compiling the component")?;
+        if let Err(e) = self.write_artifact(&path, &component) {
+            tracing::warn!("compiled artifact not cached at {}: {e:#}", path.display());
+        }
+        Ok(component)
+    }
+
+    /// Loads an artifact only if it carries our own signature: compiled code is trusted
+    /// native code, and nothing but this host may have produced it.
+    fn read_artifact(&self, path: &Path) -> Option<Component> {
+        let data = std::fs::read(path).ok()?;
+        if data.len() < 32 {
+            return None;
+        }
+        let (mac, body) = data.split_at(32);
+        if !constant_time_eq(mac, &self.sign(body)) {
+            tracing::warn!(
+                "ignoring compiled artifact with a bad signature: {}",
+                path.display()
+            );
+            return None;
+        }
+        // SAFETY: the bytes were produced by `Component::serialize` of this host (their
+        // signature proves it) for an engine with the same compatibility hash (in the name).
+        match unsafe { Component::deserialize(&self.engine, body) } {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::warn!(
+                    "ignoring unreadable compiled artifact {}: {e:#}",
+                    path.display()
+                );
+                None
+            }
+        }
+    }
+
+    fn write_artifact(&self, path: &Path, component: &Component) -> anyhow::Result<()> {
+        let body = component.serialize()?;
+        let mut data = Vec::with_capacity(body.len() + 32);
+        data.extend_from_slice(&self.sign(&body));
+        data.extend_from_slice(&body);
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, &data)?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    }
+
+    /// HMAC-SHA256 of the artifact under the host's cache key.
+    fn sign(&self, body: &[u8]) -> [u8; 32] {
+        let mut key = [0u8; 64];
+        key[..32].copy_from_slice(&self.cache_key);
+        let pad = |b: u8| key.map(|k| k ^ b);
+        let inner = Sha256::new()
+            .chain_update(pad(0x36))
+            .chain_update(body)
+            .finalize();
+        Sha256::new()
+            .chain_update(pad(0x5c))
+            .chain_update(inner)
+            .finalize()
+            .into()
+    }
+
+    /// Runs `call` on a fresh instance of `plugin` within `limits`. Blocking: call it off
+    /// the async executor.
+    pub fn call<R>(
+        &self,
+        plugin: &Loaded,
+        limits: Limits,
+        call: impl FnOnce(&bindings::Converter, &mut Store<CallState>) -> wasmtime::Result<R>,
+    ) -> (Result<R, CallError>, CallStats) {
+        let started = Instant::now();
+        let stderr = MemoryOutputPipe::new(STDERR_CAPTURE);
+        let wasi = WasiCtxBuilder::new()
+            .stderr(stderr.clone())
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .build();
+        let state = CallState {
+            wasi,
+            table: ResourceTable::new(),
+            memory: MemoryCap {
+                limit: limits.memory,
+                total: 0,
+                peak: 0,
+                refused: false,
+            },
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|s| &mut s.memory);
+        let ticks = (limits.deadline.as_nanos() / EPOCH_TICK.as_nanos()).max(1) as u64;
+        store.set_epoch_deadline(ticks);
+        let mut stats = CallStats::default();
+        if let Err(e) = store.set_fuel(limits.fuel) {
+            return (Err(CallError::Host(e.to_string())), stats);
+        }
+        let result = plugin
+            .pre
+            .instantiate(&mut store)
+            .and_then(|instance| call(&instance, &mut store));
+        stats.fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        stats.peak_memory = store.data().memory.peak;
+        stats.elapsed = started.elapsed();
+        let result = result.map_err(|e| classify(e, &store, limits, &stderr));
+        (result, stats)
+    }
+}
+
+fn classify(
+    e: wasmtime::Error,
+    store: &Store<CallState>,
+    limits: Limits,
+    stderr: &MemoryOutputPipe,
+) -> CallError {
+    if store.data().memory.refused {
+        return CallError::Memory {
+            limit: limits.memory,
+        };
+    }
+    match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => CallError::Fuel { limit: limits.fuel },
+        Some(Trap::Interrupt) => CallError::Deadline {
+            limit: limits.deadline,
+        },
+        Some(trap) => {
+            let said = String::from_utf8_lossy(&stderr.contents())
+                .trim()
+                .to_string();
+            // A Rust guest prints "thread ... panicked at FILE:" and then the message on
+            // stderr before it traps: report both.
+            let lines: Vec<&str> = said.lines().collect();
+            let said = match lines.iter().position(|l| l.contains("panicked")) {
+                Some(i) => lines[i..]
+                    .iter()
+                    .take(2)
+                    .map(|l| l.trim())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                None => said,
+            };
+            if said.is_empty() {
+                CallError::Crashed(format!("{trap}"))
+            } else {
+                CallError::Crashed(format!("{said} ({trap})"))
+            }
+        }
+        None if e.to_string().contains("instance") || e.to_string().contains("pool") => {
+            CallError::Host(format!("{e:#}"))
+        }
+        None => CallError::Crashed(format!("{e:#}")),
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// A component ready to be instantiated.
+pub struct Loaded {
+    pre: ConverterPre<CallState>,
+    /// sha256 of the wasm bytes.
+    pub digest: String,
+}
+
+impl Loaded {
+    pub fn describe(
+        &self,
+        sandbox: &Sandbox,
+        limits: Limits,
+    ) -> (Result<wit::PluginInfo, CallError>, CallStats) {
+        sandbox.call(self, limits, |c, store| {
+            c.quire_converter_meta().call_describe(store)
+        })
+    }
+
+    pub fn import(
+        &self,
+        sandbox: &Sandbox,
+        limits: Limits,
+        request: &ImportRequest,
+    ) -> (Result<Result<ImportResult, WitError>, CallError>, CallStats) {
+        sandbox.call(self, limits, |c, store| {
+            c.quire_converter_importer().call_import(store, request)
+        })
+    }
+
+    pub fn export(
+        &self,
+        sandbox: &Sandbox,
+        limits: Limits,
+        request: &ExportRequest,
+    ) -> (Result<Result<ExportResult, WitError>, CallError>, CallStats) {
+        sandbox.call(self, limits, |c, store| {
+            c.quire_converter_exporter().call_export(store, request)
+        })
+    }
+}
+
+/// Per-call store data.
+pub struct CallState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    memory: MemoryCap,
+}
+
+impl WasiView for CallState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl wit::Host for CallState {}
+
+/// Caps linear memory summed over every memory of the instance (wasmtime's own
+/// `StoreLimits` caps each memory separately) and records the peak.
+struct MemoryCap {
+    limit: usize,
+    total: usize,
+    peak: usize,
+    refused: bool,
+}
+
+impl wasmtime::ResourceLimiter for MemoryCap {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let after = self.total + desired.saturating_sub(current);
+        if after > self.limit {
+            self.refused = true;
+            return Ok(false);
+        }
+        self.total = after;
+        self.peak = self.peak.max(after);
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 1 << 20)
+    }
+}

@@ -1,0 +1,116 @@
+//! Persistence: the database (SQLite by default, Postgres for several hosts) and the
+//! content-addressed blob store. Every other module reaches storage through here.
+
+mod blobs;
+
+pub use blobs::Blobs;
+
+use std::path::Path;
+use std::str::FromStr;
+
+use anyhow::Context;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+/// Which SQL dialect the pool speaks; the few statements that differ branch on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+pub struct Db {
+    pub pool: AnyPool,
+    pub backend: Backend,
+}
+
+impl Db {
+    /// Opens `url`, or the embedded SQLite database in `data_dir` when `url` is `None`,
+    /// and brings the schema up to date.
+    pub async fn open(url: Option<&str>, data_dir: &Path) -> anyhow::Result<Db> {
+        sqlx::any::install_default_drivers();
+        let url = match url {
+            Some(u) => u.to_string(),
+            None => format!("sqlite://{}?mode=rwc", data_dir.join("quire.db").display()),
+        };
+        let backend = if url.starts_with("postgres") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite") {
+            Backend::Sqlite
+        } else {
+            anyhow::bail!("DATABASE_URL must start with sqlite:// or postgres://");
+        };
+        let options = AnyConnectOptions::from_str(&url).context("reading the database URL")?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers run beside the one writer; the busy timeout makes
+                        // writers queue instead of failing under contention.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .with_context(|| format!("opening the database {}", redact(&url)))?;
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await,
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
+        }
+        .context("migrating the database")?;
+        Ok(Db { pool, backend })
+    }
+
+    pub async fn setting(&self, key: &str) -> anyhow::Result<Option<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT value FROM settings WHERE key = $1")
+                .bind(key)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Returns the stored value of `key`, storing `make()` first if there is none. Several
+    /// hosts racing here all end up with the first value written.
+    pub async fn setting_or_init(
+        &self,
+        key: &str,
+        make: impl FnOnce() -> String,
+    ) -> anyhow::Result<String> {
+        if let Some(v) = self.setting(key).await? {
+            return Ok(v);
+        }
+        sqlx::query(
+            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(make())
+        .execute(&self.pool)
+        .await?;
+        self.setting(key)
+            .await?
+            .context("setting vanished after insert")
+    }
+}
+
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => format!("{}://***{}", &url[..s], &url[at..]),
+        _ => url.to_string(),
+    }
+}
+
+/// Unix time in seconds, fractional.
+pub fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}

@@ -1,0 +1,91 @@
+//! Paths and set-up shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use quire::plugins::{Limits, PluginSettings, Plugins};
+use quire::store::{Blobs, Db};
+
+/// `target/` (where the test binary's `quire` lives).
+pub fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_quire"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("quire binary inside target/<profile>/")
+        .to_path_buf()
+}
+
+/// The shipped plugins, as `make plugins` copies them.
+pub fn plugins_dir() -> PathBuf {
+    target_dir().join("plugins")
+}
+
+/// A component built by `make plugins`, including the test-only ones.
+pub fn component(name: &str) -> Vec<u8> {
+    // Libraries are named with underscores, binaries (the WASI command) with hyphens.
+    let dir = target_dir().join("wasm32-wasip2/plugin");
+    let lib = dir.join(format!("quire_{}.wasm", name.replace('-', "_")));
+    let path = if lib.exists() {
+        lib
+    } else {
+        dir.join(format!("quire-{name}.wasm"))
+    };
+    std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; run `make plugins` first", path.display()))
+}
+
+/// A file of the shared corpus (`../shared/corpus` beside the repository).
+pub fn corpus(rel: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus")
+        .join(rel);
+    assert!(path.exists(), "corpus file missing: {}", path.display());
+    path
+}
+
+pub fn quick_limits() -> Limits {
+    Limits {
+        fuel: 2_000_000_000,
+        memory: 64 << 20,
+        deadline: Duration::from_secs(10),
+    }
+}
+
+/// A fresh data directory with its own SQLite database and the shipped plugins installed.
+pub async fn fresh_plugins(limits: Limits) -> (tempfile::TempDir, Plugins) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(None, dir.path()).await.unwrap();
+    let blobs = Blobs::open(&dir.path().join("blobs")).unwrap();
+    let plugins = Plugins::open(
+        db,
+        blobs,
+        PluginSettings {
+            limits,
+            workers: 2,
+            max_waiting: 16,
+            cache_dir: Some(dir.path().join("cache")),
+        },
+    )
+    .await
+    .unwrap();
+    let installed = plugins.bootstrap(&plugins_dir()).await.unwrap();
+    assert!(
+        installed.iter().any(|p| p.starts_with("markdown@")),
+        "installed: {installed:?}"
+    );
+    (dir, plugins)
+}
+
+/// Runs a command-line tool, failing the test with its output if it fails.
+pub fn run_tool(cmd: &mut std::process::Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd:?}: {e} (is it installed? `make deps`)"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

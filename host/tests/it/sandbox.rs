@@ -1,0 +1,272 @@
+//! The sandbox contains hostile components, and the registry refuses broken ones, swaps
+//! atomically and rolls back.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use quire::plugins::{CallError, ConversionError, Limits, Plugins};
+use quire_sdk::ConvertError;
+
+use crate::common::*;
+
+const HOSTILE: &str = "application/x-quire-hostile";
+
+async fn hostile(plugins: &Plugins, behaviour: &str) -> Result<String, ConversionError> {
+    plugins
+        .import(behaviour.as_bytes().to_vec(), HOSTILE, vec![], vec![])
+        .await
+        .map(|c| c.value.document.pages[0].shapes[0].clone())
+        .map(|s| match s {
+            quire_sdk::Shape::Text(t) => t.text.plain_text(),
+            other => panic!("unexpected shape {other:?}"),
+        })
+}
+
+async fn markdown_still_works(plugins: &Plugins) {
+    let done = plugins
+        .import(
+            b"# Still here\n\nThe host goes on serving.".to_vec(),
+            "text/markdown",
+            vec![],
+            vec![],
+        )
+        .await
+        .expect("a good plugin works after a hostile call");
+    let text: String = done
+        .value
+        .document
+        .shapes()
+        .filter_map(|s| match s {
+            quire_sdk::Shape::Text(t) => Some(t.text.plain_text()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("Still here"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_components_are_contained() {
+    let (_dir, plugins) = fresh_plugins(quick_limits()).await;
+    plugins.install(component("hostile"), true).await.unwrap();
+
+    // An endless loop burns its fuel and stops.
+    match hostile(&plugins, "loop").await {
+        Err(ConversionError::Sandbox {
+            error: CallError::Fuel { .. },
+            ref plugin,
+        }) => {
+            assert_eq!(plugin, "hostile@1.0.0")
+        }
+        other => panic!("loop: {other:?}"),
+    }
+    markdown_still_works(&plugins).await;
+
+    // Memory growth stops at the cap, summed over all memories.
+    let e = hostile(&plugins, "grow").await.unwrap_err();
+    assert!(
+        matches!(e, ConversionError::Sandbox { error: CallError::Memory { limit }, .. } if limit == 64 << 20),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("64 MiB"), "{e}");
+    markdown_still_works(&plugins).await;
+
+    // A panic is a crash with the panic's own message.
+    let e = hostile(&plugins, "panic").await.unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ConversionError::Sandbox {
+                error: CallError::Crashed(_),
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("panicked on purpose"), "{e}");
+    markdown_still_works(&plugins).await;
+
+    // No filesystem, no network, no environment.
+    for (behaviour, says) in [
+        ("file", "file access denied"),
+        ("socket", "network access denied"),
+        ("env", "environment is empty"),
+    ] {
+        match hostile(&plugins, behaviour).await {
+            Err(ConversionError::Refused(ConvertError::Damaged(m))) => {
+                assert!(m.contains(says), "{behaviour}: {m}")
+            }
+            other => panic!("{behaviour} escaped the sandbox: {other:?}"),
+        }
+    }
+
+    // Output that is not a model is refused with a sentence naming the converter.
+    let e = hostile(&plugins, "garbage").await.unwrap_err();
+    assert!(matches!(e, ConversionError::InvalidOutput { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .starts_with("hostile@1.0.0 produced an invalid document model"),
+        "{e}"
+    );
+    let e = hostile(&plugins, "dangling").await.unwrap_err();
+    assert!(e.to_string().contains("`nowhere`"), "{e}");
+
+    markdown_still_works(&plugins).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deadline_stops_a_call_that_has_fuel_to_spare() {
+    let limits = Limits {
+        fuel: u64::MAX / 2,
+        memory: 64 << 20,
+        deadline: Duration::from_millis(300),
+    };
+    let (_dir, plugins) = fresh_plugins(limits).await;
+    plugins.install(component("hostile"), true).await.unwrap();
+    let started = std::time::Instant::now();
+    let e = hostile(&plugins, "loop").await.unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ConversionError::Sandbox {
+                error: CallError::Deadline { .. },
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+    markdown_still_works(&plugins).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn broken_components_are_refused_and_the_active_version_stays() {
+    let (_dir, plugins) = fresh_plugins(quick_limits()).await;
+    let before: Vec<_> = plugins
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.name, r.version, r.active))
+        .collect();
+
+    let e = plugins
+        .install(component("broken-describe"), true)
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("describe() failed") && e.to_string().contains("broken on purpose"),
+        "{e}"
+    );
+
+    let e = plugins
+        .install(component("not-a-converter"), true)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("quire:converter"), "{e}");
+
+    let e = plugins
+        .install(b"\0asm garbage".to_vec(), true)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("cannot be installed"), "{e}");
+
+    let after: Vec<_> = plugins
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.name, r.version, r.active))
+        .collect();
+    assert_eq!(before, after);
+    markdown_still_works(&plugins).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn swaps_are_atomic_and_rollback_restores_the_previous_version() {
+    let limits = Limits {
+        fuel: u64::MAX / 2,
+        memory: 64 << 20,
+        deadline: Duration::from_secs(60),
+    };
+    let (_dir, plugins) = fresh_plugins(limits).await;
+    let plugins = Arc::new(plugins);
+    plugins.install(component("hostile"), true).await.unwrap();
+    assert_eq!(hostile(&plugins, "ping").await.unwrap(), "ping on 1.0.0");
+
+    // A call in flight when 2.0.0 becomes active finishes on 1.0.0.
+    let slow = {
+        let p = plugins.clone();
+        tokio::spawn(async move { hostile(&p, "slow").await })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let info = plugins
+        .install(component("hostile-v2"), true)
+        .await
+        .unwrap();
+    assert_eq!(info.version, "2.0.0");
+    assert_eq!(hostile(&plugins, "ping").await.unwrap(), "ping on 2.0.0");
+    let slow = slow.await.unwrap().unwrap();
+    assert!(slow.starts_with("slow call finished on 1.0.0"), "{slow}");
+
+    // Reinstalling the same bytes is a no-op; rollback reactivates 1.0.0.
+    plugins
+        .install(component("hostile-v2"), true)
+        .await
+        .unwrap();
+    assert_eq!(plugins.rollback("hostile").await.unwrap(), "1.0.0");
+    assert_eq!(hostile(&plugins, "ping").await.unwrap(), "ping on 1.0.0");
+    let rows = plugins.list().await.unwrap();
+    let active: Vec<_> = rows
+        .iter()
+        .filter(|r| r.name == "hostile" && r.active)
+        .map(|r| r.version.as_str())
+        .collect();
+    assert_eq!(active, ["1.0.0"]);
+
+    // A rollback with no history is refused by name.
+    let e = plugins.rollback("markdown").await.unwrap_err();
+    assert!(e.to_string().contains("no earlier version"), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
+    let (dir, plugins) = fresh_plugins(quick_limits()).await;
+    drop(plugins);
+    let cache = dir.path().join("cache");
+    let artifacts: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(
+        !artifacts.is_empty(),
+        "nothing cached in {}",
+        cache.display()
+    );
+    // Corrupt every artifact: the host must recompile rather than load them.
+    for a in &artifacts {
+        let mut bytes = std::fs::read(a).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xff;
+        std::fs::write(a, bytes).unwrap();
+    }
+    let db = quire::store::Db::open(None, dir.path()).await.unwrap();
+    let blobs = quire::store::Blobs::open(&dir.path().join("blobs")).unwrap();
+    let plugins = Plugins::open(
+        db,
+        blobs,
+        quire::plugins::PluginSettings {
+            limits: quick_limits(),
+            workers: 1,
+            max_waiting: 4,
+            cache_dir: Some(cache),
+        },
+    )
+    .await
+    .unwrap();
+    markdown_still_works(&plugins).await;
+}

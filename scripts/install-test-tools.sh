@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the independent tools the tests check our outputs with. Idempotent and quiet
+# when everything is present; apt-get only runs for what is missing.
+set -euo pipefail
+
+need_apt=()
+command -v qpdf >/dev/null || need_apt+=(qpdf)
+command -v pdftotext >/dev/null || need_apt+=(poppler-utils)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "installing: ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
