@@ -6,9 +6,9 @@
 
 use pdf_writer::types::{LineCapStyle, LineJoinStyle};
 use pdf_writer::{Content, Name};
+use quire_sdk::geometry;
 use quire_sdk::{Color, Rect, Segment, Stroke};
 
-use super::geometry;
 use super::resources::{AlphaKind, PageUse, Resources};
 
 /// A link rectangle, collected while drawing and written as a `/Link` annotation.

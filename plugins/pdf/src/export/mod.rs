@@ -3,8 +3,6 @@
 //! Output is deterministic: no dates, no random file id, objects numbered in drawing order,
 //! so the same model always gives the same bytes (caching and tests depend on it).
 
-pub mod geometry;
-
 mod canvas;
 mod fields;
 mod picture;

@@ -4,13 +4,13 @@
 use std::collections::HashMap;
 
 use pdf_writer::Name;
+use quire_sdk::geometry::{self, Anchor};
 use quire_sdk::{
     Color, Connector, Group, Image, LineKind, Node, Page, Point, Rect, Segment, Shape, ShapeWalk,
     Stroke, TextBox,
 };
 
 use super::canvas::{num, Canvas, Link};
-use super::geometry::{self, Anchor};
 use super::picture::placement;
 use super::resources::Resources;
 use super::text::{draw_label, draw_text};

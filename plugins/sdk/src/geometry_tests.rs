@@ -1,7 +1,7 @@
 //! Tests of [`super`]: outlines, boundary clipping, routes, heads.
 
 use super::*;
-use quire_sdk::{End, LineKind};
+use crate::{End, LineKind};
 
 const ALL: [Geometry; 18] = [
     Geometry::Rect,
@@ -97,7 +97,7 @@ fn boundary_points_lie_on_the_outline() {
 }
 
 fn node(id: &str, frame: Rect, geometry: Geometry) -> Shape {
-    Shape::Node(quire_sdk::Node {
+    Shape::Node(crate::Node {
         id: id.into(),
         frame,
         geometry,

@@ -3,10 +3,10 @@
 //! arrowheads and dash patterns.
 //!
 //! Everything here is a pure function on model types (model coordinates: points, origin top
-//! left, y down) and knows nothing about PDF, so the module can move into the SDK unchanged
-//! once the SVG and PNG exporters need the same outlines.
+//! left, y down) and knows nothing about any output format: the PDF, SVG and PNG exporters
+//! all draw the same outlines, so a diagram looks the same in each.
 
-use quire_sdk::{ArrowHead, Connector, Dash, Geometry, Point, Rect, Segment, Shape};
+use crate::{ArrowHead, Connector, Dash, Geometry, Point, Rect, Segment, Shape};
 
 /// Distance of the control points of a cubic approximating a quarter circle, as a fraction
 /// of the radius.
@@ -501,7 +501,7 @@ pub fn connector_route<'a>(
     connector: &Connector,
     anchor: impl Fn(&str) -> Option<&'a Anchor>,
 ) -> Option<Vec<Point>> {
-    let resolve = |end: &quire_sdk::End| -> Option<(Point, Option<&'a Anchor>)> {
+    let resolve = |end: &crate::End| -> Option<(Point, Option<&'a Anchor>)> {
         if let Some(a) = end.shape.as_deref().and_then(&anchor) {
             return Some((a.centre, Some(a)));
         }
