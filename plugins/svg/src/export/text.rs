@@ -1,0 +1,183 @@
+//! Text as real `<text>` elements a reader can search and copy, placed where the PDF exporter
+//! places its glyphs: lines come from the SDK layout (so every output breaks lines alike) and
+//! each fragment is drawn at its own x and baseline. Every character is kept; SVG is
+//! Unicode, so there is no WinAnsi loss here.
+
+use quire_sdk::layout::{layout_text, Line};
+use quire_sdk::{Color, FontFamily, Point, Rect, Run, Text, VAlign};
+
+use super::xml::{escape, opacity, rgb, Tag};
+use super::Writer;
+
+/// CSS font stacks for the standard families: the PostScript name first, then the
+/// metric-compatible fonts found on most systems (Liberation is what the PNG exporter
+/// embeds), then the generic family.
+pub fn font_stack(family: FontFamily) -> &'static str {
+    match family {
+        FontFamily::Helvetica => "Helvetica, Arial, 'Liberation Sans', sans-serif",
+        FontFamily::Times => "'Times New Roman', Times, 'Liberation Serif', serif",
+        FontFamily::Courier => "'Courier New', Courier, 'Liberation Mono', monospace",
+        FontFamily::Symbol => "Symbol, 'Liberation Serif', serif",
+        FontFamily::ZapfDingbats => "'Zapf Dingbats', 'Liberation Sans', sans-serif",
+    }
+}
+
+/// Lines of `text` laid out at `width`, or none when it has nothing to draw.
+fn lines(text: &Text, width: f64) -> Vec<Line> {
+    if text.runs.iter().all(|r| r.text.is_empty()) {
+        return Vec::new();
+    }
+    layout_text(text, width)
+}
+
+/// Draws `text` inside `area`: wrapped at its width, aligned vertically by `valign`. Text
+/// taller than the area overflows it rather than being cut, as in the PDF.
+pub fn draw_text(w: &mut Writer, text: &Text, area: Rect) {
+    let lines = lines(text, area.w);
+    draw_lines(w, text, &lines, area);
+}
+
+/// Draws a label of natural size centred on `centre`, over a patch of `background` so the
+/// line it labels does not run through the words.
+pub fn draw_label(w: &mut Writer, text: &Text, centre: Point, background: Option<Color>) {
+    let natural = lines(text, f64::INFINITY);
+    let width = natural.iter().map(|l| l.width).fold(0.0, f64::max);
+    let height: f64 = natural.iter().map(|l| l.height).sum();
+    if width <= 0.0 || height <= 0.0 {
+        return;
+    }
+    // Laid out again at its own width so alignment offsets are relative to the label.
+    let width = width + 0.01;
+    let lines = lines(text, width);
+    let area = Rect::new(
+        centre.x - width / 2.0,
+        centre.y - height / 2.0,
+        width,
+        height,
+    );
+    if let Some(bg) = background {
+        const PAD: f64 = 2.0;
+        let patch = Rect::new(
+            area.x - PAD,
+            area.y - PAD,
+            area.w + 2.0 * PAD,
+            area.h + 2.0 * PAD,
+        );
+        Tag::new("rect")
+            .num("x", patch.x)
+            .num("y", patch.y)
+            .num("width", patch.w)
+            .num("height", patch.h)
+            .attr("fill", rgb(bg))
+            .attr_opt("fill-opacity", opacity(bg))
+            .empty(&mut w.out);
+    }
+    draw_lines(w, text, &lines, area);
+}
+
+fn draw_lines(w: &mut Writer, text: &Text, lines: &[Line], area: Rect) {
+    if lines.is_empty() {
+        return;
+    }
+    let total: f64 = lines.iter().map(|l| l.height).sum();
+    let offset = match text.valign {
+        VAlign::Top => 0.0,
+        VAlign::Middle => (area.h - total) / 2.0,
+        VAlign::Bottom => area.h - total,
+    };
+    for line in lines {
+        let baseline = area.y + offset + line.baseline;
+        for frag in &line.fragments {
+            let Some(run) = text.runs.get(frag.run) else {
+                continue;
+            };
+            if frag.text.is_empty() || !(run.size.is_finite() && run.size > 0.0) {
+                continue;
+            }
+            draw_fragment(w, run, &frag.text, area.x + frag.x, baseline);
+        }
+    }
+}
+
+fn draw_fragment(w: &mut Writer, run: &Run, text: &str, x: f64, baseline: f64) {
+    let href = run.link.as_deref().and_then(safe_href);
+    if let Some(href) = &href {
+        Tag::new("a")
+            .attr("href", href)
+            .attr("xlink:href", href)
+            .open(&mut w.out);
+    }
+    let colour = run.color.unwrap_or(Color::BLACK);
+    let decoration = match (run.underline, run.strike) {
+        (true, true) => Some("underline line-through"),
+        (true, false) => Some("underline"),
+        (false, true) => Some("line-through"),
+        (false, false) => None,
+    };
+    Tag::new("text")
+        .num("x", x)
+        .num("y", baseline)
+        .attr("font-family", font_stack(run.font))
+        .num("font-size", run.size)
+        .attr_opt("font-weight", run.bold.then_some("bold"))
+        .attr_opt("font-style", run.italic.then_some("italic"))
+        .attr("fill", rgb(colour))
+        .attr_opt("fill-opacity", opacity(colour))
+        .attr_opt("text-decoration", decoration)
+        .open(&mut w.out);
+    w.out.push_str(&escape(text));
+    w.out.push_str("</text>");
+    if href.is_some() {
+        w.out.push_str("</a>");
+    }
+}
+
+/// URL schemes a link may not use: they run code or reach the reader's own machine.
+const REFUSED_SCHEMES: [&str; 4] = ["javascript:", "vbscript:", "data:", "file:"];
+
+/// The link target to write, or `None` when the link is dropped (the text is still drawn,
+/// just not clickable): refused schemes, and `#...` targets, which name pages of the whole
+/// document and lead nowhere in a one-page SVG.
+pub fn safe_href(target: &str) -> Option<String> {
+    let target = target.trim();
+    // Browsers ignore tabs and line breaks inside a URL (`java\tscript:` is `javascript:`),
+    // so the scheme is judged without them.
+    let compact: String = target
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if compact.is_empty()
+        || compact.starts_with('#')
+        || REFUSED_SCHEMES.iter().any(|s| compact.starts_with(s))
+    {
+        return None;
+    }
+    Some(target.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dangerous_and_internal_links_are_dropped() {
+        assert_eq!(
+            safe_href(" https://example.com/a?b=1&c=2 ").as_deref(),
+            Some("https://example.com/a?b=1&c=2")
+        );
+        assert_eq!(safe_href("mailto:a@b.c").as_deref(), Some("mailto:a@b.c"));
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            "java\tscript:alert(1)",
+            " data:text/html,<script>",
+            "vbscript:x",
+            "file:///etc/passwd",
+            "#page=2",
+            "   ",
+        ] {
+            assert_eq!(safe_href(bad), None, "{bad:?}");
+        }
+    }
+}
