@@ -1,9 +1,13 @@
 //! Quire: the host. See ARCHITECTURE.md for the map.
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod documents;
+pub mod error;
 pub mod plugins;
 pub mod schema;
 pub mod store;
+pub mod usage;

@@ -3,18 +3,98 @@
 //! domain errors into contract responses (see `error`).
 
 mod admin;
+mod auth;
+mod body;
+mod documents;
 pub mod error;
+mod meta;
+
+pub use meta::openapi_document;
 
 use std::time::Duration;
 
 use anyhow::Context;
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{from_fn, from_fn_with_state, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
 use axum::Router;
 
 use crate::app::App;
+use error::ApiError;
 
-/// The public router (the API routes are added by the API server issue's modules).
+/// The public router: /api/v1 behind the token gate, the token endpoint, and JSON for
+/// every 404 and 405.
 pub fn router(app: App) -> Router {
-    Router::new().with_state(app)
+    Router::new()
+        .route("/api/v1", get(meta::surface))
+        .route("/api/v1/openapi.json", get(meta::openapi))
+        .route("/api/v1/usage", get(meta::usage))
+        .route("/api/v1/pdfs", post(documents::create_pdf))
+        .route("/api/v1/pdfs/{id}", put(documents::replace_pdf))
+        .route("/api/v1/diagrams", post(documents::create_diagram))
+        .route("/api/v1/diagrams/{id}", put(documents::replace_diagram))
+        .route("/api/v1/documents", get(documents::list))
+        .route(
+            "/api/v1/documents/{id}",
+            get(documents::get).delete(documents::delete),
+        )
+        .route("/auth/oauth/token", post(auth::token))
+        .fallback(not_found)
+        .layer(from_fn(method_not_allowed_as_json))
+        .layer(from_fn_with_state(app.clone(), route_gate))
+        .with_state(app)
+}
+
+/// /api/v1 needs a bearer token; everything else must not carry one (a bearer token
+/// outside /api/v1 answers 404, as if nothing were there).
+async fn route_gate(
+    State(app): State<App>,
+    req: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
+    let path = req.uri().path();
+    if path == "/api/v1" || path.starts_with("/api/v1/") {
+        return auth::gate(State(app), req, next).await;
+    }
+    if auth::bearer(req.headers()).is_some() {
+        return Err(ApiError::not_found(
+            "nothing is here for a bearer token; the API lives under /api/v1",
+        ));
+    }
+    Ok(next.run(req).await)
+}
+
+async fn not_found(req: Request) -> ApiError {
+    ApiError::not_found(format!("no route {} {}", req.method(), req.uri().path()))
+}
+
+/// axum answers a wrong method with an empty 405 and an `Allow` header; give it a body.
+async fn method_not_allowed_as_json(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let response = next.run(req).await;
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return response;
+    }
+    // axum's own Allow header comes out empty once the router is layered: derive it from
+    // the route table instead.
+    let allow = meta::allowed_methods(&path).join(", ");
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{path} does not take {method}; it takes {allow}"),
+    )
+    .with(
+        "allow",
+        allow
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>(),
+    )
+    .header(header::ALLOW, allow)
+    .into_response()
 }
 
 /// The operator token: `QUIRE_ADMIN_TOKEN`, or one generated into the data directory.
@@ -39,6 +119,13 @@ fn operator_token(app: &App) -> anyhow::Result<String> {
 }
 
 pub async fn serve(app: App) -> anyhow::Result<()> {
+    // Test harnesses hold our stdin open and close it when they exit: leave with them.
+    if std::env::var("QUIRE_EXIT_ON_STDIN_EOF").is_ok_and(|v| v == "1") {
+        std::thread::spawn(|| {
+            let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+            std::process::exit(0);
+        });
+    }
     let token = operator_token(&app)?;
     let public = tokio::net::TcpListener::bind(app.config.addr)
         .await
@@ -62,6 +149,22 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
             }
         }
     });
+
+    // Housekeeping: the bin past its retention, tokens long expired.
+    {
+        let app = app.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = crate::documents::purge_expired(&app.db, &app.blobs).await {
+                    tracing::warn!("purging the bin: {e:#}");
+                }
+                if let Err(e) = crate::accounts::purge_expired_tokens(&app.db).await {
+                    tracing::warn!("purging tokens: {e:#}");
+                }
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+            }
+        });
+    }
 
     let admin_router = admin::router(app.clone(), token);
     let admin_task = tokio::spawn(async move { axum::serve(admin, admin_router).await });

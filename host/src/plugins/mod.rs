@@ -287,8 +287,11 @@ impl Plugins {
             tracing::warn!("no plugin directory at {}; run `make build`", dir.display());
             return Ok(installed);
         };
+        let rows = self.list().await?;
         let known: std::collections::HashSet<String> =
-            self.list().await?.into_iter().map(|r| r.name).collect();
+            rows.iter().map(|r| r.name.clone()).collect();
+        let digests: std::collections::HashSet<String> =
+            rows.into_iter().map(|r| r.digest).collect();
         let mut paths: Vec<_> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
@@ -296,6 +299,9 @@ impl Plugins {
         paths.sort();
         for path in paths {
             let wasm = std::fs::read(&path)?;
+            if digests.contains(&Blobs::digest(&wasm)) {
+                continue;
+            }
             let info = match self.vet(wasm.clone()).await {
                 Ok(info) => info,
                 Err(e) => {

@@ -1,6 +1,8 @@
 //! The host's integration tests: one binary, one module per area (wasmtime's layout).
 //! They use real components built by `make plugins`, a real database and real files.
 
+mod api;
 mod common;
 mod convert_cli;
 mod sandbox;
+mod server;

@@ -1,0 +1,464 @@
+//! Accounts, plans, API credentials and access tokens (OAuth 2.0 client credentials).
+//!
+//! Secrets and tokens are 256-bit random values stored as sha256 digests. A token's scopes
+//! are re-intersected with its credential's current scopes on every call, so narrowing or
+//! revoking a credential takes effect on tokens already issued.
+
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+
+use crate::error::{Error, Result};
+use crate::store::{now, Db};
+
+pub const READ: &str = "documents:read";
+pub const WRITE: &str = "documents:write";
+pub const ALL_SCOPES: [&str; 2] = [READ, WRITE];
+pub const TOKEN_LIFETIME: i64 = 3600;
+pub const OLD_SECRET_GRACE: f64 = 24.0 * 3600.0;
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Plan {
+    pub name: String,
+    pub api: bool,
+    pub daily_calls: Option<i64>,
+    pub storage_quota: Option<i64>,
+    pub max_file: i64,
+    pub max_credentials: i64,
+    pub sharing: bool,
+    pub forms: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub id: String,
+    pub email: String,
+    pub email_confirmed: bool,
+    pub retention_days: i64,
+    pub storage_used: i64,
+    pub plan: Plan,
+}
+
+/// Who is calling: the account, through which credential, with which scopes.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub account: Account,
+    pub client_id: String,
+    pub scopes: Vec<String>,
+}
+
+impl Principal {
+    pub fn has(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+}
+
+/// Why a bearer token does not open the API.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuthError {
+    #[error("this call needs an access token: send `Authorization: Bearer <ACCESS_TOKEN>`")]
+    Missing,
+    #[error(
+        "the access token is not valid or has expired (tokens last one hour); ask for a new token"
+    )]
+    Invalid,
+    #[error("the credential behind this token was revoked; ask for a new token with a current credential")]
+    Revoked,
+    #[error("the account's {0} plan does not include API access; the API needs the Pro or Enterprise plan")]
+    PlanLapsed(String),
+}
+
+/// Why the token endpoint refuses (RFC 6749 section 5.2 names).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    #[error("{0}")]
+    InvalidRequest(String),
+    #[error("the client id or secret is wrong, or the credential was revoked")]
+    InvalidClient,
+    #[error("only the client_credentials grant is issued")]
+    UnsupportedGrantType,
+    #[error("the account's {0} plan does not include API access; the API needs the Pro or Enterprise plan")]
+    PlanRequired(String),
+}
+
+pub struct IssuedToken {
+    pub access_token: String,
+    pub expires_in: i64,
+    pub scope: String,
+}
+
+pub fn hash_secret(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    rand::fill(&mut buf[..]);
+    hex::encode(buf)
+}
+
+/// A new opaque 32-character hexadecimal identifier.
+pub fn new_id() -> String {
+    random_hex(16)
+}
+
+/// Keeps the known scopes of a space-separated list, in canonical order.
+pub fn parse_scopes(s: &str) -> Vec<String> {
+    let asked: Vec<&str> = s.split_whitespace().collect();
+    ALL_SCOPES
+        .iter()
+        .filter(|k| asked.contains(k))
+        .map(|k| k.to_string())
+        .collect()
+}
+
+fn plan_from_row(row: &sqlx::any::AnyRow, prefix: &str) -> std::result::Result<Plan, sqlx::Error> {
+    let col = |c: &str| format!("{prefix}{c}");
+    Ok(Plan {
+        name: row.try_get(col("name").as_str())?,
+        api: row.try_get::<i64, _>(col("api").as_str())? != 0,
+        daily_calls: row.try_get(col("daily_calls").as_str())?,
+        storage_quota: row.try_get(col("storage_quota").as_str())?,
+        max_file: row.try_get(col("max_file").as_str())?,
+        max_credentials: row.try_get(col("max_credentials").as_str())?,
+        sharing: row.try_get::<i64, _>(col("sharing").as_str())? != 0,
+        forms: row.try_get::<i64, _>(col("forms").as_str())? != 0,
+    })
+}
+
+const ACCOUNT_COLUMNS: &str = "a.id, a.email, a.email_confirmed, a.retention_days, a.storage_used,
+    p.name AS p_name, p.api AS p_api, p.daily_calls AS p_daily_calls, p.storage_quota AS p_storage_quota,
+    p.max_file AS p_max_file, p.max_credentials AS p_max_credentials, p.sharing AS p_sharing, p.forms AS p_forms";
+
+fn account_from_row(row: &sqlx::any::AnyRow) -> std::result::Result<Account, sqlx::Error> {
+    Ok(Account {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        email_confirmed: row.try_get::<i64, _>("email_confirmed")? != 0,
+        retention_days: row.try_get("retention_days")?,
+        storage_used: row.try_get("storage_used")?,
+        plan: plan_from_row(row, "p_")?,
+    })
+}
+
+pub async fn plan(db: &Db, name: &str) -> Result<Plan> {
+    let row = sqlx::query(
+        "SELECT name AS p_name, api AS p_api, daily_calls AS p_daily_calls, storage_quota AS p_storage_quota,
+                max_file AS p_max_file, max_credentials AS p_max_credentials, sharing AS p_sharing, forms AS p_forms
+         FROM plans WHERE name = $1",
+    )
+    .bind(name)
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("no plan named `{name}`")))?;
+    Ok(plan_from_row(&row, "p_")?)
+}
+
+/// Changes a plan's limits (`None` leaves a value as it is; `Some(None)` removes a limit).
+pub async fn set_plan_limits(
+    db: &Db,
+    name: &str,
+    daily_calls: Option<Option<i64>>,
+    storage_quota: Option<Option<i64>>,
+    max_file: Option<i64>,
+) -> Result<Plan> {
+    let mut p = plan(db, name).await?;
+    if let Some(v) = daily_calls {
+        p.daily_calls = v;
+    }
+    if let Some(v) = storage_quota {
+        p.storage_quota = v;
+    }
+    if let Some(v) = max_file {
+        p.max_file = v;
+    }
+    sqlx::query(
+        "UPDATE plans SET daily_calls = $1, storage_quota = $2, max_file = $3 WHERE name = $4",
+    )
+    .bind(p.daily_calls)
+    .bind(p.storage_quota)
+    .bind(p.max_file)
+    .bind(name)
+    .execute(&db.pool)
+    .await?;
+    Ok(p)
+}
+
+pub async fn create_account(db: &Db, email: &str, plan_name: &str) -> Result<String> {
+    if !email.contains('@') || email.len() > 254 {
+        return Err(Error::Invalid(format!("`{email}` is not an email address")));
+    }
+    plan(db, plan_name).await?;
+    let id = new_id();
+    sqlx::query("INSERT INTO accounts (id, email, plan, created) VALUES ($1, $2, $3, $4)")
+        .bind(&id)
+        .bind(email)
+        .bind(plan_name)
+        .bind(now())
+        .execute(&db.pool)
+        .await
+        .map_err(|e| match e {
+            sqlx::Error::Database(d) if d.message().to_lowercase().contains("unique") => {
+                Error::Invalid(format!("an account with the email {email} exists already"))
+            }
+            e => e.into(),
+        })?;
+    Ok(id)
+}
+
+pub async fn account(db: &Db, id: &str) -> Result<Account> {
+    let row = sqlx::query(&format!(
+        "SELECT {ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.name = a.plan WHERE a.id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("no account {id}")))?;
+    Ok(account_from_row(&row)?)
+}
+
+pub async fn set_plan(db: &Db, id: &str, plan_name: &str) -> Result<()> {
+    plan(db, plan_name).await?;
+    let done = sqlx::query("UPDATE accounts SET plan = $1 WHERE id = $2")
+        .bind(plan_name)
+        .bind(id)
+        .execute(&db.pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!("no account {id}")));
+    }
+    Ok(())
+}
+
+pub async fn confirm_email(db: &Db, id: &str) -> Result<()> {
+    let done = sqlx::query("UPDATE accounts SET email_confirmed = 1 WHERE id = $1")
+        .bind(id)
+        .execute(&db.pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!("no account {id}")));
+    }
+    Ok(())
+}
+
+/// A new credential; the secret is returned once and stored only as a digest.
+pub async fn create_credential(
+    db: &Db,
+    account_id: &str,
+    scopes: &str,
+) -> Result<(String, String)> {
+    let acct = account(db, account_id).await?;
+    let scopes = parse_scopes(scopes);
+    if scopes.is_empty() {
+        return Err(Error::Invalid(format!(
+            "scopes must include {} or {}",
+            READ, WRITE
+        )));
+    }
+    let live: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM credentials WHERE account_id = $1 AND revoked = 0",
+    )
+    .bind(account_id)
+    .fetch_one(&db.pool)
+    .await?;
+    if live >= acct.plan.max_credentials {
+        return Err(Error::Invalid(format!(
+            "the account has {live} credentials, the most its plan allows; revoke one first"
+        )));
+    }
+    let client_id = format!("qc_{}", random_hex(12));
+    let secret = format!("qs_{}", random_hex(32));
+    sqlx::query(
+        "INSERT INTO credentials (client_id, account_id, secret_hash, scopes, created) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&client_id)
+    .bind(account_id)
+    .bind(hash_secret(&secret))
+    .bind(scopes.join(" "))
+    .bind(now())
+    .execute(&db.pool)
+    .await?;
+    Ok((client_id, secret))
+}
+
+/// A new secret; the old one stays valid for 24 hours.
+pub async fn rotate_secret(db: &Db, client_id: &str) -> Result<String> {
+    let secret = format!("qs_{}", random_hex(32));
+    let done = sqlx::query(
+        "UPDATE credentials SET old_secret_hash = secret_hash, old_secret_expires = $1, secret_hash = $2
+         WHERE client_id = $3 AND revoked = 0",
+    )
+    .bind(now() + OLD_SECRET_GRACE)
+    .bind(hash_secret(&secret))
+    .bind(client_id)
+    .execute(&db.pool)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!("no live credential {client_id}")));
+    }
+    Ok(secret)
+}
+
+/// Revokes at once: the credential and every token issued from it stop working.
+pub async fn revoke(db: &Db, client_id: &str) -> Result<()> {
+    let mut tx = db.pool.begin().await?;
+    let done = sqlx::query(
+        "UPDATE credentials SET revoked = 1, old_secret_hash = NULL WHERE client_id = $1",
+    )
+    .bind(client_id)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!("no credential {client_id}")));
+    }
+    sqlx::query("DELETE FROM tokens WHERE client_id = $1")
+        .bind(client_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+pub async fn set_scopes(db: &Db, client_id: &str, scopes: &str) -> Result<Vec<String>> {
+    let scopes = parse_scopes(scopes);
+    if scopes.is_empty() {
+        return Err(Error::Invalid(format!(
+            "scopes must include {} or {}",
+            READ, WRITE
+        )));
+    }
+    let done = sqlx::query("UPDATE credentials SET scopes = $1 WHERE client_id = $2")
+        .bind(scopes.join(" "))
+        .bind(client_id)
+        .execute(&db.pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!("no credential {client_id}")));
+    }
+    Ok(scopes)
+}
+
+/// The client credentials grant. Asking for more scope than the credential holds is
+/// ignored, not refused; asking for less narrows the token.
+pub async fn issue_token(
+    db: &Db,
+    client_id: &str,
+    secret: &str,
+    scope: Option<&str>,
+) -> std::result::Result<IssuedToken, TokenError> {
+    let internal =
+        |_| TokenError::InvalidRequest("the token could not be issued; try again".into());
+    let row = sqlx::query(&format!(
+        "SELECT c.secret_hash, c.old_secret_hash, c.old_secret_expires, c.scopes, c.revoked, {ACCOUNT_COLUMNS}
+         FROM credentials c JOIN accounts a ON a.id = c.account_id JOIN plans p ON p.name = a.plan
+         WHERE c.client_id = $1"
+    ))
+    .bind(client_id)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(internal)?
+    .ok_or(TokenError::InvalidClient)?;
+    let given = hash_secret(secret);
+    let current: String = row.try_get("secret_hash").map_err(internal)?;
+    let old: Option<String> = row.try_get("old_secret_hash").map_err(internal)?;
+    let old_expires: Option<f64> = row.try_get("old_secret_expires").map_err(internal)?;
+    let revoked = row.try_get::<i64, _>("revoked").map_err(internal)? != 0;
+    let old_ok = old.as_deref() == Some(given.as_str()) && old_expires.is_some_and(|t| t > now());
+    if revoked || !(constant_eq(&given, &current) || old_ok) {
+        return Err(TokenError::InvalidClient);
+    }
+    let account = account_from_row(&row).map_err(internal)?;
+    if !account.plan.api {
+        return Err(TokenError::PlanRequired(account.plan.name));
+    }
+    let held = parse_scopes(&row.try_get::<String, _>("scopes").map_err(internal)?);
+    let granted: Vec<String> = match scope {
+        Some(s) if !s.trim().is_empty() => {
+            let asked = parse_scopes(s);
+            held.iter().filter(|h| asked.contains(h)).cloned().collect()
+        }
+        _ => held,
+    };
+    if granted.is_empty() {
+        return Err(TokenError::InvalidRequest(
+            "none of the requested scopes is held by this credential".into(),
+        ));
+    }
+    let token = format!("qt_{}", random_hex(32));
+    sqlx::query(
+        "INSERT INTO tokens (token_hash, client_id, scopes, expires) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(hash_secret(&token))
+    .bind(client_id)
+    .bind(granted.join(" "))
+    .bind(now() + TOKEN_LIFETIME as f64)
+    .execute(&db.pool)
+    .await
+    .map_err(internal)?;
+    Ok(IssuedToken {
+        access_token: token,
+        expires_in: TOKEN_LIFETIME,
+        scope: granted.join(" "),
+    })
+}
+
+fn constant_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Resolves a bearer token, checking expiry, revocation, scopes and the plan, in one query.
+pub async fn authenticate(
+    db: &Db,
+    token: &str,
+) -> std::result::Result<Principal, AuthenticateError> {
+    let row = sqlx::query(&format!(
+        "SELECT t.scopes AS token_scopes, t.expires, c.client_id, c.scopes AS credential_scopes, c.revoked, {ACCOUNT_COLUMNS}
+         FROM tokens t JOIN credentials c ON c.client_id = t.client_id
+         JOIN accounts a ON a.id = c.account_id JOIN plans p ON p.name = a.plan
+         WHERE t.token_hash = $1"
+    ))
+    .bind(hash_secret(token))
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or(AuthError::Invalid)?;
+    if row.try_get::<i64, _>("revoked")? != 0 {
+        return Err(AuthError::Revoked.into());
+    }
+    if row.try_get::<f64, _>("expires")? <= now() {
+        return Err(AuthError::Invalid.into());
+    }
+    let account = account_from_row(&row)?;
+    if !account.plan.api {
+        return Err(AuthError::PlanLapsed(account.plan.name).into());
+    }
+    let held = parse_scopes(&row.try_get::<String, _>("credential_scopes")?);
+    let scopes = parse_scopes(&row.try_get::<String, _>("token_scopes")?)
+        .into_iter()
+        .filter(|s| held.contains(s))
+        .collect();
+    Ok(Principal {
+        account,
+        client_id: row.try_get("client_id")?,
+        scopes,
+    })
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuthenticateError {
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// Drops tokens that expired more than a day ago.
+pub async fn purge_expired_tokens(db: &Db) -> Result<u64> {
+    let done = sqlx::query("DELETE FROM tokens WHERE expires < $1")
+        .bind(now() - 86400.0)
+        .execute(&db.pool)
+        .await?;
+    Ok(done.rows_affected())
+}

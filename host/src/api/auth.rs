@@ -1,0 +1,230 @@
+//! The token endpoint (OAuth 2.0 client credentials, RFC 6749 section 4.4) and the gate in
+//! front of /api/v1: bearer token (401), plan (402), scope by method (403), daily
+//! allowance (429), in that order.
+
+use axum::body::Bytes;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use base64::Engine as _;
+use serde_json::json;
+
+use super::error::ApiError;
+use crate::accounts::{self, AuthError, AuthenticateError, TokenError};
+use crate::app::App;
+use crate::error::Error;
+
+fn token_error(e: TokenError) -> Response {
+    let (status, code) = match &e {
+        TokenError::InvalidRequest(_) => (StatusCode::BAD_REQUEST, "invalid_request"),
+        TokenError::InvalidClient => (StatusCode::UNAUTHORIZED, "invalid_client"),
+        TokenError::UnsupportedGrantType => (StatusCode::BAD_REQUEST, "unsupported_grant_type"),
+        TokenError::PlanRequired(_) => (StatusCode::PAYMENT_REQUIRED, "unauthorized_client"),
+    };
+    let mut response = (
+        status,
+        [(header::CACHE_CONTROL, "no-store"), (header::PRAGMA, "no-cache")],
+        Json(json!({"error": code, "error_description": e.to_string(), "ok": false, "detail": e.to_string()})),
+    )
+        .into_response();
+    if status == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            header::HeaderValue::from_static("Basic realm=\"quire\""),
+        );
+    }
+    response
+}
+
+/// Client id and secret from HTTP Basic (RFC 6749 2.3.1: each form-urlencoded).
+fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let encoded = value
+        .strip_prefix("Basic ")
+        .or_else(|| value.strip_prefix("basic "))?;
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (id, secret) = text.split_once(':')?;
+    let unescape = |s: &str| {
+        form_urlencoded::parse(format!("x={s}").as_bytes())
+            .next()
+            .map(|(_, v)| v.into_owned())
+    };
+    Some((unescape(id)?, unescape(secret)?))
+}
+
+pub async fn token(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !content_type.starts_with("application/x-www-form-urlencoded") {
+        return token_error(TokenError::InvalidRequest(
+            "send the token request form-encoded (application/x-www-form-urlencoded)".into(),
+        ));
+    }
+    let mut form = std::collections::HashMap::new();
+    for (k, v) in form_urlencoded::parse(&body) {
+        if form.insert(k.to_string(), v.to_string()).is_some() {
+            return token_error(TokenError::InvalidRequest(format!(
+                "`{k}` was sent more than once"
+            )));
+        }
+    }
+    match form.get("grant_type").map(String::as_str) {
+        Some("client_credentials") => {}
+        Some(_) => return token_error(TokenError::UnsupportedGrantType),
+        None => {
+            return token_error(TokenError::InvalidRequest(
+                "grant_type is required (client_credentials)".into(),
+            ))
+        }
+    }
+    let basic = basic_credentials(&headers);
+    let (client_id, secret) = match (basic, form.get("client_id"), form.get("client_secret")) {
+        (Some(b), None, None) => b,
+        (Some(_), _, _) => {
+            return token_error(TokenError::InvalidRequest(
+                "send the client credentials either as HTTP Basic or in the body, not both".into(),
+            ))
+        }
+        (None, Some(id), Some(secret)) => (id.clone(), secret.clone()),
+        (None, _, _) => {
+            return token_error(TokenError::InvalidRequest(
+                "client_id and client_secret are required (in the body or as HTTP Basic)".into(),
+            ))
+        }
+    };
+    match accounts::issue_token(
+        &app.db,
+        &client_id,
+        &secret,
+        form.get("scope").map(String::as_str),
+    )
+    .await
+    {
+        Ok(t) => (
+            StatusCode::OK,
+            [
+                (header::CACHE_CONTROL, "no-store"),
+                (header::PRAGMA, "no-cache"),
+            ],
+            Json(json!({
+                "access_token": t.access_token,
+                "token_type": "Bearer",
+                "expires_in": t.expires_in,
+                "scope": t.scope,
+            })),
+        )
+            .into_response(),
+        Err(e) => token_error(e),
+    }
+}
+
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    v.strip_prefix("Bearer ")
+        .or_else(|| v.strip_prefix("bearer "))
+        .map(str::trim)
+}
+
+fn unauthorized(app: &App, e: AuthError) -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        format!(
+            "{e}; the token endpoint is {}/auth/oauth/token",
+            app.config.base_url
+        ),
+    )
+    .with(
+        "token_endpoint",
+        format!("{}/auth/oauth/token", app.config.base_url),
+    )
+    .with("reference", format!("{}/api/v1", app.config.base_url))
+    .header(
+        header::WWW_AUTHENTICATE,
+        "Bearer realm=\"quire\", error=\"invalid_token\"",
+    )
+}
+
+/// The gate every /api/v1 request passes. On success the `Principal` rides in the
+/// request's extensions.
+pub async fn gate(
+    State(app): State<App>,
+    mut req: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
+    let Some(token) = bearer(req.headers()).map(str::to_string) else {
+        return Err(unauthorized(&app, AuthError::Missing));
+    };
+    let principal = match accounts::authenticate(&app.db, &token).await {
+        Ok(p) => p,
+        Err(AuthenticateError::Auth(AuthError::PlanLapsed(plan))) => {
+            return Err(ApiError::new(
+                StatusCode::PAYMENT_REQUIRED,
+                AuthError::PlanLapsed(plan).to_string(),
+            )
+            .with("plans", vec!["pro", "enterprise"]))
+        }
+        Err(AuthenticateError::Auth(e)) => return Err(unauthorized(&app, e)),
+        Err(AuthenticateError::Db(e)) => return Err(e.into()),
+    };
+    let needed = if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        accounts::READ
+    } else {
+        accounts::WRITE
+    };
+    if !principal.has(needed) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "this token's scopes ({}) do not cover {} calls; they need {needed}",
+                principal.scopes.join(" "),
+                req.method()
+            ),
+        )
+        .with("needed", needed));
+    }
+    crate::usage::count_call(
+        &app.db,
+        &principal.account.id,
+        principal.account.plan.daily_calls,
+    )
+    .await
+    .map_err(ApiError::from)?;
+    req.extensions_mut().insert(principal);
+    Ok(next.run(req).await)
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Invalid(s) => ApiError::bad_request(s),
+            Error::NotFound(s) => ApiError::not_found(s),
+            Error::VersionConflict { current, .. } => {
+                ApiError::new(StatusCode::CONFLICT, e.to_string()).with("version", current)
+            }
+            Error::PlanRequired(s) => ApiError::new(StatusCode::PAYMENT_REQUIRED, s),
+            Error::FileTooLarge { limit, .. } => {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()).with("limit", limit)
+            }
+            Error::StorageFull { quota, left, .. } => {
+                ApiError::new(StatusCode::INSUFFICIENT_STORAGE, e.to_string())
+                    .with("quota", quota)
+                    .with("left", left)
+            }
+            Error::AllowanceSpent {
+                retry_after,
+                allowed,
+            } => ApiError::new(StatusCode::TOO_MANY_REQUESTS, e.to_string())
+                .with("allowed", allowed)
+                .header(header::RETRY_AFTER, retry_after.to_string()),
+            Error::Conversion(c) => c.into(),
+            Error::Internal(i) => i.into(),
+        }
+    }
+}

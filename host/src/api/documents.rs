@@ -1,0 +1,469 @@
+//! Endpoints 1-7: create, replace, list, fetch, download and bin documents.
+
+use std::collections::HashMap;
+
+use axum::body::Body;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use quire_sdk::{validate, Kind};
+use serde_json::{json, Value};
+
+use super::body::{self, Source, Upload};
+use super::error::ApiError;
+use crate::accounts::Principal;
+use crate::app::App;
+use crate::documents::{self, Content, DocRow};
+
+pub fn links(base: &str, id: &str) -> serde_json::Map<String, Value> {
+    let doc = format!("{base}/api/v1/documents/{id}");
+    let mut m = serde_json::Map::new();
+    m.insert("self".into(), json!(doc));
+    for (name, ext) in [
+        ("pdf", "pdf"),
+        ("svg", "svg"),
+        ("png", "png"),
+        ("model", "json"),
+        ("mermaid", "mmd"),
+    ] {
+        m.insert(name.into(), json!(format!("{doc}.{ext}")));
+    }
+    m.insert("open".into(), json!(format!("{base}/d/{id}")));
+    m
+}
+
+pub fn row_json(base: &str, d: &DocRow) -> Value {
+    json!({
+        "id": d.id,
+        "title": d.title,
+        "kind": d.kind.as_str(),
+        "pages": d.pages,
+        "shapes": d.shapes,
+        "version": d.version,
+        "created": d.created,
+        "updated": d.updated,
+        "your_role": "owner",
+        "links": links(base, &d.id),
+    })
+}
+
+fn etag(version: i64) -> (header::HeaderName, String) {
+    (header::ETAG, format!("\"{version}\""))
+}
+
+/// Body size a JSON upload may have: base64 makes a file 4/3 larger, plus room for JSON.
+fn body_limit(principal: &Principal) -> u64 {
+    let max = principal.account.plan.max_file.max(0) as u64;
+    max.saturating_add(max / 3).saturating_add(64 << 10)
+}
+
+/// Reads and converts an upload into storable content (the shared part of create and
+/// replace, for documents and forms).
+pub async fn receive(
+    app: &App,
+    principal: &Principal,
+    kind: Kind,
+    query: &HashMap<String, String>,
+    req: Request,
+) -> Result<(Content, Upload, Vec<String>), ApiError> {
+    let (parts, body) = req.into_parts();
+    let plan = &principal.account.plan;
+    let is_json = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let limit = if is_json {
+        body_limit(principal)
+    } else {
+        plan.max_file.max(0) as u64
+    };
+    let bytes = body::read_limited(&parts.headers, body, limit, &plan.name).await?;
+    let mut upload = body::parse_upload(kind, &parts.headers, bytes, query)?;
+    let file_size = match &upload.source {
+        Source::File { bytes, .. } => bytes.len() as u64,
+        Source::Model(_) => 0,
+    };
+    if file_size > plan.max_file.max(0) as u64 {
+        return Err(crate::error::Error::FileTooLarge {
+            size: file_size,
+            limit: plan.max_file,
+            plan: plan.name.clone(),
+        }
+        .into());
+    }
+    let source = std::mem::replace(&mut upload.source, Source::Model(Value::Null));
+    let (content, warnings) = match source {
+        Source::Model(value) => {
+            let document = validate::from_value(value).map_err(|e| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("the model is not valid: {e}"),
+                )
+            })?;
+            validate::check(&document, std::iter::empty()).map_err(|e| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("the model is not valid: {e}"),
+                )
+            })?;
+            (
+                Content {
+                    document,
+                    assets: Vec::new(),
+                    source: None,
+                    title: upload.title.clone(),
+                },
+                Vec::new(),
+            )
+        }
+        Source::File { bytes, media_type } => {
+            let images = std::mem::take(&mut upload.images);
+            let converted = app
+                .plugins
+                .import(bytes.clone(), &media_type, images, upload.options.clone())
+                .await
+                .map_err(ApiError::from)?;
+            let content = Content {
+                document: converted.value.document,
+                assets: converted.value.assets,
+                source: Some((bytes, media_type)),
+                title: upload.title.clone(),
+            };
+            (content, converted.warnings)
+        }
+    };
+    Ok((content, upload, warnings))
+}
+
+fn created_response(
+    status: StatusCode,
+    base: &str,
+    row: &DocRow,
+    warnings: Vec<String>,
+) -> Response {
+    let mut body = json!({"ok": true, "document": row_json(base, row)});
+    if !warnings.is_empty() {
+        body["warnings"] = json!(warnings);
+    }
+    let (name, value) = etag(row.version);
+    (status, [(name, value)], Json(body)).into_response()
+}
+
+async fn create(
+    app: App,
+    principal: Principal,
+    kind: Kind,
+    query: HashMap<String, String>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let (content, _, warnings) = receive(&app, &principal, kind, &query, req).await?;
+    let row = documents::create(
+        &app.db,
+        &app.blobs,
+        &principal.account.id,
+        principal.account.plan.storage_quota,
+        kind,
+        content,
+    )
+    .await?;
+    Ok(created_response(
+        StatusCode::CREATED,
+        &app.config.base_url,
+        &row,
+        warnings,
+    ))
+}
+
+pub async fn create_pdf(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Query(q): Query<HashMap<String, String>>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    create(app, p, Kind::Pdf, q, req).await
+}
+
+pub async fn create_diagram(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Query(q): Query<HashMap<String, String>>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    create(app, p, Kind::Diagram, q, req).await
+}
+
+/// `If-Match: "<version>"` (quotes optional; `*` matches any).
+pub fn expected_version(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
+    let Some(v) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let s = v
+        .to_str()
+        .unwrap_or("")
+        .trim()
+        .trim_start_matches("W/")
+        .trim_matches('"');
+    if s == "*" {
+        return Ok(None);
+    }
+    s.parse::<i64>().map(Some).map_err(|_| {
+        ApiError::bad_request("If-Match must be the document version in quotes, e.g. \"3\"")
+    })
+}
+
+async fn replace(
+    app: App,
+    principal: Principal,
+    kind: Kind,
+    id: String,
+    query: HashMap<String, String>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let expected = expected_version(req.headers())?;
+    // Refuse early for a document that is not there, before reading a large body.
+    let current = documents::get(&app.db, &principal.account.id, &id).await?;
+    if current.kind != kind {
+        body::discard(req.into_body()).await;
+        return Err(ApiError::not_found(format!(
+            "no {} document {id}",
+            kind.as_str()
+        )));
+    }
+    let (content, _, warnings) = receive(&app, &principal, kind, &query, req).await?;
+    let row = documents::replace(
+        &app.db,
+        &app.blobs,
+        &principal.account.id,
+        principal.account.plan.storage_quota,
+        &id,
+        kind,
+        expected,
+        content,
+    )
+    .await?;
+    Ok(created_response(
+        StatusCode::OK,
+        &app.config.base_url,
+        &row,
+        warnings,
+    ))
+}
+
+pub async fn replace_pdf(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    replace(app, p, Kind::Pdf, id, q, req).await
+}
+
+pub async fn replace_diagram(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    replace(app, p, Kind::Diagram, id, q, req).await
+}
+
+/// Reads an integer query parameter within bounds.
+pub fn int_param(
+    q: &HashMap<String, String>,
+    name: &str,
+    default: i64,
+    min: i64,
+    max: i64,
+) -> Result<i64, ApiError> {
+    match q.get(name) {
+        None => Ok(default),
+        Some(v) => match v.parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(ApiError::bad_request(format!(
+                "`{name}` must be a whole number from {min} to {max}"
+            ))),
+        },
+    }
+}
+
+pub async fn list(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let kind = match q.get("kind").map(String::as_str) {
+        None | Some("") => None,
+        Some("pdf") => Some(Kind::Pdf),
+        Some("diagram") => Some(Kind::Diagram),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`kind` is pdf or diagram, not `{other}`"
+            )))
+        }
+    };
+    let limit = int_param(&q, "limit", 50, 0, 200)?;
+    let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
+    let (total, rows) = documents::list(&app.db, &p.account.id, kind, limit, offset).await?;
+    let base = &app.config.base_url;
+    Ok(Json(
+        json!({"ok": true, "total": total, "documents": rows.iter().map(|r| row_json(base, r)).collect::<Vec<_>>()}),
+    ))
+}
+
+/// GET /api/v1/documents/{id} and /api/v1/documents/{id}.{format}.
+pub async fn get(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(raw): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    if let Some((id, format)) = raw.split_once('.') {
+        return download(app, p, id, format, q).await;
+    }
+    let base = &app.config.base_url;
+    let (row, body) = match q.get("include").map(String::as_str) {
+        Some("model") => {
+            let (row, document, _) =
+                documents::load(&app.db, &app.blobs, &p.account.id, &raw).await?;
+            let mut doc = row_json(base, &row);
+            doc["data"] = serde_json::to_value(&document).map_err(anyhow::Error::from)?;
+            (row, doc)
+        }
+        None | Some("") => {
+            let row = documents::get(&app.db, &p.account.id, &raw).await?;
+            let doc = row_json(base, &row);
+            (row, doc)
+        }
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`include` takes `model`, not `{other}`"
+            )))
+        }
+    };
+    let (name, value) = etag(row.version);
+    Ok(([(name, value)], Json(json!({"ok": true, "document": body}))).into_response())
+}
+
+/// The content type the contract gives each download extension.
+fn content_type(ext: &str) -> Option<&'static str> {
+    Some(match ext {
+        "pdf" => "application/pdf",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "mmd" => "text/vnd.mermaid",
+        "drawio" => "application/xml",
+        "json" => "application/json",
+        _ => return None,
+    })
+}
+
+/// A header value carries visible ASCII only: anything else is written as U+XXXX.
+pub fn header_text(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c == ' ' || c.is_ascii_graphic() {
+                c.to_string()
+            } else {
+                format!("U+{:04X}", c as u32)
+            }
+        })
+        .collect()
+}
+
+async fn download(
+    app: App,
+    p: Principal,
+    id: &str,
+    ext: &str,
+    q: HashMap<String, String>,
+) -> Result<Response, ApiError> {
+    let (row, document, assets) = documents::load(&app.db, &app.blobs, &p.account.id, id).await?;
+    let Some(media_type) = content_type(ext) else {
+        let served: Vec<String> = app
+            .plugins
+            .formats(true)
+            .iter()
+            .map(|f| format!(".{}", f.extension))
+            .chain([".json".to_string()])
+            .collect();
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                ".{ext} is not a download format; served are {}",
+                served.join(", ")
+            ),
+        )
+        .with("served", served));
+    };
+    let page = match q.get("page") {
+        None => None,
+        Some(_) => Some(int_param(&q, "page", 1, 1, row.pages.max(1)).map_err(|_| {
+            ApiError::bad_request(format!(
+                "`page` must be a page of the document, from 1 to {}",
+                row.pages
+            ))
+        })? as u32),
+    };
+    let dpi =
+        if ext == "png" {
+            match q.get("dpi") {
+                None => Some(110),
+                Some(_) => Some(int_param(&q, "dpi", 110, 1, 200).map_err(|_| {
+                    ApiError::bad_request("`dpi` must be a whole number from 1 to 200")
+                })? as u32),
+            }
+        } else {
+            None
+        };
+    let (name, value) = etag(row.version);
+    if ext == "json" {
+        let json = serde_json::to_vec(&document).map_err(anyhow::Error::from)?;
+        return Ok((
+            [
+                (header::CONTENT_TYPE, media_type.to_string()),
+                (name, value),
+            ],
+            json,
+        )
+            .into_response());
+    }
+    let exported = app
+        .plugins
+        .export(&document, &assets, ext, page, dpi)
+        .await?;
+    let mut response = Body::from(exported.value.bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+    headers.insert(
+        name,
+        HeaderValue::from_str(&value).map_err(anyhow::Error::from)?,
+    );
+    if !exported.warnings.is_empty() {
+        let text = header_text(&exported.warnings.join("; "));
+        if let Ok(v) = HeaderValue::from_str(&text) {
+            headers.insert("x-service-warning", v);
+        }
+    }
+    for (k, v) in exported.value.headers {
+        if let (Ok(k), Ok(v)) = (
+            header::HeaderName::from_bytes(k.as_bytes()),
+            HeaderValue::from_str(&header_text(&v)),
+        ) {
+            headers.insert(k, v);
+        }
+    }
+    Ok(response)
+}
+
+pub async fn delete(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    documents::bin(&app.db, &p.account.id, &id).await?;
+    Ok(Json(json!({"ok": true, "binned": id})))
+}

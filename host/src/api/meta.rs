@@ -1,0 +1,214 @@
+//! Endpoints 23 and 24 (usage, the surface description) and the OpenAPI document, all
+//! generated from one route table so they cannot drift from each other.
+
+use axum::extract::State;
+use axum::{Extension, Json};
+use serde_json::{json, Map, Value};
+
+use super::error::ApiError;
+use crate::accounts::{self, Principal};
+use crate::app::App;
+use crate::store::now;
+use crate::usage;
+
+/// Every public route: method, path (OpenAPI style), summary, success status.
+pub const ROUTES: &[(&str, &str, &str, u16)] = &[
+    ("GET", "/api/v1", "Describe the API surface", 200),
+    (
+        "GET",
+        "/api/v1/openapi.json",
+        "This OpenAPI 3.1 document",
+        200,
+    ),
+    ("GET", "/api/v1/usage", "Calls and storage used today", 200),
+    (
+        "POST",
+        "/api/v1/pdfs",
+        "Create a PDF-kind document from Markdown, HTML, an image, a PDF or a model",
+        201,
+    ),
+    (
+        "PUT",
+        "/api/v1/pdfs/{id}",
+        "Replace a PDF-kind document (version raised, history kept)",
+        200,
+    ),
+    (
+        "POST",
+        "/api/v1/diagrams",
+        "Create a diagram from mermaid, SVG, draw.io, Visio or a model",
+        201,
+    ),
+    (
+        "PUT",
+        "/api/v1/diagrams/{id}",
+        "Replace a diagram (version raised, history kept)",
+        200,
+    ),
+    ("GET", "/api/v1/documents", "List documents", 200),
+    (
+        "GET",
+        "/api/v1/documents/{id}",
+        "One document (include=model adds the model)",
+        200,
+    ),
+    (
+        "GET",
+        "/api/v1/documents/{id}.{format}",
+        "Download as pdf, png, svg, mmd, drawio or json",
+        200,
+    ),
+    (
+        "DELETE",
+        "/api/v1/documents/{id}",
+        "Move a document to the bin",
+        200,
+    ),
+];
+
+/// The methods the route table has for a concrete path (`{x}` matches one segment).
+pub fn allowed_methods(path: &str) -> Vec<&'static str> {
+    let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let matches = |pattern: &str| {
+        let pat: Vec<&str> = pattern.split('/').collect();
+        pat.len() == segments.len()
+            && pat.iter().zip(&segments).all(|(p, s)| {
+                if p.starts_with('{') {
+                    !s.is_empty()
+                } else {
+                    p == s
+                }
+            })
+    };
+    let mut out: Vec<&'static str> = Vec::new();
+    for (method, pattern, ..) in ROUTES {
+        if matches(pattern) && !out.contains(method) {
+            out.push(method);
+            if *method == "GET" {
+                out.push("HEAD");
+            }
+        }
+    }
+    out
+}
+
+pub async fn usage(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+) -> Result<Json<Value>, ApiError> {
+    let today = usage::calls_today(&app.db, &p.account.id).await?;
+    let account = accounts::account(&app.db, &p.account.id).await?;
+    let plan = &account.plan;
+    Ok(Json(json!({
+        "ok": true,
+        "day": usage::utc_day(now()),
+        "calls": {
+            "today": today,
+            "allowed": plan.daily_calls,
+            "left": plan.daily_calls.map(|a| (a - today).max(0)),
+        },
+        "storage": {
+            "used": account.storage_used,
+            "quota": plan.storage_quota,
+            "left": plan.storage_quota.map(|q| (q - account.storage_used).max(0)),
+            "largest_file": plan.max_file,
+        },
+    })))
+}
+
+pub async fn surface(State(app): State<App>) -> Json<Value> {
+    let base = &app.config.base_url;
+    let list = |read: bool| -> Vec<String> {
+        ROUTES
+            .iter()
+            .filter(|(m, ..)| (*m == "GET") == read)
+            .map(|(m, p, ..)| format!("{m} {p}"))
+            .collect()
+    };
+    Json(json!({
+        "ok": true,
+        "version": 1,
+        "docs": format!("{base}/api/v1/openapi.json"),
+        "authentication": {
+            "grant": "client_credentials",
+            "token_endpoint": format!("{base}/auth/oauth/token"),
+            "use": "Authorization: Bearer <ACCESS_TOKEN>",
+            "scopes": accounts::ALL_SCOPES,
+        },
+        "read": list(true),
+        "write": list(false),
+    }))
+}
+
+fn error_response(description: &str) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+}
+
+pub async fn openapi(State(app): State<App>) -> Json<Value> {
+    Json(openapi_document(&app.config.base_url))
+}
+
+pub fn openapi_document(base: &str) -> Value {
+    let mut paths = Map::new();
+    for (method, path, summary, status) in ROUTES {
+        let mut op = Map::new();
+        op.insert("summary".into(), json!(summary));
+        let scope = if *method == "GET" {
+            accounts::READ
+        } else {
+            accounts::WRITE
+        };
+        op.insert("security".into(), json!([{"oauth2": [scope]}]));
+        let mut params = Vec::new();
+        for name in ["id", "format"] {
+            if path.contains(&format!("{{{name}}}")) {
+                params.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
+            }
+        }
+        op.insert("parameters".into(), json!(params));
+        if matches!(*method, "POST" | "PUT") {
+            op.insert(
+                "requestBody".into(),
+                json!({"required": true, "content": {
+                    "application/json": {"schema": {"type": "object"}},
+                    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+                }}),
+            );
+        }
+        let mut responses = Map::new();
+        responses.insert(status.to_string(), json!({"description": "success", "content": {"application/json": {"schema": {"type": "object"}}}}));
+        for (code, what) in [
+            ("400", "request not understood"),
+            ("401", "no, expired or revoked token"),
+            ("402", "the plan does not include this"),
+            ("403", "the token's scopes do not cover the call"),
+            ("404", "no such document or route"),
+            ("409", "version conflict or locked PDF"),
+            ("413", "file larger than the plan allows"),
+            ("415", "file type cannot be read"),
+            ("422", "file damaged or refused"),
+            ("429", "daily allowance spent"),
+            ("507", "storage quota exceeded"),
+        ] {
+            responses.insert(code.into(), error_response(what));
+        }
+        op.insert("responses".into(), Value::Object(responses));
+        let entry = paths.entry(path.to_string()).or_insert_with(|| json!({}));
+        entry[method.to_lowercase()] = Value::Object(op);
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Quire API", "version": "1"},
+        "servers": [{"url": base}],
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"oauth2": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": format!("{base}/auth/oauth/token"),
+                "scopes": {accounts::READ: "read documents, forms, responses and usage", accounts::WRITE: "create, replace, delete"}
+            }}}},
+            "schemas": {"Error": {"type": "object", "required": ["ok", "detail"], "properties": {
+                "ok": {"const": false}, "detail": {"type": "string"}
+            }}}
+        }
+    })
+}

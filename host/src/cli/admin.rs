@@ -1,0 +1,216 @@
+//! `quire admin ...`: accounts, credentials, plans and the bin, for operators and scripts.
+//! With `--json` each command prints one JSON object on stdout.
+
+use serde_json::json;
+
+use crate::accounts;
+use crate::store::Db;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum AdminCommand {
+    #[command(subcommand)]
+    Account(AccountCommand),
+    #[command(subcommand)]
+    Credential(CredentialCommand),
+    #[command(subcommand)]
+    Plan(PlanCommand),
+    /// Takes a document out of the bin.
+    Restore {
+        doc_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum AccountCommand {
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long, value_parser = ["free", "pro", "enterprise"])]
+        plan: String,
+        #[arg(long)]
+        json: bool,
+    },
+    SetPlan {
+        id: String,
+        plan: String,
+        #[arg(long)]
+        json: bool,
+    },
+    ConfirmEmail {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum CredentialCommand {
+    /// A new credential; its secret is shown once.
+    Create {
+        #[arg(long)]
+        account: String,
+        #[arg(long, default_value = "documents:read documents:write")]
+        scopes: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// A new secret; the old one stays valid for 24 hours.
+    Rotate {
+        client_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Immediate: the credential and its tokens stop working.
+    Revoke {
+        client_id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Narrows (or widens) the scopes; tokens already issued follow.
+    SetScopes {
+        client_id: String,
+        scopes: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum PlanCommand {
+    /// Shows a plan's limits.
+    Show { name: String },
+    /// Changes a plan's limits; `none` removes a limit.
+    Set {
+        name: String,
+        #[arg(long)]
+        daily_calls: Option<String>,
+        #[arg(long)]
+        storage: Option<String>,
+        #[arg(long)]
+        max_file: Option<i64>,
+    },
+}
+
+fn limit(v: Option<String>) -> anyhow::Result<Option<Option<i64>>> {
+    match v.as_deref() {
+        None => Ok(None),
+        Some("none") => Ok(Some(None)),
+        Some(n) => {
+            Ok(Some(Some(n.parse().map_err(|_| {
+                anyhow::anyhow!("`{n}` is not a number or `none`")
+            })?)))
+        }
+    }
+}
+
+fn say(json_out: bool, value: serde_json::Value, text: String) {
+    if json_out {
+        println!("{value}");
+    } else {
+        println!("{text}");
+    }
+}
+
+pub async fn run(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
+    match cmd {
+        AdminCommand::Account(AccountCommand::Create { email, plan, json }) => {
+            let id = accounts::create_account(db, &email, &plan).await?;
+            say(
+                json,
+                json!({"id": id}),
+                format!("account {id} ({email}, {plan})"),
+            );
+        }
+        AdminCommand::Account(AccountCommand::SetPlan { id, plan, json }) => {
+            accounts::set_plan(db, &id, &plan).await?;
+            say(
+                json,
+                json!({"id": id, "plan": plan}),
+                format!("account {id} is on {plan}"),
+            );
+        }
+        AdminCommand::Account(AccountCommand::ConfirmEmail { id, json }) => {
+            accounts::confirm_email(db, &id).await?;
+            say(
+                json,
+                json!({"id": id, "email_confirmed": true}),
+                format!("account {id}: email confirmed"),
+            );
+        }
+        AdminCommand::Credential(CredentialCommand::Create {
+            account,
+            scopes,
+            json,
+        }) => {
+            let (client_id, secret) = accounts::create_credential(db, &account, &scopes).await?;
+            say(
+                json,
+                json!({"client_id": client_id, "client_secret": secret}),
+                format!(
+                    "client_id {client_id}\nclient_secret {secret}\n(the secret is shown only now)"
+                ),
+            );
+        }
+        AdminCommand::Credential(CredentialCommand::Rotate { client_id, json }) => {
+            let secret = accounts::rotate_secret(db, &client_id).await?;
+            say(
+                json,
+                json!({"client_id": client_id, "client_secret": secret, "old_secret_valid_hours": 24}),
+                format!("client_secret {secret}\n(the old secret stays valid for 24 hours)"),
+            );
+        }
+        AdminCommand::Credential(CredentialCommand::Revoke { client_id, json }) => {
+            accounts::revoke(db, &client_id).await?;
+            say(
+                json,
+                json!({"client_id": client_id, "revoked": true}),
+                format!("{client_id} revoked"),
+            );
+        }
+        AdminCommand::Credential(CredentialCommand::SetScopes {
+            client_id,
+            scopes,
+            json,
+        }) => {
+            let scopes = accounts::set_scopes(db, &client_id, &scopes).await?;
+            say(
+                json,
+                json!({"client_id": client_id, "scopes": scopes}),
+                format!("{client_id}: {}", scopes.join(" ")),
+            );
+        }
+        AdminCommand::Plan(PlanCommand::Show { name }) => {
+            println!(
+                "{}",
+                serde_json::to_string(&accounts::plan(db, &name).await?)?
+            );
+        }
+        AdminCommand::Plan(PlanCommand::Set {
+            name,
+            daily_calls,
+            storage,
+            max_file,
+        }) => {
+            let p = accounts::set_plan_limits(
+                db,
+                &name,
+                limit(daily_calls)?,
+                limit(storage)?,
+                max_file,
+            )
+            .await?;
+            println!("{}", serde_json::to_string(&p)?);
+        }
+        AdminCommand::Restore { doc_id, json } => {
+            crate::documents::restore(db, &doc_id).await?;
+            say(
+                json,
+                json!({"restored": doc_id}),
+                format!("{doc_id} restored"),
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,500 @@
+//! Stored documents: create, replace (a new version, never an overwrite), list, fetch,
+//! bin, restore and purge, with the account's storage kept in step in the same
+//! transaction. Blobs are written (and synced) before the rows that name them commit.
+
+use quire_sdk::{Asset, Document, Kind};
+use sqlx::Row;
+
+use crate::error::{Error, Result};
+use crate::store::{now, Blobs, Db};
+
+/// A document as the API lists it.
+#[derive(Debug, Clone)]
+pub struct DocRow {
+    pub id: String,
+    pub title: String,
+    pub kind: Kind,
+    pub pages: i64,
+    pub shapes: i64,
+    pub version: i64,
+    pub created: f64,
+    pub updated: f64,
+}
+
+/// What a create or replace stores.
+pub struct Content {
+    pub document: Document,
+    pub assets: Vec<Asset>,
+    /// The uploaded file and its media type, kept in the history beside the model.
+    pub source: Option<(Vec<u8>, String)>,
+    pub title: Option<String>,
+}
+
+/// The version a freshly created document reports (the contract: "a freshly created
+/// document reports 2").
+pub const FIRST_VERSION: i64 = 2;
+
+fn kind_from(s: &str) -> Kind {
+    if s == "diagram" {
+        Kind::Diagram
+    } else {
+        Kind::Pdf
+    }
+}
+
+fn row_to_doc(row: &sqlx::any::AnyRow) -> std::result::Result<DocRow, sqlx::Error> {
+    Ok(DocRow {
+        id: row.try_get("id")?,
+        title: row.try_get("title")?,
+        kind: kind_from(&row.try_get::<String, _>("kind")?),
+        pages: row.try_get("pages")?,
+        shapes: row.try_get("shapes")?,
+        version: row.try_get("version")?,
+        created: row.try_get("created")?,
+        updated: row.try_get("updated")?,
+    })
+}
+
+const DOC_COLUMNS: &str = "id, title, kind, pages, shapes, version, created, updated";
+
+pub fn default_title(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Pdf => "Untitled PDF",
+        Kind::Diagram => "Untitled diagram",
+    }
+}
+
+/// Blobs written for one version, and the bytes they count against storage.
+struct Written {
+    model: String,
+    source: Option<(String, String)>,
+    assets: Vec<(String, String, String)>,
+    size: i64,
+}
+
+fn write_blobs(blobs: &Blobs, content: &Content) -> Result<Written> {
+    let model_json = serde_json::to_vec(&content.document).map_err(anyhow::Error::from)?;
+    let mut size = model_json.len() as i64;
+    let model = blobs.put(&model_json)?;
+    let source = match &content.source {
+        Some((bytes, media_type)) => {
+            size += bytes.len() as i64;
+            Some((blobs.put(bytes)?, media_type.clone()))
+        }
+        None => None,
+    };
+    let mut assets = Vec::with_capacity(content.assets.len());
+    for a in &content.assets {
+        size += a.bytes.len() as i64;
+        assets.push((a.name.clone(), a.media_type.clone(), blobs.put(&a.bytes)?));
+    }
+    Ok(Written {
+        model,
+        source,
+        assets,
+        size,
+    })
+}
+
+/// Adds `size` to the account's storage inside `tx`, refusing past the quota.
+async fn charge_storage(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    account_id: &str,
+    size: i64,
+    quota: Option<i64>,
+) -> Result<()> {
+    let done = match quota {
+        Some(q) => {
+            sqlx::query("UPDATE accounts SET storage_used = storage_used + $1 WHERE id = $2 AND storage_used + $1 <= $3")
+                .bind(size)
+                .bind(account_id)
+                .bind(q)
+                .execute(&mut **tx)
+                .await?
+        }
+        None => {
+            sqlx::query("UPDATE accounts SET storage_used = storage_used + $1 WHERE id = $2")
+                .bind(size)
+                .bind(account_id)
+                .execute(&mut **tx)
+                .await?
+        }
+    };
+    if done.rows_affected() == 0 {
+        let used: i64 = sqlx::query_scalar("SELECT storage_used FROM accounts WHERE id = $1")
+            .bind(account_id)
+            .fetch_one(&mut **tx)
+            .await?;
+        let quota = quota.unwrap_or(0);
+        return Err(Error::StorageFull {
+            needed: size,
+            left: (quota - used).max(0),
+            quota,
+        });
+    }
+    Ok(())
+}
+
+async fn insert_version(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    version: i64,
+    title: &str,
+    content: &Content,
+    w: &Written,
+    at: f64,
+) -> Result<()> {
+    let (source_blob, source_type) = match &w.source {
+        Some((b, t)) => (Some(b.clone()), Some(t.clone())),
+        None => (None, None),
+    };
+    sqlx::query(
+        "INSERT INTO document_versions (doc_id, version, title, model_blob, source_blob, source_type, pages, shapes, size, created)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(id)
+    .bind(version)
+    .bind(title)
+    .bind(&w.model)
+    .bind(source_blob)
+    .bind(source_type)
+    .bind(content.document.pages.len() as i64)
+    .bind(content.document.shapes().count() as i64)
+    .bind(w.size)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    for (name, media_type, blob) in &w.assets {
+        sqlx::query("INSERT INTO document_assets (doc_id, version, name, media_type, blob) VALUES ($1, $2, $3, $4, $5)")
+            .bind(id)
+            .bind(version)
+            .bind(name)
+            .bind(media_type)
+            .bind(blob)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+pub async fn create(
+    db: &Db,
+    blobs: &Blobs,
+    account_id: &str,
+    quota: Option<i64>,
+    kind: Kind,
+    mut content: Content,
+) -> Result<DocRow> {
+    content.document.kind = kind;
+    let title = content
+        .title
+        .clone()
+        .or_else(|| content.document.title.clone())
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| default_title(kind).to_string());
+    content.document.title = Some(title.clone());
+    let written = write_blobs(blobs, &content)?;
+    let id = crate::accounts::new_id();
+    let at = now();
+    let pages = content.document.pages.len() as i64;
+    let shapes = content.document.shapes().count() as i64;
+    let mut tx = db.pool.begin().await?;
+    charge_storage(&mut tx, account_id, written.size, quota).await?;
+    sqlx::query(
+        "INSERT INTO documents (id, account_id, kind, title, version, pages, shapes, created, updated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(&id)
+    .bind(account_id)
+    .bind(kind.as_str())
+    .bind(&title)
+    .bind(FIRST_VERSION)
+    .bind(pages)
+    .bind(shapes)
+    .bind(at)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
+    insert_version(&mut tx, &id, FIRST_VERSION, &title, &content, &written, at).await?;
+    tx.commit().await?;
+    Ok(DocRow {
+        id,
+        title,
+        kind,
+        pages,
+        shapes,
+        version: FIRST_VERSION,
+        created: at,
+        updated: at,
+    })
+}
+
+/// A new version of an existing document of `kind`. `expected` (from If-Match) must be
+/// the current version when given. The version is raised by a compare-and-swap, so two
+/// racing replaces cannot both claim the same number.
+pub async fn replace(
+    db: &Db,
+    blobs: &Blobs,
+    account_id: &str,
+    quota: Option<i64>,
+    id: &str,
+    kind: Kind,
+    expected: Option<i64>,
+    mut content: Content,
+) -> Result<DocRow> {
+    let current = get(db, account_id, id).await?;
+    if current.kind != kind {
+        return Err(Error::NotFound(format!(
+            "no {} document {id}",
+            kind.as_str()
+        )));
+    }
+    if let Some(e) = expected {
+        if e != current.version {
+            return Err(Error::VersionConflict {
+                current: current.version,
+                expected: e,
+            });
+        }
+    }
+    content.document.kind = kind;
+    let title = content
+        .title
+        .clone()
+        .or_else(|| content.document.title.clone())
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| current.title.clone());
+    content.document.title = Some(title.clone());
+    let written = write_blobs(blobs, &content)?;
+    let at = now();
+    let pages = content.document.pages.len() as i64;
+    let shapes = content.document.shapes().count() as i64;
+    let version = current.version + 1;
+    let mut tx = db.pool.begin().await?;
+    let done = sqlx::query(
+        "UPDATE documents SET version = $1, title = $2, pages = $3, shapes = $4, updated = $5
+         WHERE id = $6 AND account_id = $7 AND version = $8 AND binned_at IS NULL",
+    )
+    .bind(version)
+    .bind(&title)
+    .bind(pages)
+    .bind(shapes)
+    .bind(at)
+    .bind(id)
+    .bind(account_id)
+    .bind(current.version)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 0 {
+        tx.rollback().await?;
+        let now_at = get(db, account_id, id).await?;
+        return Err(Error::VersionConflict {
+            current: now_at.version,
+            expected: expected.unwrap_or(current.version),
+        });
+    }
+    charge_storage(&mut tx, account_id, written.size, quota).await?;
+    insert_version(&mut tx, id, version, &title, &content, &written, at).await?;
+    tx.commit().await?;
+    Ok(DocRow {
+        title,
+        pages,
+        shapes,
+        version,
+        updated: at,
+        ..current
+    })
+}
+
+/// A document of the account that is not in the bin. Anyone else's is "not found".
+pub async fn get(db: &Db, account_id: &str, id: &str) -> Result<DocRow> {
+    let row = sqlx::query(&format!(
+        "SELECT {DOC_COLUMNS} FROM documents WHERE id = $1 AND account_id = $2 AND binned_at IS NULL"
+    ))
+    .bind(id)
+    .bind(account_id)
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("no document {id}")))?;
+    Ok(row_to_doc(&row)?)
+}
+
+/// The model and assets of the current version.
+pub async fn load(
+    db: &Db,
+    blobs: &Blobs,
+    account_id: &str,
+    id: &str,
+) -> Result<(DocRow, Document, Vec<Asset>)> {
+    let doc = get(db, account_id, id).await?;
+    let model_blob: String = sqlx::query_scalar(
+        "SELECT model_blob FROM document_versions WHERE doc_id = $1 AND version = $2",
+    )
+    .bind(id)
+    .bind(doc.version)
+    .fetch_one(&db.pool)
+    .await?;
+    let json = blobs.get(&model_blob)?;
+    let document: Document = serde_json::from_slice(&json).map_err(anyhow::Error::from)?;
+    let rows = sqlx::query(
+        "SELECT name, media_type, blob FROM document_assets WHERE doc_id = $1 AND version = $2",
+    )
+    .bind(id)
+    .bind(doc.version)
+    .fetch_all(&db.pool)
+    .await?;
+    let mut assets = Vec::with_capacity(rows.len());
+    for r in rows {
+        let blob: String = r.try_get("blob")?;
+        assets.push(Asset {
+            name: r.try_get("name")?,
+            media_type: r.try_get("media_type")?,
+            bytes: blobs.get(&blob)?,
+        });
+    }
+    Ok((doc, document, assets))
+}
+
+/// The account's documents outside the bin, newest first, and how many there are.
+pub async fn list(
+    db: &Db,
+    account_id: &str,
+    kind: Option<Kind>,
+    limit: i64,
+    offset: i64,
+) -> Result<(i64, Vec<DocRow>)> {
+    let (filter, kind_str) = match kind {
+        Some(k) => ("AND kind = $2", k.as_str()),
+        None => ("AND $2 = $2", ""),
+    };
+    let total: i64 = sqlx::query_scalar(&format!(
+        "SELECT COUNT(*) FROM documents WHERE account_id = $1 AND binned_at IS NULL {filter}"
+    ))
+    .bind(account_id)
+    .bind(kind_str)
+    .fetch_one(&db.pool)
+    .await?;
+    let rows = sqlx::query(&format!(
+        "SELECT {DOC_COLUMNS} FROM documents WHERE account_id = $1 AND binned_at IS NULL {filter}
+         ORDER BY created DESC, id LIMIT $3 OFFSET $4"
+    ))
+    .bind(account_id)
+    .bind(kind_str)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(&db.pool)
+    .await?;
+    let docs = rows
+        .iter()
+        .map(row_to_doc)
+        .collect::<std::result::Result<_, _>>()?;
+    Ok((total, docs))
+}
+
+/// Moves a document to the bin; it is kept for the account's retention days.
+pub async fn bin(db: &Db, account_id: &str, id: &str) -> Result<()> {
+    let done = sqlx::query("UPDATE documents SET binned_at = $1 WHERE id = $2 AND account_id = $3 AND binned_at IS NULL")
+        .bind(now())
+        .bind(id)
+        .bind(account_id)
+        .execute(&db.pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!("no document {id}")));
+    }
+    Ok(())
+}
+
+/// Takes a document out of the bin (an operator action).
+pub async fn restore(db: &Db, id: &str) -> Result<()> {
+    let done = sqlx::query(
+        "UPDATE documents SET binned_at = NULL WHERE id = $1 AND binned_at IS NOT NULL",
+    )
+    .bind(id)
+    .execute(&db.pool)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!("no binned document {id}")));
+    }
+    Ok(())
+}
+
+/// Deletes documents binned longer than their account's retention, returning their
+/// storage to the account. Blobs no longer named by any row are removed afterwards.
+pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
+    let rows = sqlx::query(
+        "SELECT d.id, d.account_id FROM documents d JOIN accounts a ON a.id = d.account_id
+         WHERE d.binned_at IS NOT NULL AND d.binned_at < $1 - a.retention_days * 86400.0",
+    )
+    .bind(now())
+    .fetch_all(&db.pool)
+    .await?;
+    let mut purged = 0;
+    for row in rows {
+        let id: String = row.try_get("id")?;
+        let account_id: String = row.try_get("account_id")?;
+        let blob_rows = sqlx::query(
+            "SELECT model_blob AS b FROM document_versions WHERE doc_id = $1
+             UNION SELECT source_blob AS b FROM document_versions WHERE doc_id = $1 AND source_blob IS NOT NULL
+             UNION SELECT blob AS b FROM document_assets WHERE doc_id = $1",
+        )
+        .bind(&id)
+        .fetch_all(&db.pool)
+        .await?;
+        let mut tx = db.pool.begin().await?;
+        let size: i64 = sqlx::query_scalar(
+            "SELECT COALESCE(SUM(size), 0) FROM document_versions WHERE doc_id = $1",
+        )
+        .bind(&id)
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM document_assets WHERE doc_id = $1")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM document_versions WHERE doc_id = $1")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM documents WHERE id = $1")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE accounts SET storage_used = storage_used - $1 WHERE id = $2")
+            .bind(size)
+            .bind(&account_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        for r in blob_rows {
+            let digest: String = r.try_get("b")?;
+            if !blob_in_use(db, &digest).await? {
+                blobs.remove(&digest)?;
+            }
+        }
+        purged += 1;
+    }
+    Ok(purged)
+}
+
+async fn blob_in_use(db: &Db, digest: &str) -> Result<bool> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT (SELECT COUNT(*) FROM document_versions WHERE model_blob = $1 OR source_blob = $1)
+              + (SELECT COUNT(*) FROM document_assets WHERE blob = $1)
+              + (SELECT COUNT(*) FROM plugin_versions WHERE digest = $1)",
+    )
+    .bind(digest)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(n > 0)
+}
+
+/// Storage the account's stored versions add up to (for consistency checks).
+pub async fn stored_bytes(db: &Db, account_id: &str) -> Result<i64> {
+    Ok(sqlx::query_scalar(
+        "SELECT COALESCE(SUM(v.size), 0) FROM document_versions v JOIN documents d ON d.id = v.doc_id WHERE d.account_id = $1",
+    )
+    .bind(account_id)
+    .fetch_one(&db.pool)
+    .await?)
+}

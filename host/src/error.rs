@@ -1,0 +1,39 @@
+//! Domain errors: what went wrong, in the service's own terms. Only `api::error` turns
+//! them into HTTP.
+
+use crate::plugins::ConversionError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The request is malformed; the sentence says what the operation takes.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// A versioned update found another version than it expected.
+    #[error("the document is at version {current}, not {expected}; fetch it again and retry")]
+    VersionConflict { current: i64, expected: i64 },
+    /// The plan does not include what was asked.
+    #[error("{0}")]
+    PlanRequired(String),
+    #[error("the file is {size} bytes; the {plan} plan takes files up to {limit} bytes")]
+    FileTooLarge { size: u64, limit: i64, plan: String },
+    #[error(
+        "this would use {needed} bytes of storage; {left} of the account's {quota} bytes are left"
+    )]
+    StorageFull { needed: i64, left: i64, quota: i64 },
+    #[error("the daily allowance of {allowed} calls is spent; it resets at midnight UTC")]
+    AllowanceSpent { allowed: i64, retry_after: u64 },
+    #[error(transparent)]
+    Conversion(#[from] ConversionError),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for Error {
+    fn from(e: sqlx::Error) -> Self {
+        Error::Internal(e.into())
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

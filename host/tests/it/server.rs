@@ -1,0 +1,285 @@
+//! A real `quire serve` on loopback, driven over real HTTP, with the CLI beside it.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::plugins_dir;
+
+pub struct Server {
+    pub base: String,
+    pub admin_base: String,
+    pub data: tempfile::TempDir,
+    pub database_url: Option<String>,
+    child: Option<Child>,
+    port: u16,
+    admin_port: u16,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub struct Resp {
+    pub status: u16,
+    pub headers: ureq::http::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Resp {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    }
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into()
+}
+
+/// Any request; `body` is sent as-is with `content_type`.
+pub fn request(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<(&str, Vec<u8>)>,
+) -> Resp {
+    let mut b = ureq::http::Request::builder().method(method).uri(url);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    let result = match body {
+        Some((ct, bytes)) => agent().run(b.header("content-type", ct).body(bytes).unwrap()),
+        None => agent().run(b.body(()).unwrap()),
+    };
+    let mut r = result.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    let body = r
+        .body_mut()
+        .with_config()
+        .limit(256 << 20)
+        .read_to_vec()
+        .unwrap();
+    Resp {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// An account with one credential.
+#[derive(Clone, Debug)]
+pub struct Account {
+    pub id: String,
+    pub client_id: String,
+    pub secret: String,
+}
+
+impl Server {
+    pub fn start(env: &[(&str, &str)]) -> Server {
+        Self::start_with_db(None, env)
+    }
+
+    pub fn start_with_db(database_url: Option<String>, env: &[(&str, &str)]) -> Server {
+        let data = tempfile::tempdir().unwrap();
+        let (port, admin_port) = (free_port(), free_port());
+        let mut s = Server {
+            base: format!("http://127.0.0.1:{port}"),
+            admin_base: format!("http://127.0.0.1:{admin_port}"),
+            data,
+            database_url,
+            child: None,
+            port,
+            admin_port,
+        };
+        s.spawn(env);
+        s
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_quire"));
+        cmd.env("QUIRE_DATA", self.data.path())
+            .env("QUIRE_PLUGINS_DIR", plugins_dir())
+            .env("QUIRE_ADDR", format!("127.0.0.1:{}", self.port))
+            .env("QUIRE_ADMIN_ADDR", format!("127.0.0.1:{}", self.admin_port))
+            .env("QUIRE_BASE_URL", &self.base)
+            .env("QUIRE_ADMIN_TOKEN", "operator-secret-for-tests")
+            .env("QUIRE_LOG", "warn");
+        match &self.database_url {
+            Some(url) => cmd.env("DATABASE_URL", url),
+            None => cmd.env_remove("DATABASE_URL"),
+        };
+        cmd
+    }
+
+    /// (Re)starts the server process on the same data and ports.
+    pub fn spawn(&mut self, env: &[(&str, &str)]) {
+        let mut cmd = self.command();
+        cmd.arg("serve")
+            .env("QUIRE_EXIT_ON_STDIN_EOF", "1")
+            .stdin(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        self.child = Some(cmd.spawn().expect("starting quire serve"));
+        let started = Instant::now();
+        loop {
+            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return;
+            }
+            if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
+                panic!("quire serve exited early: {status}");
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// SIGKILL, as a crash would.
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            c.kill().unwrap();
+            c.wait().unwrap();
+        }
+    }
+
+    /// Runs a `quire` subcommand against this server's data; returns stdout, panics on failure.
+    pub fn cli(&self, args: &[&str]) -> String {
+        let out = self.command().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "quire {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn cli_json(&self, args: &[&str]) -> Value {
+        serde_json::from_str(self.cli(args).trim()).unwrap()
+    }
+
+    pub fn account(&self, plan: &str) -> Account {
+        let email = format!("{}@example.com", rand_hex());
+        let id = self.cli_json(&[
+            "admin", "account", "create", "--email", &email, "--plan", plan, "--json",
+        ])["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let c = self.cli_json(&["admin", "credential", "create", "--account", &id, "--json"]);
+        Account {
+            id,
+            client_id: c["client_id"].as_str().unwrap().into(),
+            secret: c["client_secret"].as_str().unwrap().into(),
+        }
+    }
+
+    pub fn token_response(&self, client_id: &str, secret: &str, scope: Option<&str>) -> Resp {
+        let mut form =
+            format!("grant_type=client_credentials&client_id={client_id}&client_secret={secret}");
+        if let Some(s) = scope {
+            form.push_str(&format!("&scope={}", s.replace(' ', "+")));
+        }
+        request(
+            "POST",
+            &format!("{}/auth/oauth/token", self.base),
+            &[],
+            Some(("application/x-www-form-urlencoded", form.into_bytes())),
+        )
+    }
+
+    pub fn token(&self, a: &Account) -> String {
+        let r = self.token_response(&a.client_id, &a.secret, None);
+        assert_eq!(r.status, 200, "{}", r.text());
+        r.json()["access_token"].as_str().unwrap().to_string()
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn get(&self, token: &str, path: &str) -> Resp {
+        request(
+            "GET",
+            &self.url(path),
+            &[("authorization", &format!("Bearer {token}"))],
+            None,
+        )
+    }
+
+    pub fn send_json(&self, method: &str, token: &str, path: &str, body: &Value) -> Resp {
+        request(
+            method,
+            &self.url(path),
+            &[("authorization", &format!("Bearer {token}"))],
+            Some(("application/json", serde_json::to_vec(body).unwrap())),
+        )
+    }
+
+    pub fn send_raw(
+        &self,
+        method: &str,
+        token: &str,
+        path: &str,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> Resp {
+        request(
+            method,
+            &self.url(path),
+            &[("authorization", &format!("Bearer {token}"))],
+            Some((content_type, body)),
+        )
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+pub fn rand_hex() -> String {
+    let mut b = [0u8; 8];
+    getrandom(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn getrandom(buf: &mut [u8]) {
+    use std::hash::{BuildHasher, Hasher};
+    for chunk in buf.chunks_mut(8) {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(Instant::now().elapsed().as_nanos());
+        let v = h.finish().to_le_bytes();
+        chunk.copy_from_slice(&v[..chunk.len()]);
+    }
+}
+
+/// One SQLite-backed server shared by the tests that only need isolation by account.
+pub fn shared() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| Server::start(&[]))
+}
