@@ -1,0 +1,536 @@
+//! The flow IR under construction: the stack of open containers (quotes, lists, items), the
+//! inline buffer of the paragraph being read, the inline style in force, and the binding of
+//! element ids to headings. The DOM walk ([`crate::walk`]) drives it.
+//!
+//! Whitespace follows CSS `white-space: normal`: every run of ASCII whitespace is one space,
+//! a space after a space (across element boundaries too) or at the start of a line is
+//! dropped, and spaces at the end of a line go when the paragraph is finished.
+
+use quire_sdk::flow::{self, Block, Inline};
+use quire_sdk::Asset;
+
+use crate::images::{Images, Picture};
+
+pub enum Container {
+    Root(Vec<Block>),
+    Quote(Vec<Block>),
+    List {
+        ordered: bool,
+        start: u64,
+        items: Vec<Vec<Block>>,
+        tight: bool,
+    },
+    Item(Vec<Block>),
+    /// A container past the depth limit: its blocks go to the one below.
+    Flat,
+}
+
+/// Inline content waiting for its paragraph to end: text, or a picture that becomes a block
+/// of its own when the paragraph is cut around it.
+enum Piece {
+    Text(Inline),
+    Image(Block),
+}
+
+/// What a block element becomes where only inline content can go (a heading, a table cell):
+/// the line it would have started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sep {
+    /// A new line (table cells keep their paragraphs apart).
+    Line,
+    /// A space (headings are one line of text).
+    Space,
+}
+
+#[derive(Default)]
+struct Buffer {
+    pieces: Vec<Piece>,
+    /// The buffer is empty, or ends in a space or a line break: a following space collapses.
+    no_space: bool,
+}
+
+impl Buffer {
+    fn new() -> Self {
+        Buffer {
+            pieces: Vec::new(),
+            no_space: true,
+        }
+    }
+
+    fn ends_with_newline(&self) -> bool {
+        match self.pieces.last() {
+            Some(Piece::Text(i)) => i.text.ends_with('\n'),
+            Some(Piece::Image(_)) => true,
+            None => true,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Style {
+    pub bold: u32,
+    pub italic: u32,
+    pub code: u32,
+    pub strike: u32,
+    /// Open links, innermost last; `None` for an `<a>` without a usable target.
+    pub links: Vec<Option<String>>,
+}
+
+pub struct Builder<'a> {
+    pub images: Images<'a>,
+    pub warnings: Vec<String>,
+    pub style: Style,
+    stack: Vec<Container>,
+    buf: Buffer,
+    /// The inline-only places being collected (separator, name for warnings), innermost
+    /// last.
+    inline_only: Vec<(Sep, &'static str)>,
+    /// Ids met since the last block, waiting for a heading to claim them.
+    pending_ids: Vec<String>,
+    /// Collecting a heading: ids met inside belong to it.
+    heading_ids: Option<Vec<String>>,
+    /// Ids bound to each heading emitted, in order.
+    pub headings: Vec<Vec<String>>,
+    /// The document's `<base href>`, when relative links can be joined to it.
+    pub base: Option<String>,
+    /// Links left unclickable because they are relative to an unknown address, and the
+    /// first of them.
+    pub relative_links: usize,
+    pub first_relative: Option<String>,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(images: &'a [Asset]) -> Self {
+        Builder {
+            images: Images::new(images),
+            warnings: Vec::new(),
+            style: Style::default(),
+            stack: vec![Container::Root(Vec::new())],
+            buf: Buffer::new(),
+            inline_only: Vec::new(),
+            pending_ids: Vec::new(),
+            heading_ids: None,
+            headings: Vec::new(),
+            base: None,
+            relative_links: 0,
+            first_relative: None,
+        }
+    }
+
+    /// The blocks read, every open container closed.
+    pub fn finish(&mut self) -> Vec<Block> {
+        self.end_paragraph();
+        while self.stack.len() > 1 {
+            self.close();
+        }
+        match self.stack.pop() {
+            Some(Container::Root(blocks)) => blocks,
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn warn(&mut self, message: String) {
+        if !self.warnings.contains(&message) {
+            self.warnings.push(message);
+        }
+    }
+
+    // --- containers -----------------------------------------------------------------------
+
+    pub fn inline_mode(&self) -> bool {
+        !self.inline_only.is_empty()
+    }
+
+    /// The inline-only place being collected (`a table cell`), if any.
+    pub fn inline_place(&self) -> Option<&'static str> {
+        self.inline_only.last().map(|(_, place)| *place)
+    }
+
+    fn depth(&self) -> usize {
+        self.stack.len() - 1
+    }
+
+    pub fn open(&mut self, container: Container) {
+        if self.depth() >= flow::MAX_DEPTH {
+            self.stack.push(Container::Flat);
+        } else {
+            self.stack.push(container);
+        }
+    }
+
+    /// Whether a `<li>` here is an item of a list (possibly one flattened by depth).
+    pub fn in_list(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Container::List { .. } | Container::Flat)
+        )
+    }
+
+    pub fn in_item(&self) -> bool {
+        matches!(self.stack.last(), Some(Container::Item(_)))
+    }
+
+    /// Marks the list around the current item loose: its items hold paragraphs.
+    pub fn mark_loose(&mut self) {
+        let n = self.stack.len();
+        if n >= 2 && matches!(self.stack[n - 1], Container::Item(_)) {
+            if let Container::List { tight, .. } = &mut self.stack[n - 2] {
+                *tight = false;
+            }
+        }
+    }
+
+    pub fn close(&mut self) {
+        let Some(container) = self.stack.pop() else {
+            return;
+        };
+        if self.stack.is_empty() {
+            // The root is never closed but by `finish`.
+            self.stack.push(container);
+            return;
+        }
+        match container {
+            Container::Flat | Container::Root(_) => {}
+            Container::Quote(blocks) => self.emit(Block::Quote(blocks)),
+            Container::List {
+                ordered,
+                start,
+                items,
+                tight,
+            } => {
+                if !items.is_empty() {
+                    self.emit(Block::List {
+                        ordered,
+                        start,
+                        items,
+                        tight,
+                    })
+                }
+            }
+            Container::Item(blocks) => match self.stack.last_mut() {
+                Some(Container::List { items, .. }) => items.push(blocks),
+                // An item whose list was flattened: its blocks join the container below.
+                _ => blocks.into_iter().for_each(|b| self.emit(b)),
+            },
+        }
+    }
+
+    /// Appends a block to the innermost real container.
+    pub fn emit(&mut self, block: Block) {
+        if !matches!(block, Block::Heading { .. }) {
+            self.pending_ids.clear();
+        }
+        for c in self.stack.iter_mut().rev() {
+            match c {
+                Container::Flat => continue,
+                Container::Root(blocks) | Container::Quote(blocks) | Container::Item(blocks) => {
+                    blocks.push(block);
+                    return;
+                }
+                // Content straight inside `<ul>`, outside any `<li>`: an item of its own.
+                Container::List { items, .. } => {
+                    items.push(vec![block]);
+                    return;
+                }
+            }
+        }
+    }
+
+    pub fn emit_heading(&mut self, level: u8, inlines: Vec<Inline>, mut ids: Vec<String>) {
+        let inlines = tidy(inlines);
+        if inlines.is_empty() {
+            // Nothing to show: ids wait for the next heading.
+            self.pending_ids.append(&mut ids);
+            return;
+        }
+        ids.splice(0..0, std::mem::take(&mut self.pending_ids));
+        self.headings.push(ids);
+        self.emit(Block::Heading { level, inlines });
+    }
+
+    // --- anchors --------------------------------------------------------------------------
+
+    pub fn anchor(&mut self, id: &str) {
+        let id = id.to_string();
+        match &mut self.heading_ids {
+            Some(ids) => ids.push(id),
+            None => self.pending_ids.push(id),
+        }
+    }
+
+    // --- inline content -------------------------------------------------------------------
+
+    fn styled(&self, text: String) -> Inline {
+        Inline {
+            text,
+            bold: self.style.bold > 0,
+            italic: self.style.italic > 0,
+            code: self.style.code > 0,
+            strike: self.style.strike > 0,
+            link: self.style.links.iter().rev().flatten().next().cloned(),
+        }
+    }
+
+    fn push_inline(&mut self, inline: Inline) {
+        if inline.text.is_empty() {
+            return;
+        }
+        if let Some(Piece::Text(last)) = self.buf.pieces.last_mut() {
+            if same_style(last, &inline) {
+                last.text.push_str(&inline.text);
+                return;
+            }
+        }
+        self.buf.pieces.push(Piece::Text(inline));
+    }
+
+    /// Text as a browser shows it in normal flow: whitespace collapsed.
+    pub fn text(&mut self, raw: &str) {
+        let mut out = String::with_capacity(raw.len());
+        for c in raw.chars() {
+            if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0C') {
+                if !self.buf.no_space {
+                    out.push(' ');
+                    self.buf.no_space = true;
+                }
+            } else {
+                out.push(c);
+                self.buf.no_space = false;
+            }
+        }
+        let inline = self.styled(out);
+        self.push_inline(inline);
+    }
+
+    /// Text kept as it is (preformatted content inside an inline-only place).
+    pub fn verbatim(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.buf.no_space = text.ends_with(['\n', ' ']);
+        let inline = self.styled(text.to_string());
+        self.push_inline(inline);
+    }
+
+    pub fn line_break(&mut self) {
+        let inline = self.styled("\n".into());
+        self.push_inline(inline);
+        self.buf.no_space = true;
+    }
+
+    /// Where a block element starts or ends: the paragraph ends, or, in an inline-only
+    /// place, a line or a space separates.
+    pub fn boundary(&mut self) {
+        match self.inline_only.last().map(|(sep, _)| sep) {
+            None => self.end_paragraph(),
+            Some(Sep::Space) => self.text(" "),
+            Some(Sep::Line) => {
+                if !self.buf.ends_with_newline() {
+                    self.line_break();
+                }
+            }
+        }
+    }
+
+    pub fn picture(&mut self, picture: Picture, alt: &str, place: Option<&str>) {
+        let link = self.style.links.iter().rev().flatten().next().cloned();
+        if let Some(place) = place {
+            self.warn(format!(
+                "image `{}` in {place} is shown as its alt text",
+                picture.asset
+            ));
+            self.alt_text(alt);
+            return;
+        }
+        self.buf.pieces.push(Piece::Image(Block::Image {
+            asset: picture.asset,
+            width: picture.width,
+            height: picture.height,
+            alt: alt.to_string(),
+            link,
+        }));
+        self.buf.no_space = true;
+    }
+
+    /// The alt text of a picture that cannot be shown, set in italics like markdown does.
+    pub fn alt_text(&mut self, alt: &str) {
+        if alt.trim().is_empty() {
+            return;
+        }
+        // The picture's box stood between words: spaces keep its text apart from them.
+        self.text(" ");
+        self.style.italic += 1;
+        self.text(alt);
+        self.style.italic -= 1;
+        self.text(" ");
+    }
+
+    /// Ends the paragraph being read: emitted, cut around its pictures.
+    pub fn end_paragraph(&mut self) {
+        if self.inline_mode() {
+            return;
+        }
+        let pieces = std::mem::take(&mut self.buf.pieces);
+        self.buf.no_space = true;
+        let mut text: Vec<Inline> = Vec::new();
+        for piece in pieces {
+            match piece {
+                Piece::Text(inline) => text.push(inline),
+                Piece::Image(block) => {
+                    self.emit_paragraph(std::mem::take(&mut text));
+                    self.emit(block);
+                }
+            }
+        }
+        self.emit_paragraph(text);
+    }
+
+    fn emit_paragraph(&mut self, inlines: Vec<Inline>) {
+        let inlines = tidy(inlines);
+        if !inlines.is_empty() {
+            self.emit(Block::Paragraph(inlines));
+        }
+    }
+
+    /// Runs `walk` with the content it produces collected as inlines, its block elements
+    /// separated by `sep`; the paragraph being read before is left as it was.
+    pub fn collect(
+        &mut self,
+        sep: Sep,
+        place: &'static str,
+        walk: impl FnOnce(&mut Self),
+    ) -> Vec<Inline> {
+        let saved = std::mem::replace(&mut self.buf, Buffer::new());
+        self.inline_only.push((sep, place));
+        walk(self);
+        self.inline_only.pop();
+        let buf = std::mem::replace(&mut self.buf, saved);
+        let inlines = buf
+            .pieces
+            .into_iter()
+            .filter_map(|p| match p {
+                Piece::Text(i) => Some(i),
+                Piece::Image(_) => None,
+            })
+            .collect();
+        tidy(inlines)
+    }
+
+    /// Collects a heading's inlines, binding the ids met inside to it.
+    pub fn collect_heading(&mut self, walk: impl FnOnce(&mut Self)) -> (Vec<Inline>, Vec<String>) {
+        let outer = self.heading_ids.replace(Vec::new());
+        let inlines = self.collect(Sep::Space, "a heading", walk);
+        let ids = std::mem::replace(&mut self.heading_ids, outer).unwrap_or_default();
+        (inlines, ids)
+    }
+}
+
+fn same_style(a: &Inline, b: &Inline) -> bool {
+    a.bold == b.bold
+        && a.italic == b.italic
+        && a.code == b.code
+        && a.strike == b.strike
+        && a.link == b.link
+}
+
+/// Drops what would show as stray space: whitespace at either end, and spaces next to a
+/// line break (a browser does not show spaces at the end or start of a line).
+pub fn tidy(inlines: Vec<Inline>) -> Vec<Inline> {
+    let mut out: Vec<Inline> = Vec::with_capacity(inlines.len());
+    for mut inline in inlines {
+        if inline.text.contains('\n') {
+            inline.text = inline
+                .text
+                .split('\n')
+                .enumerate()
+                .map(|(i, line)| {
+                    let line = if i > 0 {
+                        line.trim_start_matches(' ')
+                    } else {
+                        line
+                    };
+                    line
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            while inline.text.contains(" \n") {
+                inline.text = inline.text.replace(" \n", "\n");
+            }
+            if inline.text.starts_with('\n') {
+                trim_last(&mut out);
+            }
+        }
+        let at_line_start = out.last().is_none_or(|l| l.text.ends_with('\n'));
+        if at_line_start {
+            inline.text = inline.text.trim_start_matches(' ').to_string();
+        }
+        if out.is_empty() {
+            inline.text = inline.text.trim_start().to_string();
+        }
+        if !inline.text.is_empty() {
+            out.push(inline);
+        }
+    }
+    while let Some(last) = out.last_mut() {
+        let keep = last.text.trim_end().len();
+        last.text.truncate(keep);
+        if !last.text.is_empty() {
+            break;
+        }
+        out.pop();
+    }
+    out
+}
+
+/// Trailing spaces of the last inline removed (the line ends after it).
+fn trim_last(out: &mut Vec<Inline>) {
+    while let Some(last) = out.last_mut() {
+        let keep = last.text.trim_end_matches(' ').len();
+        last.text.truncate(keep);
+        if !last.text.is_empty() {
+            break;
+        }
+        out.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(inlines: &[Inline]) -> Vec<&str> {
+        inlines.iter().map(|i| i.text.as_str()).collect()
+    }
+
+    #[test]
+    fn tidy_trims_around_line_breaks() {
+        let bold = |t: &str| Inline {
+            bold: true,
+            ..Inline::plain(t)
+        };
+        let out = tidy(vec![
+            Inline::plain(" \n first "),
+            bold("second "),
+            Inline::plain("\n third \n\n fourth "),
+            Inline::plain("\n "),
+        ]);
+        assert_eq!(texts(&out), ["first ", "second", "\nthird\n\nfourth"]);
+    }
+
+    #[test]
+    fn whitespace_collapses_across_elements() {
+        let mut b = Builder::new(&[]);
+        b.text("  one \n\t two ");
+        b.style.bold += 1;
+        b.text(" three");
+        b.style.bold -= 1;
+        b.line_break();
+        b.text("   four  ");
+        let blocks = b.finish();
+        let [Block::Paragraph(p)] = &blocks[..] else {
+            panic!("{blocks:?}")
+        };
+        assert_eq!(texts(p), ["one two ", "three", "\nfour"]);
+        assert!(p[1].bold);
+    }
+}

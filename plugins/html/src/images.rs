@@ -1,0 +1,393 @@
+//! Pictures of `<img>`: only from what the request supplies (by name), or decoded from a
+//! `data:` URI of a PNG or JPEG. Nothing is ever fetched or read from a path; anything else
+//! becomes the picture's alt text and a warning.
+
+use std::collections::HashMap;
+
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine as _;
+use quire_sdk::Asset;
+
+/// A picture format the exporters can embed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Png,
+    Jpeg,
+}
+
+impl Kind {
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Kind::Png => "image/png",
+            Kind::Jpeg => "image/jpeg",
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Kind::Png => "png",
+            Kind::Jpeg => "jpg",
+        }
+    }
+}
+
+/// A picture placed in the document: its asset name and size in pixels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    pub asset: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+pub struct Images<'a> {
+    supplied: &'a [Asset],
+    /// The assets the document uses: supplied ones and decoded `data:` pictures.
+    pub used: Vec<Asset>,
+    /// `data:` URIs already decoded, to the asset holding them.
+    decoded: HashMap<String, Picture>,
+    /// Pictures on the web that were not supplied, in order of appearance.
+    remote: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl<'a> Images<'a> {
+    pub fn new(supplied: &'a [Asset]) -> Self {
+        Images {
+            supplied,
+            used: Vec::new(),
+            decoded: HashMap::new(),
+            remote: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn warn(&mut self, message: String) {
+        if !self.warnings.contains(&message) {
+            self.warnings.push(message);
+        }
+    }
+
+    /// The picture an `<img src>` names, or `None` (with a warning) when there is none to
+    /// show and the alt text must stand in.
+    pub fn resolve(&mut self, src: &str) -> Option<Picture> {
+        let src = src.trim();
+        if src.is_empty() {
+            self.warn("an image has no `src`; its alt text stands in".into());
+            return None;
+        }
+        if src.len() >= 5 && src[..5].eq_ignore_ascii_case("data:") {
+            return self.data_uri(src);
+        }
+        if let Some(asset) = find_supplied(self.supplied, src) {
+            return match probe(&asset.bytes) {
+                Some((kind, width, height)) => {
+                    if !self.used.iter().any(|a| a.name == asset.name) {
+                        let mut used = asset.clone();
+                        if used.media_type.is_empty() {
+                            used.media_type = kind.media_type().to_string();
+                        }
+                        self.used.push(used);
+                    }
+                    Some(Picture {
+                        asset: asset.name.clone(),
+                        width,
+                        height,
+                    })
+                }
+                None => {
+                    self.warn(format!(
+                        "image `{}` is not a readable PNG or JPEG picture; its alt text stands in",
+                        asset.name
+                    ));
+                    None
+                }
+            };
+        }
+        let lower = src.to_ascii_lowercase();
+        if lower.starts_with("http:") || lower.starts_with("https:") || src.starts_with("//") {
+            if !self.remote.iter().any(|r| r == src) {
+                self.remote.push(src.to_string());
+            }
+        } else {
+            self.warn(format!(
+                "image `{}` was not supplied with the request; its alt text stands in",
+                shorten(src)
+            ));
+        }
+        None
+    }
+
+    fn data_uri(&mut self, src: &str) -> Option<Picture> {
+        if let Some(p) = self.decoded.get(src) {
+            return Some(p.clone());
+        }
+        let Some((header, payload)) = src[5..].split_once(',') else {
+            self.warn("an image has a `data:` URI without data; its alt text stands in".into());
+            return None;
+        };
+        let mut params = header.split(';');
+        let declared = params.next().unwrap_or("").trim().to_ascii_lowercase();
+        let base64 = params.any(|p| p.trim().eq_ignore_ascii_case("base64"));
+        if !matches!(
+            declared.as_str(),
+            "image/png" | "image/jpeg" | "image/jpg" | "image/pjpeg"
+        ) {
+            let what = if declared.is_empty() {
+                "text/plain"
+            } else {
+                &declared
+            };
+            self.warn(format!(
+                "an embedded `data:` image of type {what} was left out: only PNG and JPEG \
+                 pictures are embedded; its alt text stands in"
+            ));
+            return None;
+        }
+        let bytes = if base64 {
+            let clean: Vec<u8> = payload
+                .bytes()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect();
+            // Browsers accept base64 with or without its `=` padding.
+            let engine = GeneralPurpose::new(
+                &base64::alphabet::STANDARD,
+                GeneralPurposeConfig::new()
+                    .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+            );
+            engine.decode(clean).ok()
+        } else {
+            Some(percent_decode(payload))
+        };
+        let found = bytes.and_then(|b| probe(&b).map(|p| (b, p)));
+        let Some((bytes, (kind, width, height))) = found else {
+            self.warn(format!(
+                "an embedded `data:` {declared} image could not be read; its alt text stands in"
+            ));
+            return None;
+        };
+        let mut n = self.decoded.len() + 1;
+        let name = loop {
+            let name = format!("data-image-{n}.{}", kind.extension());
+            let taken = |a: &Asset| a.name == name;
+            if !self.supplied.iter().any(taken) && !self.used.iter().any(taken) {
+                break name;
+            }
+            n += 1;
+        };
+        self.used.push(Asset {
+            name: name.clone(),
+            media_type: kind.media_type().into(),
+            bytes,
+        });
+        let picture = Picture {
+            asset: name,
+            width,
+            height,
+        };
+        self.decoded.insert(src.to_string(), picture.clone());
+        Some(picture)
+    }
+
+    /// The warnings, with one sentence for all pictures on the web that were not supplied.
+    pub fn finish(mut self) -> (Vec<Asset>, Vec<String>) {
+        if let Some(first) = self.remote.first() {
+            let n = self.remote.len();
+            let what = if n == 1 {
+                "1 image on the web was".to_string()
+            } else {
+                format!("{n} images on the web were")
+            };
+            self.warnings.push(format!(
+                "{what} not fetched (first: {}); supply pictures by name in `images`; \
+                 the alt text stands in",
+                shorten(first)
+            ));
+        }
+        (self.used, self.warnings)
+    }
+}
+
+/// Long sources (URLs with queries) cut for a readable warning.
+pub fn shorten(s: &str) -> String {
+    if s.chars().count() <= 120 {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(117).collect();
+    out.push_str("...");
+    out
+}
+
+/// The supplied picture a `src` names: exactly, or with `./`, a query or percent escapes
+/// removed, or by its last path segment alone.
+fn find_supplied<'a>(images: &'a [Asset], src: &str) -> Option<&'a Asset> {
+    if images.is_empty() {
+        return None;
+    }
+    let exact = |name: &str| images.iter().find(|a| a.name == name);
+    let trimmed = src.trim_start_matches("./");
+    let no_query = trimmed.split(['?', '#']).next().unwrap_or(trimmed);
+    let decoded = String::from_utf8_lossy(&percent_decode(no_query)).into_owned();
+    let file_name = |s: &str| s.rsplit(['/', '\\']).next().unwrap_or(s).to_string();
+    exact(src)
+        .or_else(|| exact(trimmed))
+        .or_else(|| exact(no_query))
+        .or_else(|| exact(&decoded))
+        .or_else(|| {
+            let wanted = file_name(&decoded);
+            (!wanted.is_empty())
+                .then(|| images.iter().find(|a| file_name(&a.name) == wanted))
+                .flatten()
+        })
+}
+
+fn percent_decode(s: &str) -> Vec<u8> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Format and size in pixels, or `None` when the bytes are not a PNG or JPEG whose header
+/// can be read (or the size is zero). Only the header is read: layout needs the size alone.
+pub fn probe(bytes: &[u8]) -> Option<(Kind, u32, u32)> {
+    let (kind, w, h) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        if bytes.get(12..16)? != b"IHDR" {
+            return None;
+        }
+        (Kind::Png, be32(bytes, 16)?, be32(bytes, 20)?)
+    } else if bytes.starts_with(&[0xFF, 0xD8]) {
+        let (w, h) = jpeg_size(bytes)?;
+        (Kind::Jpeg, w, h)
+    } else {
+        return None;
+    };
+    (w > 0 && h > 0).then_some((kind, w, h))
+}
+
+fn be32(b: &[u8], at: usize) -> Option<u32> {
+    let s = b.get(at..at + 4)?;
+    Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+}
+
+fn be16(b: &[u8], at: usize) -> Option<u16> {
+    let s = b.get(at..at + 2)?;
+    Some(u16::from_be_bytes([s[0], s[1]]))
+}
+
+/// Walks the JPEG segments up to the first start-of-frame marker, which holds the size.
+fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
+    let mut i = 2;
+    loop {
+        if *b.get(i)? != 0xFF {
+            return None;
+        }
+        while *b.get(i)? == 0xFF {
+            i += 1;
+        }
+        let marker = *b.get(i)?;
+        i += 1;
+        match marker {
+            0x01 | 0xD0..=0xD8 => continue,
+            0xDA | 0xD9 => return None,
+            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
+                let h = be16(b, i + 3)?;
+                let w = be16(b, i + 5)?;
+                return Some((u32::from(w), u32::from(h)));
+            }
+            _ => {
+                let len = usize::from(be16(b, i)?);
+                if len < 2 {
+                    return None;
+                }
+                i += len;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub fn png(w: u32, h: u32) -> Vec<u8> {
+        let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        b.extend_from_slice(&w.to_be_bytes());
+        b.extend_from_slice(&h.to_be_bytes());
+        b.extend_from_slice(&[8, 2, 0, 0, 0, 0, 0, 0, 0]);
+        b
+    }
+
+    fn asset(name: &str, bytes: Vec<u8>) -> Asset {
+        Asset {
+            name: name.into(),
+            media_type: String::new(),
+            bytes,
+        }
+    }
+
+    #[test]
+    fn supplied_pictures_are_found_by_name_or_last_segment() {
+        let supplied = [asset("logo.png", png(40, 20))];
+        let mut images = Images::new(&supplied);
+        let p = images
+            .resolve("https://example.com/img/logo.png?v=2")
+            .unwrap();
+        assert_eq!((p.asset.as_str(), p.width, p.height), ("logo.png", 40, 20));
+        assert!(images.resolve("./logo.png").is_some());
+        assert!(images.resolve("other.png").is_none());
+        assert!(images.resolve("https://example.com/a.png").is_none());
+        assert!(images.resolve("//cdn.example.com/b.png").is_none());
+        let (used, warnings) = images.finish();
+        assert_eq!(used.len(), 1);
+        assert_eq!(used[0].media_type, "image/png");
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("other.png"));
+        assert!(warnings[1].starts_with("2 images on the web were not fetched"));
+    }
+
+    #[test]
+    fn data_uris_of_png_are_decoded_once() {
+        let b64 = base64::engine::general_purpose::STANDARD.encode(png(3, 2));
+        let src = format!("data:image/png;base64,{}", b64.trim_end_matches('='));
+        let mut images = Images::new(&[]);
+        let p = images.resolve(&src).unwrap();
+        assert_eq!((p.width, p.height), (3, 2));
+        assert_eq!(images.resolve(&src).unwrap(), p);
+        assert!(images.resolve("data:image/gif;base64,R0lGODlh").is_none());
+        assert!(images.resolve("data:image/png;base64,!!!").is_none());
+        assert!(images.resolve("data:image/png").is_none());
+        let (used, warnings) = images.finish();
+        assert_eq!(used.len(), 1);
+        assert_eq!(used[0].name, "data-image-1.png");
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    #[test]
+    fn probe_survives_cut_headers() {
+        assert_eq!(probe(&png(640, 480)), Some((Kind::Png, 640, 480)));
+        assert_eq!(probe(&png(0, 480)), None);
+        for cut in 0..30 {
+            let _ = probe(&png(640, 480)[..cut.min(29)]);
+        }
+        let mut jpeg = vec![0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0xAA, 0xBB, 0xFF, 0xC2];
+        jpeg.extend_from_slice(&[0x00, 0x11, 0x08, 0x00, 200, 0x01, 0x2C, 0x03]);
+        assert_eq!(probe(&jpeg), Some((Kind::Jpeg, 300, 200)));
+        // The width ends at byte 17; any shorter file has no size to read.
+        for cut in 0..17 {
+            assert_eq!(probe(&jpeg[..cut]), None);
+        }
+    }
+}

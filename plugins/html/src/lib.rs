@@ -1,0 +1,202 @@
+//! HTML importer: a page's text set as real text (headings, paragraphs, lists, tables,
+//! quotes, code, links, pictures), laid out on pages with the SDK's flow layout, the same
+//! closed vocabulary and typography as the Markdown importer.
+//!
+//! Pipeline: bytes -> text ([`charset`]: byte-order mark, the media type's charset, `<meta>`,
+//! UTF-8, else windows-1252) -> an HTML5 tree (`scraper`, i.e. html5ever: malformed markup is
+//! repaired exactly as browsers repair it) -> flow IR ([`walk`], [`table`]) -> pages
+//! ([`quire_sdk::flow::layout`]).
+//!
+//! What a page shows without its style sheets is what comes through: scripts, styles, forms'
+//! controls, embedded objects, `<svg>` and elements marked `hidden` or `display:none` are
+//! dropped; `<math>` becomes a line of text ([`math`]); `dir="rtl"` is ignored (the layout
+//! sets every line left to right). Pictures come only from `request.images` (by name) or
+//! from `data:` URIs of PNG or JPEG; nothing is fetched. Links are clickable when absolute
+//! (http, https, mailto, ftp, tel) or joined to the page's `<base href>`; `#id` links to a
+//! heading jump to its page.
+
+mod builder;
+mod charset;
+mod images;
+mod links;
+mod math;
+mod table;
+mod walk;
+
+use ego_tree::NodeRef;
+use quire_sdk::flow::{self, PageSetup};
+use quire_sdk::validate::{MAX_PAGES, MAX_SHAPES};
+use quire_sdk::{
+    ConvertError, Converter, Document, Format, ImportRequest, Imported, Kind, OptionSpec,
+    PluginInfo,
+};
+use scraper::{Html, Node};
+
+/// HTML larger than this is refused before parsing: 16 MiB is thousands of pages.
+pub const MAX_INPUT: usize = 16 << 20;
+
+pub struct HtmlImporter;
+
+impl Converter for HtmlImporter {
+    fn describe() -> PluginInfo {
+        PluginInfo {
+            name: "html".into(),
+            version: "1.0.0".into(),
+            imports: vec![Format::new("text/html", "html")],
+            exports: Vec::new(),
+            options: vec![
+                OptionSpec {
+                    name: "title".into(),
+                    description: "Document title; overrides the page's <title>".into(),
+                },
+                OptionSpec {
+                    name: "paper".into(),
+                    description: "Page size: `a4` (default) or `letter`".into(),
+                },
+            ],
+        }
+    }
+
+    fn import(request: ImportRequest) -> Result<Imported, ConvertError> {
+        convert(request)
+    }
+}
+
+/// Converts HTML to the document model; usable natively (tests, benchmarks) as well as
+/// inside the component.
+pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
+    if request.bytes.len() > MAX_INPUT {
+        return Err(ConvertError::TooLarge(format!(
+            "the HTML is {} bytes; at most {MAX_INPUT} bytes (16 MiB) are accepted",
+            request.bytes.len()
+        )));
+    }
+    let setup = page_setup(request.option("paper"))?;
+    let decoded = charset::decode(&request.bytes, &request.media_type);
+    let html = Html::parse_document(&decoded.text);
+    drop(decoded.text);
+
+    let root = html.tree.root();
+    let title = match request.option("title").map(str::trim) {
+        Some(t) if !t.is_empty() => Some(t.to_string()),
+        _ => page_title(root),
+    };
+    let mut builder = builder::Builder::new(&request.images);
+    builder.base = base_href(root);
+    builder.children(root, 0);
+    let mut blocks = builder.finish();
+    drop(html);
+    links::resolve_fragments(&mut blocks, &builder.headings);
+
+    let (pages, flow_warnings) = flow::layout(&blocks, &setup);
+    drop(blocks);
+    if pages.len() > MAX_PAGES {
+        return Err(ConvertError::TooLarge(format!(
+            "the HTML lays out to {} pages; at most {MAX_PAGES} are accepted",
+            pages.len()
+        )));
+    }
+    let shapes: usize = pages.iter().map(|p| p.shapes.len()).sum();
+    if shapes > MAX_SHAPES {
+        return Err(ConvertError::TooLarge(format!(
+            "the HTML lays out to {shapes} shapes; at most {MAX_SHAPES} are accepted"
+        )));
+    }
+
+    let mut warnings = Vec::new();
+    warnings.extend(decoded.warning);
+    warnings.append(&mut builder.warnings);
+    if let Some(first) = &builder.first_relative {
+        let n = builder.relative_links;
+        warnings.push(format!(
+            "{n} relative link{} (first: `{first}`) kept as plain text: the page has no \
+             `<base href>` to say where {} lead",
+            if n == 1 { " is" } else { "s are" },
+            if n == 1 { "it would" } else { "they" },
+        ));
+    }
+    let (assets, image_warnings) = builder.images.finish();
+    warnings.extend(image_warnings);
+    warnings.extend(flow_warnings);
+
+    let mut document = Document::new(Kind::Pdf);
+    document.title = title;
+    document.pages = pages;
+    Ok(Imported {
+        document,
+        assets,
+        warnings,
+    })
+}
+
+/// The text of `<head><title>`, whitespace collapsed.
+fn page_title(root: NodeRef<'_, Node>) -> Option<String> {
+    let title = root
+        .descendants()
+        .find(|n| is_element(n, "title") && n.parent().is_some_and(|p| is_element(&p, "head")))?;
+    let text: String = title
+        .descendants()
+        .filter_map(|n| n.value().as_text().map(|t| &**t))
+        .collect();
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!text.is_empty()).then_some(text)
+}
+
+/// The first `<base href>`, when it is an absolute http(s) URL.
+fn base_href(root: NodeRef<'_, Node>) -> Option<String> {
+    root.descendants()
+        .find_map(|n| match n.value() {
+            Node::Element(e) if e.name() == "base" => e.attr("href"),
+            _ => None,
+        })
+        .and_then(links::usable_base)
+}
+
+fn is_element(n: &NodeRef<'_, Node>, name: &str) -> bool {
+    matches!(n.value(), Node::Element(e) if e.name() == name)
+}
+
+fn page_setup(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
+    let mut setup = PageSetup::default();
+    match paper.map(|p| p.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("a4") => {}
+        Some("letter") => {
+            setup.width = 612.0;
+            setup.height = 792.0;
+        }
+        Some(other) => {
+            return Err(ConvertError::InvalidRequest(format!(
+                "paper `{other}` is not known; use `a4` or `letter`"
+            )))
+        }
+    }
+    Ok(setup)
+}
+
+#[cfg(target_arch = "wasm32")]
+quire_sdk::export_converter!(HtmlImporter);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describes_itself() {
+        let info = HtmlImporter::describe();
+        assert_eq!(
+            (info.name.as_str(), info.version.as_str()),
+            ("html", "1.0.0")
+        );
+        assert_eq!(info.imports, [Format::new("text/html", "html")]);
+        assert!(info.exports.is_empty());
+    }
+
+    #[test]
+    fn paper_option() {
+        assert_eq!(page_setup(Some("Letter")).unwrap().width, 612.0);
+        assert!(matches!(
+            page_setup(Some("a5")),
+            Err(ConvertError::InvalidRequest(_))
+        ));
+    }
+}

@@ -1,0 +1,250 @@
+//! `<table>` to a flow table: rows from `thead`/`tbody`/`tfoot` (the foot last, as browsers
+//! draw it), `colspan` and `rowspan` kept in the grid by padding with empty cells (flow
+//! tables have no spans), a column's alignment decided by what its cells ask for.
+//!
+//! Cells hold inline content only: block elements inside a cell (paragraphs, lists, nested
+//! tables) become lines of its text.
+
+use quire_sdk::flow::{Block, Inline};
+use quire_sdk::Align;
+use scraper::node::Element;
+use scraper::Node;
+
+use crate::builder::{Builder, Sep};
+use crate::walk::{dropped, DomNode};
+
+/// Columns beyond this are folded into the last one: a hundred columns on a page would be
+/// a character wide each.
+pub const MAX_COLUMNS: usize = 32;
+/// `rowspan` is capped as the HTML standard caps it, lower: spans never outlast the table.
+const MAX_ROWSPAN: u32 = 1000;
+
+struct Cell {
+    inlines: Vec<Inline>,
+    colspan: usize,
+    rowspan: u32,
+    header: bool,
+    align: Option<Align>,
+}
+
+struct Row {
+    cells: Vec<Cell>,
+    /// From `<thead>`.
+    head: bool,
+}
+
+impl Builder<'_> {
+    pub fn table(&mut self, node: DomNode<'_>, depth: usize) {
+        if self.inline_mode() {
+            // A table inside a cell or heading: its rows become lines.
+            self.boundary();
+            self.children(node, depth);
+            self.boundary();
+            return;
+        }
+        self.end_paragraph();
+        let mut caption = Vec::new();
+        let mut rows = Vec::new();
+        let mut foot = Vec::new();
+        for child in node.children() {
+            let Node::Element(e) = child.value() else {
+                continue;
+            };
+            if dropped(e) {
+                continue;
+            }
+            match e.name() {
+                "caption" => {
+                    caption = self.collect(Sep::Line, "a table caption", |b| {
+                        b.children(child, depth + 1)
+                    })
+                }
+                "thead" | "tbody" | "tfoot" => {
+                    let group_align = align_of(e);
+                    for tr in child.children() {
+                        if let Node::Element(r) = tr.value() {
+                            if r.name() == "tr" && !dropped(r) {
+                                let row = self.row(tr, e.name() == "thead", group_align, depth + 2);
+                                if e.name() == "tfoot" {
+                                    foot.push(row);
+                                } else {
+                                    rows.push(row);
+                                }
+                            }
+                        }
+                    }
+                }
+                "tr" => {
+                    let row = self.row(child, false, None, depth + 1);
+                    rows.push(row);
+                }
+                _ => {}
+            }
+        }
+        rows.extend(foot);
+        if !caption.is_empty() {
+            for inline in &mut caption {
+                inline.italic = true;
+            }
+            self.emit(Block::Paragraph(caption));
+        }
+        if let Some(table) = grid(rows) {
+            self.emit(table);
+        }
+    }
+
+    fn row(&mut self, tr: DomNode<'_>, head: bool, group: Option<Align>, depth: usize) -> Row {
+        let row_align = match tr.value() {
+            Node::Element(e) => align_of(e).or(group),
+            _ => group,
+        };
+        let mut cells = Vec::new();
+        for td in tr.children() {
+            let Node::Element(e) = td.value() else {
+                continue;
+            };
+            if !matches!(e.name(), "td" | "th") || dropped(e) {
+                continue;
+            }
+            let header = e.name() == "th";
+            let mut inlines = self.collect(Sep::Line, "a table cell", |b| {
+                if let Some(id) = e.id() {
+                    b.anchor(id);
+                }
+                b.children(td, depth + 1)
+            });
+            if header && !head {
+                // Row headers in the body: bold, as browsers draw `<th>`.
+                inlines.iter_mut().for_each(|i| i.bold = true);
+            }
+            let span = |name: &str| e.attr(name).and_then(|v| v.trim().parse::<u32>().ok());
+            cells.push(Cell {
+                inlines,
+                colspan: span("colspan").unwrap_or(1).clamp(1, MAX_COLUMNS as u32) as usize,
+                rowspan: span("rowspan").unwrap_or(1).clamp(1, MAX_ROWSPAN),
+                header,
+                align: align_of(e).or(row_align),
+            });
+        }
+        Row { cells, head }
+    }
+}
+
+/// The flow table of the rows read, or `None` when there is no cell at all.
+fn grid(rows: Vec<Row>) -> Option<Block> {
+    if rows.iter().all(|r| r.cells.is_empty()) {
+        return None;
+    }
+    // The header row: the first row of `<thead>`, or a first row made only of `<th>`.
+    let first_is_header = rows
+        .first()
+        .is_some_and(|r| r.head || (!r.cells.is_empty() && r.cells.iter().all(|c| c.header)));
+    let mut votes: Vec<[u32; 4]> = Vec::new();
+    // Rows still covered by a cell above, per column.
+    let mut covered: Vec<u32> = Vec::new();
+    let mut out: Vec<Vec<Vec<Inline>>> = Vec::with_capacity(rows.len());
+    for row in rows {
+        let mut cells: Vec<Vec<Inline>> = Vec::new();
+        let skip_covered = |cells: &mut Vec<Vec<Inline>>, covered: &mut Vec<u32>| {
+            while let Some(left) = covered.get_mut(cells.len()).filter(|n| **n > 0) {
+                *left -= 1;
+                cells.push(Vec::new());
+            }
+        };
+        let head = row.head;
+        for cell in row.cells {
+            skip_covered(&mut cells, &mut covered);
+            if cells.len() >= MAX_COLUMNS {
+                fold_into_last(&mut cells, cell.inlines);
+                continue;
+            }
+            let col = cells.len();
+            let span = cell.colspan.min(MAX_COLUMNS - col);
+            if covered.len() < col + span {
+                covered.resize(col + span, 0);
+                votes.resize(col + span, [0; 4]);
+            }
+            for left in &mut covered[col..col + span] {
+                *left = (*left).max(cell.rowspan - 1);
+            }
+            if let Some(a) = cell.align {
+                votes[col][align_index(a)] += 1;
+            }
+            let mut inlines = cell.inlines;
+            if head {
+                inlines.iter_mut().for_each(|i| i.bold = true);
+            }
+            cells.push(inlines);
+            cells.extend((1..span).map(|_| Vec::new()));
+        }
+        skip_covered(&mut cells, &mut covered);
+        out.push(cells);
+    }
+    let aligns = votes
+        .iter()
+        .map(|v| {
+            let best = (0..4)
+                .max_by_key(|&i| (v[i], std::cmp::Reverse(i)))
+                .unwrap_or(0);
+            if v[best] == 0 {
+                Align::Left
+            } else {
+                [Align::Left, Align::Center, Align::Right, Align::Justify][best]
+            }
+        })
+        .collect();
+    let header = if first_is_header {
+        let mut h = out.remove(0);
+        h.iter_mut().flatten().for_each(|i| i.bold = false);
+        h
+    } else {
+        Vec::new()
+    };
+    Some(Block::Table {
+        aligns,
+        header,
+        rows: out,
+    })
+}
+
+fn fold_into_last(cells: &mut [Vec<Inline>], inlines: Vec<Inline>) {
+    if let Some(last) = cells.last_mut() {
+        if !inlines.is_empty() && !last.is_empty() {
+            last.push(Inline::plain(" "));
+        }
+        last.extend(inlines);
+    }
+}
+
+fn align_index(a: Align) -> usize {
+    match a {
+        Align::Left => 0,
+        Align::Center => 1,
+        Align::Right => 2,
+        Align::Justify => 3,
+    }
+}
+
+/// An element's horizontal alignment: `style="text-align: ..."` first, then `align`.
+fn align_of(e: &Element) -> Option<Align> {
+    let from_style = e.attr("style").and_then(|style| {
+        style.split(';').find_map(|decl| {
+            let (k, v) = decl.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case("text-align")
+                .then(|| parse_align(v.trim().trim_end_matches("!important").trim()))
+                .flatten()
+        })
+    });
+    from_style.or_else(|| e.attr("align").and_then(parse_align))
+}
+
+fn parse_align(v: &str) -> Option<Align> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "left" | "start" => Some(Align::Left),
+        "center" | "middle" | "-webkit-center" => Some(Align::Center),
+        "right" | "end" => Some(Align::Right),
+        "justify" => Some(Align::Justify),
+        _ => None,
+    }
+}
