@@ -36,8 +36,9 @@ build: plugins host
 run: build
 	$(TARGET_DIR)/release/quire serve
 
+# The API suite runs against SQLite and against a real Postgres started here.
 test: deps build
-	$(CARGO) test --release --workspace
+	QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --release --workspace
 
 lint:
 	$(CARGO) fmt --all -- --check

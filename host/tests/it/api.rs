@@ -619,3 +619,12 @@ impl oauth2::SyncHttpClient for UreqClient {
             .map_err(|e| oauth2::HttpClientError::Other(e.to_string()))
     }
 }
+
+#[test]
+fn contract_on_postgres() {
+    let Some(url) = postgres_database() else {
+        return;
+    };
+    let s = Server::start_with_db(Some(url), &[]);
+    suite(&s);
+}

@@ -4,5 +4,6 @@
 mod api;
 mod common;
 mod convert_cli;
+mod limits;
 mod sandbox;
 mod server;

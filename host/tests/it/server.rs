@@ -158,11 +158,15 @@ impl Server {
         }
     }
 
-    /// SIGKILL, as a crash would.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("server running").id()
+    }
+
+    /// SIGKILL, as a crash would (a no-op on a process already dead), and reap it.
     pub fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
-            c.kill().unwrap();
-            c.wait().unwrap();
+            let _ = c.kill();
+            let _ = c.wait();
         }
     }
 
@@ -282,4 +286,34 @@ fn getrandom(buf: &mut [u8]) {
 pub fn shared() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
     SERVER.get_or_init(|| Server::start(&[]))
+}
+
+/// A fresh database on the test Postgres (`QUIRE_TEST_POSTGRES_URL`, started by
+/// `scripts/test-postgres.sh`, which `make test` runs). Without it the test fails, unless
+/// `QUIRE_SKIP_POSTGRES=1` says on purpose that this run has no Postgres.
+pub fn postgres_database() -> Option<String> {
+    let Ok(url) = std::env::var("QUIRE_TEST_POSTGRES_URL") else {
+        if std::env::var("QUIRE_SKIP_POSTGRES").is_ok_and(|v| v == "1") {
+            eprintln!("QUIRE_SKIP_POSTGRES=1: the Postgres half of this test is skipped");
+            return None;
+        }
+        panic!("QUIRE_TEST_POSTGRES_URL is not set: run `make test` (it starts Postgres), or set QUIRE_SKIP_POSTGRES=1");
+    };
+    let name = format!("quire_test_{}", rand_hex());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use sqlx::Executor;
+        sqlx::any::install_default_drivers();
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&url)
+            .await
+            .expect("connecting to the test Postgres");
+        conn.execute(format!("CREATE DATABASE {name}").as_str())
+            .await
+            .unwrap();
+    });
+    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
+    Some(format!("{base}/{name}"))
 }
