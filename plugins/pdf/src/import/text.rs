@@ -1,0 +1,403 @@
+//! Words, lines and blocks rebuilt from placed glyphs, as text boxes.
+//!
+//! A PDF shows glyphs at positions; it has no spaces, words or lines as such. Glyphs are
+//! taken in the order the page shows them and joined into *segments*: glyphs on one baseline
+//! that follow each other without a gap wider than [`COLUMN_GAP`] ems (a wider gap is a table
+//! column or a second text column, and starts a new segment). Inside a segment a gap wider
+//! than [`SPACE_GAP`] ems is a space. Each segment becomes one line of text; consecutive
+//! segments that share a left edge, a font size and an even line spacing become one box of
+//! several lines (a paragraph), joined by hard line breaks.
+//!
+//! Every box is checked against the SDK's own layout, the one every exporter uses: it is as
+//! wide as its widest line measured in the standard fonts plus a little slack, so no line is
+//! wrapped again, and it is placed so each laid-out baseline falls on the original one.
+
+use quire_sdk::layout::{layout_text, natural_width};
+use quire_sdk::metrics::FontFace;
+use quire_sdk::{Align, Color, FontFamily, Rect, Run, Text, TextBox, VAlign};
+
+use super::device::PlacedGlyph;
+
+/// A gap wider than this many ems between two glyphs is a space.
+pub const SPACE_GAP: f64 = 0.12;
+/// A gap wider than this many ems ends a segment (table cells, text columns).
+pub const COLUMN_GAP: f64 = 1.5;
+/// Baselines closer than this many ems are one line.
+const BASELINE_TOLERANCE: f64 = 0.25;
+/// Segments still open for glyphs that continue them (some writers show a line in pieces).
+const OPEN_SEGMENTS: usize = 6;
+/// Lines one box may hold; checking a block costs a layout per added line.
+const MAX_BLOCK_LINES: usize = 60;
+/// Baselines of a laid-out box may sit this far (points) from the original ones.
+const PLACEMENT_TOLERANCE: f64 = 0.6;
+
+/// Glyphs on one baseline, left to right.
+#[derive(Debug)]
+struct Segment {
+    glyphs: Vec<PlacedGlyph>,
+    baseline: f64,
+    x: f64,
+    end: f64,
+    size: f64,
+}
+
+impl Segment {
+    fn new(g: PlacedGlyph) -> Self {
+        Segment {
+            baseline: g.baseline,
+            x: g.x,
+            end: g.end,
+            size: g.size,
+            glyphs: vec![g],
+        }
+    }
+
+    /// Whether `g` repeats a glyph already drawn at (nearly) the same place: writers fake
+    /// bold by showing a word twice, a hair apart.
+    fn repeats(&self, g: &PlacedGlyph) -> bool {
+        let near = 0.2 * g.size;
+        self.glyphs
+            .iter()
+            .rev()
+            .take(64)
+            .any(|o| o.text == g.text && (o.x - g.x).abs() < near)
+    }
+}
+
+/// The text boxes of a page, in the order the page showed their text (reading order for
+/// almost every writer). Ids are `{prefix}{n}`.
+pub fn text_boxes(glyphs: Vec<PlacedGlyph>, prefix: &str) -> Vec<TextBox> {
+    let segments = segments(glyphs);
+    let lines: Vec<Line> = segments.iter().filter_map(Line::of).collect();
+    let mut boxes = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let (tb, used) = block(&lines[i..], &format!("{prefix}{}", boxes.len() + 1));
+        boxes.push(tb);
+        i += used.max(1);
+    }
+    boxes
+}
+
+fn segments(glyphs: Vec<PlacedGlyph>) -> Vec<Segment> {
+    let mut segments: Vec<Segment> = Vec::new();
+    'glyphs: for g in glyphs {
+        let open = segments.len().saturating_sub(OPEN_SEGMENTS);
+        for seg in segments[open..].iter_mut().rev() {
+            let em = seg.size.max(g.size);
+            if (g.baseline - seg.baseline).abs() > BASELINE_TOLERANCE * seg.size.min(g.size) {
+                continue;
+            }
+            let gap = g.x - seg.end;
+            if gap >= -0.3 * em && gap <= COLUMN_GAP * em {
+                seg.end = seg.end.max(g.end);
+                seg.size = seg.size.max(g.size);
+                seg.glyphs.push(g);
+                continue 'glyphs;
+            }
+            if seg.repeats(&g) {
+                continue 'glyphs;
+            }
+        }
+        segments.push(Segment::new(g));
+    }
+    segments
+}
+
+/// One segment as styled text, with where its baseline must land.
+#[derive(Debug, Clone)]
+struct Line {
+    runs: Vec<Run>,
+    x: f64,
+    baseline: f64,
+    size: f64,
+}
+
+impl Line {
+    fn of(seg: &Segment) -> Option<Line> {
+        let mut runs: Vec<Run> = Vec::new();
+        let mut prev_end: Option<f64> = None;
+        for g in &seg.glyphs {
+            let gap = prev_end.map_or(0.0, |end| g.x - end);
+            prev_end = Some(g.end);
+            let face = face_for_text(g.face, &g.text);
+            let color = (g.color != Color::BLACK).then_some(g.color);
+            let space = gap > SPACE_GAP * g.size;
+            match runs.last_mut() {
+                Some(r) if same_style(r, face, g.size, color) => {
+                    if space {
+                        r.text.push(' ');
+                    }
+                    r.text.push_str(&g.text);
+                }
+                last => {
+                    if space {
+                        if let Some(r) = last {
+                            r.text.push(' ');
+                        }
+                    }
+                    runs.push(Run {
+                        text: g.text.clone(),
+                        font: face.family,
+                        size: round_size(g.size),
+                        bold: face.bold,
+                        italic: face.italic,
+                        underline: false,
+                        strike: false,
+                        color,
+                        link: None,
+                    });
+                }
+            }
+        }
+        (!runs.is_empty()).then(|| Line {
+            runs,
+            x: seg.x,
+            baseline: seg.baseline,
+            size: seg
+                .glyphs
+                .iter()
+                .map(|g| round_size(g.size))
+                .fold(0.0, f64::max),
+        })
+    }
+}
+
+fn round_size(size: f64) -> f64 {
+    (size * 100.0).round() / 100.0
+}
+
+fn same_style(r: &Run, face: FontFace, size: f64, color: Option<Color>) -> bool {
+    r.font == face.family
+        && r.bold == face.bold
+        && r.italic == face.italic
+        && (r.size - round_size(size)).abs() < 0.05
+        && r.color == color
+}
+
+/// The face a piece of text is drawn in: its font's, unless that face cannot draw it and
+/// Symbol or ZapfDingbats can (Greek, maths, dingbats from any font).
+fn face_for_text(face: FontFace, text: &str) -> FontFace {
+    let fits = |f: FontFace| text.chars().all(|c| f.encode(c).is_some());
+    if fits(face) {
+        return face;
+    }
+    for family in [FontFamily::Symbol, FontFamily::ZapfDingbats] {
+        let alt = FontFace::new(family, false, false);
+        if fits(alt) {
+            return alt;
+        }
+    }
+    face
+}
+
+/// The box for `lines[0]` and as many following lines as form one paragraph with it, and
+/// how many lines it took.
+fn block(lines: &[Line], id: &str) -> (TextBox, usize) {
+    let first = &lines[0];
+    let mut best = single(first, id);
+    let mut used = 1;
+    let mut spacing = None;
+    while used < lines.len().min(MAX_BLOCK_LINES) {
+        let (prev, next) = (&lines[used - 1], &lines[used]);
+        let step = next.baseline - prev.baseline;
+        let aligned = (next.x - first.x).abs() <= (0.1 * first.size).max(1.0)
+            && (next.size - first.size).abs() < 0.05
+            && step >= 0.9 * first.size
+            && step <= 2.5 * first.size
+            && spacing.is_none_or(|s: f64| (step - s).abs() <= 0.5);
+        if !aligned {
+            break;
+        }
+        let s = spacing.unwrap_or(step);
+        match joined(&lines[..=used], s, id) {
+            Some(tb) => {
+                best = tb;
+                spacing = Some(s);
+                used += 1;
+            }
+            None => break,
+        }
+    }
+    (best, used)
+}
+
+fn frame_width(text: &Text) -> f64 {
+    let w = natural_width(text);
+    // Slack against rounding, so the exporters' layout never breaks the line again.
+    w + 0.5 + w * 0.01
+}
+
+fn single(line: &Line, id: &str) -> TextBox {
+    let text = Text {
+        runs: line.runs.clone(),
+        align: Align::Left,
+        valign: VAlign::Top,
+        line_height: 1.2,
+    };
+    let width = frame_width(&text);
+    let laid = layout_text(&text, width);
+    let (top, height) = match laid.first() {
+        Some(l) => (
+            line.baseline - l.baseline,
+            laid.iter().map(|l| l.height).sum(),
+        ),
+        None => (line.baseline - line.size, line.size * 1.2),
+    };
+    TextBox {
+        id: id.to_string(),
+        frame: Rect::new(line.x, top, width, height),
+        text,
+        fill: None,
+        stroke: None,
+    }
+}
+
+/// `lines` as one box with hard breaks, if the layout puts every baseline where it was.
+fn joined(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
+    let size = lines[0].size;
+    let line_height = spacing / size;
+    if !(line_height > 0.0 && line_height <= 10.0) {
+        return None;
+    }
+    let mut runs: Vec<Run> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            if let Some(r) = runs.last_mut() {
+                r.text.push('\n');
+            }
+        }
+        for r in &line.runs {
+            match runs.last_mut() {
+                Some(last)
+                    if last.font == r.font
+                        && last.bold == r.bold
+                        && last.italic == r.italic
+                        && last.size == r.size
+                        && last.color == r.color =>
+                {
+                    last.text.push_str(&r.text);
+                }
+                _ => runs.push(r.clone()),
+            }
+        }
+    }
+    let text = Text {
+        runs,
+        align: Align::Left,
+        valign: VAlign::Top,
+        line_height,
+    };
+    let width = lines
+        .iter()
+        .map(|l| {
+            frame_width(&Text {
+                runs: l.runs.clone(),
+                ..Text::default_layout()
+            })
+        })
+        .fold(0.0, f64::max);
+    let laid = layout_text(&text, width);
+    if laid.len() != lines.len() {
+        return None;
+    }
+    let top = lines[0].baseline - laid[0].baseline;
+    // A laid-out line's baseline is measured from the top of the box.
+    if laid
+        .iter()
+        .zip(lines)
+        .any(|(l, line)| (top + l.baseline - line.baseline).abs() > PLACEMENT_TOLERANCE)
+    {
+        return None;
+    }
+    let height = laid.iter().map(|l| l.height).sum();
+    Some(TextBox {
+        id: id.to_string(),
+        frame: Rect::new(lines[0].x, top, width, height),
+        text,
+        fill: None,
+        stroke: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(text: &str, x: f64, baseline: f64, size: f64) -> Vec<PlacedGlyph> {
+        let face = FontFace::new(FontFamily::Helvetica, false, false);
+        let mut out = Vec::new();
+        let mut x = x;
+        for c in text.chars() {
+            let w = face.char_width(c) * size / 1000.0;
+            out.push(PlacedGlyph {
+                text: c.to_string(),
+                x,
+                end: x + w,
+                baseline,
+                size,
+                face,
+                color: Color::BLACK,
+            });
+            x += w;
+        }
+        out
+    }
+
+    fn words(line: &[&str], x: f64, baseline: f64, size: f64) -> Vec<PlacedGlyph> {
+        let face = FontFace::new(FontFamily::Helvetica, false, false);
+        let space = face.char_width(' ') * size / 1000.0;
+        let mut out = Vec::new();
+        let mut x = x;
+        for w in line {
+            let g = word(w, x, baseline, size);
+            x = g.last().map_or(x, |g| g.end) + space;
+            out.extend(g);
+        }
+        out
+    }
+
+    #[test]
+    fn gaps_become_spaces_and_lines_stay_where_they_were() {
+        let mut glyphs = words(&["Hello", "world"], 72.0, 100.0, 12.0);
+        glyphs.extend(words(&["second", "line"], 72.0, 114.4, 12.0));
+        let boxes = text_boxes(glyphs, "t");
+        assert_eq!(boxes.len(), 1, "{boxes:#?}");
+        let tb = &boxes[0];
+        assert_eq!(tb.text.plain_text(), "Hello world\nsecond line");
+        let laid = layout_text(&tb.text, tb.frame.w);
+        assert_eq!(laid.len(), 2);
+        assert!((tb.frame.y + laid[0].baseline - 100.0).abs() < 1e-6);
+        assert!((tb.frame.y + laid[1].baseline - 114.4).abs() < 0.6);
+        assert_eq!(tb.frame.x, 72.0);
+    }
+
+    #[test]
+    fn wide_gaps_split_columns_and_repeats_are_dropped() {
+        let mut glyphs = words(&["Name"], 72.0, 100.0, 10.0);
+        glyphs.extend(words(&["Value"], 300.0, 100.0, 10.0));
+        // Fake bold: the same word again, 0.3 pt to the right.
+        glyphs.extend(words(&["Value"], 300.3, 100.0, 10.0));
+        let boxes = text_boxes(glyphs, "t");
+        let texts: Vec<String> = boxes.iter().map(|b| b.text.plain_text()).collect();
+        assert_eq!(texts, vec!["Name", "Value"]);
+        assert!((boxes[1].frame.x - 300.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn uneven_spacing_keeps_lines_apart() {
+        let mut glyphs = words(&["Title"], 72.0, 100.0, 12.0);
+        glyphs.extend(words(&["body"], 72.0, 114.0, 12.0));
+        glyphs.extend(words(&["far", "below"], 72.0, 160.0, 12.0));
+        let boxes = text_boxes(glyphs, "t");
+        let texts: Vec<String> = boxes.iter().map(|b| b.text.plain_text()).collect();
+        assert_eq!(texts, vec!["Title\nbody", "far below"]);
+    }
+
+    #[test]
+    fn greek_falls_back_to_symbol() {
+        let face = FontFace::new(FontFamily::Times, false, false);
+        assert_eq!(face_for_text(face, "abc"), face);
+        assert_eq!(face_for_text(face, "α").family, FontFamily::Symbol);
+    }
+}
