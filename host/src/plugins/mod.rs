@@ -322,6 +322,42 @@ impl Plugins {
         Ok(installed)
     }
 
+    /// The cost of one fresh instance of the active `name`, without a call (benchmarks).
+    pub fn instantiate_cost(&self, name: &str) -> anyhow::Result<Duration> {
+        let plugin = self
+            .active()
+            .by_name
+            .get(name)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("no active {name}"))?;
+        Ok(self.sandbox.instantiate_only(&plugin.loaded, self.limits)?)
+    }
+
+    /// Runs the active `name`'s importer on this thread, without queue or model checks:
+    /// the sandboxed half of the native-versus-sandbox benchmark.
+    pub fn import_in_sandbox(
+        &self,
+        name: &str,
+        bytes: Vec<u8>,
+        media_type: &str,
+    ) -> anyhow::Result<(String, CallStats)> {
+        let plugin = self
+            .active()
+            .by_name
+            .get(name)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("no active {name}"))?;
+        let request = WitImport {
+            bytes,
+            media_type: media_type.into(),
+            images: vec![],
+            options: vec![],
+        };
+        let (result, stats) = plugin.loaded.import(&self.sandbox, self.limits, &request);
+        let out = result?.map_err(|e| anyhow::anyhow!("{}", convert_error(e)))?;
+        Ok((out.document.model, stats))
+    }
+
     /// The formats active converters read (`imports`) or write (`exports`).
     pub fn formats(&self, exports: bool) -> Vec<Format> {
         let set = self.active();

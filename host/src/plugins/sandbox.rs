@@ -385,6 +385,15 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+impl Sandbox {
+    /// A fresh store and instance, dropped at once: the fixed cost every call pays.
+    pub fn instantiate_only(&self, plugin: &Loaded, limits: Limits) -> Result<Duration, CallError> {
+        let started = Instant::now();
+        let (result, _) = self.call(plugin, limits, |_, _| Ok(()));
+        result.map(|()| started.elapsed())
+    }
+}
+
 /// A component ready to be instantiated.
 pub struct Loaded {
     pre: ConverterPre<CallState>,
