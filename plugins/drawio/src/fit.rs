@@ -1,0 +1,275 @@
+//! Putting a drawing on its page. draw.io units are taken as points (1 unit = 1 pt, as
+//! draw.io's own PDF export does), so a drawing keeps its numbers. The page is the
+//! diagram's page size when the drawing fits on it; otherwise it grows to hold the drawing
+//! plus a margin (draw.io shows extra pages there); a page-less diagram (`page="0"`) is the
+//! drawing's extent plus the margin. A page larger than the model allows is scaled down.
+
+use quire_sdk::validate::MAX_PAGE_SIDE;
+use quire_sdk::{Page, Point, Rect, Segment, Shape};
+
+pub const MARGIN: f64 = 20.0;
+/// draw.io's default page (A4 at its 100 units per inch).
+pub const DEFAULT_PAGE: (f64, f64) = (827.0, 1169.0);
+
+/// The bounding box of everything drawn.
+pub fn bounds(shapes: &[Shape]) -> Option<Rect> {
+    let mut b: Option<(f64, f64, f64, f64)> = None;
+    let mut add = |x: f64, y: f64| {
+        b = Some(match b {
+            None => (x, y, x, y),
+            Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+        });
+    };
+    for s in quire_sdk::ShapeWalk::new(shapes) {
+        match s {
+            Shape::Connector(c) => {
+                for p in c
+                    .waypoints
+                    .iter()
+                    .chain(c.from.point.iter())
+                    .chain(c.to.point.iter())
+                {
+                    add(p.x, p.y);
+                }
+            }
+            Shape::Path(p) => {
+                for seg in &p.segments {
+                    match *seg {
+                        Segment::MoveTo { x, y } | Segment::LineTo { x, y } => add(x, y),
+                        Segment::CubicTo {
+                            x1,
+                            y1,
+                            x2,
+                            y2,
+                            x,
+                            y,
+                        } => {
+                            add(x1, y1);
+                            add(x2, y2);
+                            add(x, y);
+                        }
+                        Segment::Close => {}
+                    }
+                }
+            }
+            other => {
+                if let Some(f) = other.frame() {
+                    add(f.x, f.y);
+                    add(f.right(), f.bottom());
+                }
+            }
+        }
+    }
+    b.map(|(x0, y0, x1, y1)| Rect::new(x0, y0, x1 - x0, y1 - y0))
+}
+
+/// Chooses the page and moves the shapes onto it. Answers a sentence when the drawing had
+/// to be scaled down.
+pub fn place(
+    shapes: Vec<Shape>,
+    page_size: Option<(f64, f64)>,
+    pageless: bool,
+) -> (Page, Option<String>) {
+    let content = bounds(&shapes);
+    let (left, top, right, bottom) = match (content, page_size.filter(|_| !pageless)) {
+        (None, size) => {
+            let (w, h) = size.unwrap_or(DEFAULT_PAGE);
+            (0.0, 0.0, w, h)
+        }
+        (Some(b), None) => (
+            b.x - MARGIN,
+            b.y - MARGIN,
+            b.right() + MARGIN,
+            b.bottom() + MARGIN,
+        ),
+        (Some(b), Some((w, h))) => {
+            let page = Rect::new(0.0, 0.0, w, h);
+            if page.contains(&b) {
+                (0.0, 0.0, w, h)
+            } else {
+                // Only a side the drawing crosses moves, and it gets the margin.
+                let grow = |crosses: bool, edge: f64, page: f64| {
+                    if crosses {
+                        edge
+                    } else {
+                        page
+                    }
+                };
+                (
+                    grow(b.x < 0.0, b.x - MARGIN, 0.0),
+                    grow(b.y < 0.0, b.y - MARGIN, 0.0),
+                    grow(b.right() > w, b.right() + MARGIN, w),
+                    grow(b.bottom() > h, b.bottom() + MARGIN, h),
+                )
+            }
+        }
+    };
+    let (w, h) = ((right - left).max(1.0), (bottom - top).max(1.0));
+    let scale = (MAX_PAGE_SIDE / w).min(MAX_PAGE_SIDE / h).min(1.0);
+    let mut shapes = shapes;
+    if left != 0.0 || top != 0.0 || scale != 1.0 {
+        let t = Transform {
+            dx: -left,
+            dy: -top,
+            scale,
+        };
+        for s in &mut shapes {
+            t.shape(s);
+        }
+    }
+    let mut page = Page::new(w * scale, h * scale);
+    page.shapes = shapes;
+    let note = (scale < 1.0).then(|| {
+        format!(
+            "the drawing is {w:.0} x {h:.0} units, larger than a page may be; it was scaled \
+             to {:.0}%",
+            scale * 100.0
+        )
+    });
+    (page, note)
+}
+
+/// `p -> (p + d) * scale`, applied to every coordinate, size, stroke and font.
+pub struct Transform {
+    pub dx: f64,
+    pub dy: f64,
+    pub scale: f64,
+}
+
+impl Transform {
+    fn pt(&self, p: &mut Point) {
+        p.x = (p.x + self.dx) * self.scale;
+        p.y = (p.y + self.dy) * self.scale;
+    }
+
+    fn xy(&self, x: &mut f64, y: &mut f64) {
+        *x = (*x + self.dx) * self.scale;
+        *y = (*y + self.dy) * self.scale;
+    }
+
+    fn rect(&self, r: &mut Rect) {
+        self.xy(&mut r.x, &mut r.y);
+        r.w *= self.scale;
+        r.h *= self.scale;
+    }
+
+    fn text(&self, t: &mut quire_sdk::Text) {
+        if self.scale != 1.0 {
+            for r in &mut t.runs {
+                r.size = (r.size * self.scale).max(0.5);
+            }
+        }
+    }
+
+    fn stroke(&self, s: &mut Option<quire_sdk::Stroke>) {
+        if let Some(s) = s {
+            s.width *= self.scale;
+        }
+    }
+
+    pub fn shape(&self, s: &mut Shape) {
+        match s {
+            Shape::Text(t) => {
+                self.rect(&mut t.frame);
+                self.text(&mut t.text);
+                self.stroke(&mut t.stroke);
+            }
+            Shape::Image(i) => self.rect(&mut i.frame),
+            Shape::Node(n) => {
+                self.rect(&mut n.frame);
+                if let Some(t) = &mut n.text {
+                    self.text(t);
+                }
+                self.stroke(&mut n.stroke);
+            }
+            Shape::Path(p) => {
+                for seg in &mut p.segments {
+                    match seg {
+                        Segment::MoveTo { x, y } | Segment::LineTo { x, y } => self.xy(x, y),
+                        Segment::CubicTo {
+                            x1,
+                            y1,
+                            x2,
+                            y2,
+                            x,
+                            y,
+                        } => {
+                            self.xy(x1, y1);
+                            self.xy(x2, y2);
+                            self.xy(x, y);
+                        }
+                        Segment::Close => {}
+                    }
+                }
+                self.stroke(&mut p.stroke);
+            }
+            Shape::Connector(c) => {
+                for p in c
+                    .waypoints
+                    .iter_mut()
+                    .chain(c.from.point.iter_mut())
+                    .chain(c.to.point.iter_mut())
+                {
+                    self.pt(p);
+                }
+                if let Some(t) = &mut c.label {
+                    self.text(t);
+                }
+                self.stroke(&mut c.stroke);
+            }
+            Shape::Group(g) => {
+                self.rect(&mut g.frame);
+                if let Some(t) = &mut g.label {
+                    self.text(t);
+                }
+                self.stroke(&mut g.stroke);
+                for child in &mut g.children {
+                    self.shape(child);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quire_sdk::{Geometry, Node};
+
+    fn node(x: f64, y: f64) -> Shape {
+        Shape::Node(Node {
+            id: format!("{x},{y}"),
+            frame: Rect::new(x, y, 10.0, 10.0),
+            geometry: Geometry::Rect,
+            fill: None,
+            stroke: None,
+            text: None,
+            classes: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn keeps_the_page_when_the_drawing_fits() {
+        let (page, note) = place(vec![node(10.0, 10.0)], Some((100.0, 50.0)), false);
+        assert_eq!((page.width, page.height), (100.0, 50.0));
+        assert_eq!(page.shapes[0].frame().unwrap().x, 10.0);
+        assert!(note.is_none());
+    }
+
+    #[test]
+    fn grows_or_fits_the_page_to_the_drawing() {
+        let (page, _) = place(vec![node(-30.0, 10.0)], Some((100.0, 50.0)), false);
+        assert_eq!((page.width, page.height), (150.0, 50.0));
+        assert_eq!(page.shapes[0].frame().unwrap().x, 20.0);
+        let (page, _) = place(vec![node(500.0, 500.0)], Some((100.0, 50.0)), true);
+        assert_eq!((page.width, page.height), (50.0, 50.0));
+        assert_eq!(page.shapes[0].frame().unwrap().x, MARGIN);
+    }
+
+    #[test]
+    fn scales_a_huge_drawing_down() {
+        let (page, note) = place(vec![node(0.0, 0.0), node(40_000.0, 0.0)], None, true);
+        assert!(page.width <= MAX_PAGE_SIDE);
+        assert!(note.unwrap().contains('%'));
+    }
+}

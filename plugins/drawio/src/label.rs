@@ -1,0 +1,521 @@
+//! Labels to styled runs. With `html=1` a label is a fragment of HTML as draw.io's editor
+//! writes it: `<b>`, `<i>`, `<u>`, `<font color>`, `<span style>`, `<br>`, `<div>` lines.
+//! That subset is read here by hand (a full HTML parser would be most of the component's
+//! size); anything else contributes its text only.
+
+use quire_sdk::Run;
+
+use crate::style::{font_family, parse_color};
+
+/// Tags whose content is never text.
+const SKIPPED: [&str; 4] = ["script", "style", "head", "title"];
+const VOID: [&str; 8] = ["br", "img", "hr", "input", "meta", "link", "wbr", "col"];
+const BLOCKS: [&str; 16] = [
+    "div",
+    "p",
+    "li",
+    "tr",
+    "ul",
+    "ol",
+    "table",
+    "blockquote",
+    "pre",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "section",
+];
+
+/// The runs of a label: `html` says whether it is HTML or plain text. `base` gives the
+/// font, size, colour and weight from the cell's style.
+pub fn runs(label: &str, html: bool, base: &Run) -> Vec<Run> {
+    let mut b = Builder::default();
+    if html {
+        b.html(label, base);
+    } else {
+        let text = label.replace("\r\n", "\n").replace('\r', "\n");
+        b.push_raw(&text, base);
+    }
+    b.finish()
+}
+
+#[derive(Default)]
+struct Builder {
+    runs: Vec<Run>,
+}
+
+fn same_style(a: &Run, b: &Run) -> bool {
+    a.font == b.font
+        && a.size == b.size
+        && a.bold == b.bold
+        && a.italic == b.italic
+        && a.underline == b.underline
+        && a.strike == b.strike
+        && a.color == b.color
+        && a.link == b.link
+}
+
+impl Builder {
+    fn push_raw(&mut self, text: &str, style: &Run) {
+        if text.is_empty() {
+            return;
+        }
+        match self.runs.last_mut() {
+            Some(last) if same_style(last, style) => last.text.push_str(text),
+            _ => {
+                let mut run = style.clone();
+                run.text = text.to_string();
+                self.runs.push(run);
+            }
+        }
+    }
+
+    fn last_char(&self) -> Option<char> {
+        self.runs.iter().rev().find_map(|r| r.text.chars().last())
+    }
+
+    /// HTML whitespace: a run of spaces and line ends is one space, and none at the start
+    /// of a line.
+    fn push_collapsed(&mut self, text: &str, style: &Run) {
+        let mut out = String::with_capacity(text.len());
+        let mut space = matches!(self.last_char(), None | Some(' ') | Some('\n'));
+        for ch in text.chars() {
+            if ch.is_whitespace() && ch != '\u{a0}' {
+                if !space {
+                    out.push(' ');
+                    space = true;
+                }
+            } else {
+                out.push(if ch == '\u{a0}' { ' ' } else { ch });
+                space = false;
+            }
+        }
+        self.push_raw(&out, style);
+    }
+
+    fn trim_line_end(&mut self) {
+        while let Some(last) = self.runs.last_mut() {
+            let trimmed = last.text.trim_end_matches(' ').len();
+            last.text.truncate(trimmed);
+            if last.text.is_empty() {
+                self.runs.pop();
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn newline(&mut self, style: &Run) {
+        self.trim_line_end();
+        self.push_raw("\n", style);
+    }
+
+    /// A line break unless one is already there (block boundaries).
+    fn block_break(&mut self, style: &Run) {
+        if !matches!(self.last_char(), None | Some('\n')) {
+            self.newline(style);
+        }
+    }
+
+    fn html(&mut self, src: &str, base: &Run) {
+        let mut stack: Vec<(String, Run)> = Vec::new();
+        let mut skip_depth = 0usize;
+        let mut rest = src;
+        while !rest.is_empty() {
+            let current = stack.last().map(|(_, s)| s).unwrap_or(base).clone();
+            let Some(lt) = rest.find('<') else {
+                if skip_depth == 0 {
+                    self.push_collapsed(&decode_entities(rest), &current);
+                }
+                break;
+            };
+            if lt > 0 && skip_depth == 0 {
+                self.push_collapsed(&decode_entities(&rest[..lt]), &current);
+            }
+            rest = &rest[lt..];
+            if let Some(after) = rest.strip_prefix("<!--") {
+                rest = after.find("-->").map(|i| &after[i + 3..]).unwrap_or("");
+                continue;
+            }
+            let Some(end) = tag_end(rest) else {
+                // A lone `<` is text.
+                if skip_depth == 0 {
+                    self.push_collapsed("<", &current);
+                }
+                rest = &rest[1..];
+                continue;
+            };
+            let tag = Tag::parse(&rest[1..end]);
+            rest = &rest[end + 1..];
+            let Some(tag) = tag else { continue };
+            if SKIPPED.contains(&tag.name.as_str()) {
+                if tag.closing {
+                    skip_depth = skip_depth.saturating_sub(1);
+                } else if !tag.self_closing {
+                    skip_depth += 1;
+                }
+                continue;
+            }
+            if skip_depth > 0 {
+                continue;
+            }
+            let name = tag.name.as_str();
+            if tag.closing {
+                if let Some(pos) = stack.iter().rposition(|(n, _)| n == name) {
+                    stack.truncate(pos);
+                }
+                if BLOCKS.contains(&name) {
+                    self.block_break(&current);
+                } else if matches!(name, "td" | "th") {
+                    self.push_collapsed(" ", &current);
+                }
+                continue;
+            }
+            match name {
+                "br" => self.newline(&current),
+                "hr" => self.block_break(&current),
+                _ if BLOCKS.contains(&name) => self.block_break(&current),
+                _ => {}
+            }
+            if name == "li" {
+                self.push_raw("• ", &current);
+            }
+            if tag.self_closing || VOID.contains(&name) {
+                continue;
+            }
+            let mut style = current;
+            tag.apply(&mut style);
+            stack.push((tag.name, style));
+            // Unclosed tags in broken labels must not pile up without bound.
+            if stack.len() > 256 {
+                stack.remove(0);
+            }
+        }
+    }
+
+    fn finish(mut self) -> Vec<Run> {
+        self.trim_line_end();
+        while let Some(last) = self.runs.last_mut() {
+            let len = last.text.trim_end().len();
+            last.text.truncate(len);
+            if last.text.is_empty() {
+                self.runs.pop();
+            } else {
+                break;
+            }
+        }
+        while let Some(first) = self.runs.first_mut() {
+            let trimmed = first.text.trim_start().to_string();
+            if trimmed.is_empty() {
+                self.runs.remove(0);
+            } else {
+                first.text = trimmed;
+                break;
+            }
+        }
+        self.runs
+    }
+}
+
+/// The index of the `>` closing a tag that starts at `s[0] == '<'`, skipping quoted
+/// attribute values. `None` when `<` does not start a tag.
+fn tag_end(s: &str) -> Option<usize> {
+    let second = s[1..].chars().next()?;
+    if !(second.is_ascii_alphabetic() || second == '/' || second == '!') {
+        return None;
+    }
+    let mut quote: Option<char> = None;
+    for (i, ch) in s.char_indices().skip(1) {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"') | (None, '\'') => quote = Some(ch),
+            (None, '>') => return Some(i),
+            (None, '<') => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+struct Tag {
+    name: String,
+    closing: bool,
+    self_closing: bool,
+    attrs: Vec<(String, String)>,
+}
+
+impl Tag {
+    fn parse(inner: &str) -> Option<Tag> {
+        let (closing, inner) = match inner.strip_prefix('/') {
+            Some(rest) => (true, rest),
+            None => (false, inner),
+        };
+        let self_closing = inner.trim_end().ends_with('/');
+        let inner = inner.trim_end().trim_end_matches('/');
+        let name_end = inner
+            .find(|c: char| c.is_whitespace())
+            .unwrap_or(inner.len());
+        let name = inner[..name_end].to_ascii_lowercase();
+        if name.is_empty() || name.starts_with('!') {
+            return None;
+        }
+        Some(Tag {
+            name,
+            closing,
+            self_closing,
+            attrs: parse_attrs(&inner[name_end..]),
+        })
+    }
+
+    fn attr(&self, key: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn apply(&self, run: &mut Run) {
+        match self.name.as_str() {
+            "b" | "strong" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "th" => run.bold = true,
+            "i" | "em" | "cite" => run.italic = true,
+            "u" | "ins" => run.underline = true,
+            "s" | "strike" | "del" => run.strike = true,
+            "code" | "tt" | "kbd" | "pre" => run.font = quire_sdk::FontFamily::Courier,
+            "a" => {
+                if let Some(href) = self.attr("href").filter(|h| !h.trim().is_empty()) {
+                    run.link = Some(href.trim().to_string());
+                }
+            }
+            "font" => {
+                if let Some(Some(c)) = self.attr("color").and_then(parse_color) {
+                    run.color = Some(c);
+                }
+                if let Some(face) = self.attr("face") {
+                    run.font = font_family(face);
+                }
+                if let Some(size) = self.attr("size").and_then(|s| s.trim().parse::<u8>().ok()) {
+                    // The sizes of HTML's <font size=1..7>, in pixels (= points here).
+                    const SIZES: [f64; 7] = [10.0, 13.0, 16.0, 18.0, 24.0, 32.0, 48.0];
+                    run.size = SIZES[(size.clamp(1, 7) - 1) as usize];
+                }
+            }
+            _ => {}
+        }
+        if let Some(css) = self.attr("style") {
+            apply_css(css, run);
+        }
+    }
+}
+
+fn parse_attrs(s: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = s.trim_start();
+    while !rest.is_empty() {
+        let key_end = rest
+            .find(|c: char| c == '=' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let key = rest[..key_end].to_ascii_lowercase();
+        rest = rest[key_end..].trim_start();
+        let mut value = String::new();
+        if let Some(after) = rest.strip_prefix('=') {
+            let after = after.trim_start();
+            if let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') {
+                let body = &after[1..];
+                let end = body.find(q).unwrap_or(body.len());
+                value = decode_entities(&body[..end]);
+                rest = body.get(end + 1..).unwrap_or("");
+            } else {
+                let end = after.find(char::is_whitespace).unwrap_or(after.len());
+                value = decode_entities(&after[..end]);
+                rest = &after[end..];
+            }
+        }
+        let consumed = key_end > 0 || !value.is_empty();
+        if !key.is_empty() {
+            out.push((key, value));
+        }
+        rest = rest.trim_start();
+        if !consumed {
+            // Nothing consumed (stray `=`): step over it.
+            rest = rest.get(1..).unwrap_or("");
+        }
+    }
+    out
+}
+
+/// The CSS declarations draw.io writes in `style` attributes.
+fn apply_css(css: &str, run: &mut Run) {
+    for decl in css.split(';') {
+        let Some((prop, value)) = decl.split_once(':') else {
+            continue;
+        };
+        let prop = prop.trim().to_ascii_lowercase();
+        let value = value.trim().trim_end_matches("!important").trim();
+        let lower = value.to_ascii_lowercase();
+        match prop.as_str() {
+            "color" => {
+                if let Some(Some(c)) = parse_color(value) {
+                    run.color = Some(c);
+                }
+            }
+            "font-size" => {
+                if let Some(size) = css_size(&lower, run.size) {
+                    run.size = size;
+                }
+            }
+            "font-weight" => {
+                run.bold = lower == "bold"
+                    || lower == "bolder"
+                    || lower.parse::<u32>().is_ok_and(|w| w >= 600);
+            }
+            "font-style" => run.italic = lower == "italic" || lower == "oblique",
+            "text-decoration" | "text-decoration-line" => {
+                run.underline |= lower.contains("underline");
+                run.strike |= lower.contains("line-through");
+            }
+            "font-family" => run.font = font_family(value),
+            _ => {}
+        }
+    }
+}
+
+/// A CSS length as points: draw.io pixels are points here; `em` and `%` scale the
+/// current size.
+fn css_size(v: &str, current: f64) -> Option<f64> {
+    let (number, factor) = if let Some(n) = v.strip_suffix("px") {
+        (n, 1.0)
+    } else if let Some(n) = v.strip_suffix("pt") {
+        (n, 1.0)
+    } else if let Some(n) = v.strip_suffix("em") {
+        (n, current)
+    } else if let Some(n) = v.strip_suffix('%') {
+        (n, current / 100.0)
+    } else {
+        (v, 1.0)
+    };
+    let size = number.trim().parse::<f64>().ok()? * factor;
+    (size.is_finite() && size > 0.0).then(|| size.clamp(1.0, 500.0))
+}
+
+/// HTML character references: the five XML ones, numeric ones, and the named ones the
+/// editor writes. Unknown names stay as written.
+pub fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp + 1..];
+        let end = after.find(';').filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| entity(&after[..e]));
+        match (end, decoded) {
+            (Some(e), Some(ch)) => {
+                out.push(ch);
+                rest = &after[e + 1..];
+            }
+            _ => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn entity(name: &str) -> Option<char> {
+    if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix('x').or_else(|| num.strip_prefix('X')) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse::<u32>().ok()?,
+        };
+        return char::from_u32(code).filter(|c| *c != '\0');
+    }
+    Some(match name {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => '\u{a0}',
+        "copy" => '©',
+        "reg" => '®',
+        "trade" => '™',
+        "ndash" => '–',
+        "mdash" => '—',
+        "hellip" => '…',
+        "bull" => '•',
+        "middot" => '·',
+        "lsquo" => '‘',
+        "rsquo" => '’',
+        "ldquo" => '“',
+        "rdquo" => '”',
+        "euro" => '€',
+        "pound" => '£',
+        "times" => '×',
+        "deg" => '°',
+        "laquo" => '«',
+        "raquo" => '»',
+        "larr" => '←',
+        "rarr" => '→',
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quire_sdk::Color;
+
+    fn base() -> Run {
+        Run::plain("", 12.0)
+    }
+
+    fn text(runs: &[Run]) -> String {
+        runs.iter().map(|r| r.text.as_str()).collect()
+    }
+
+    #[test]
+    fn html_lines_and_styles() {
+        let r = runs(
+            "<b>Status Dashboard<br>(Context)</b><div>[Software&nbsp;System]</div><br><div>Sends  <i>SMS</i>\n notes</div>",
+            true,
+            &base(),
+        );
+        assert_eq!(
+            text(&r),
+            "Status Dashboard\n(Context)\n[Software System]\n\nSends SMS notes"
+        );
+        assert!(r[0].bold);
+        assert!(r.iter().any(|x| x.italic && x.text == "SMS"));
+    }
+
+    #[test]
+    fn fonts_css_links_and_broken_markup() {
+        let r = runs(
+            "<font color=\"#ff0000\" style=\"font-size: 20px\">Hot</font> <span style=\"font-weight:700;text-decoration:underline\">x</span> <a href=\"https://e.org\">l</a> 1 < 2 &unknown; <script>no</script>",
+            true,
+            &base(),
+        );
+        assert_eq!(text(&r), "Hot x l 1 < 2 &unknown;");
+        assert_eq!(r[0].color, Some(Color::rgb(255, 0, 0)));
+        assert_eq!(r[0].size, 20.0);
+        assert!(r.iter().any(|x| x.bold && x.underline && x.text == "x"));
+        assert!(r.iter().any(|x| x.link.as_deref() == Some("https://e.org")));
+        // Unclosed tags and stray brackets do not lose text.
+        assert_eq!(text(&runs("<b>a<i>b</b>c <", true, &base())), "abc <");
+    }
+
+    #[test]
+    fn plain_labels_keep_their_lines() {
+        let r = runs("  one\r\ntwo <b>  ", false, &base());
+        assert_eq!(text(&r), "one\ntwo <b>");
+        assert!(runs("<br>&nbsp;<div></div>", true, &base()).is_empty());
+    }
+}

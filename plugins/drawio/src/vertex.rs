@@ -1,0 +1,501 @@
+//! One vertex to model shapes: a node, a text box, a picture or a path, plus a text box of
+//! its own for a label the model cannot put inside the shape (a label below an icon, the
+//! label of a picture or a path). Such a label's id is the shape's id + [`LABEL_SUFFIX`].
+
+use std::collections::HashMap;
+
+use base64::Engine;
+use quire_sdk::layout::{min_content_width, natural_width, text_height};
+use quire_sdk::{
+    geometry, Align, Asset, Color, Geometry, Image, Node, PathShape, Point, Rect, Segment, Shape,
+    Stroke, Text, TextBox,
+};
+
+use crate::import::Ids;
+use crate::mxfile::BASE64;
+use crate::notes::Notes;
+use crate::shapes::{self, Kind, LabelPlace, VERTEX_FONT_SIZE};
+use crate::style::Style;
+
+/// Appended to a shape's id for the text box holding its label.
+pub const LABEL_SUFFIX: &str = "-label";
+/// Gap between a shape and a label placed beside it.
+const LABEL_GAP: f64 = 2.0;
+
+/// Pictures of the document, one asset per distinct content.
+#[derive(Default)]
+pub struct Assets {
+    pub list: Vec<quire_sdk::Asset>,
+    by_content: HashMap<(u64, usize), usize>,
+}
+
+impl Assets {
+    /// The asset name for these bytes, adding them if new.
+    pub fn add(&mut self, media_type: &str, bytes: Vec<u8>) -> String {
+        let key = (fnv1a(&bytes), bytes.len());
+        if let Some(&i) = self.by_content.get(&key) {
+            if self.list[i].bytes == bytes {
+                return self.list[i].name.clone();
+            }
+        }
+        let ext = match media_type {
+            "image/png" => "png",
+            "image/jpeg" => "jpg",
+            "image/gif" => "gif",
+            "image/svg+xml" => "svg",
+            "image/webp" => "webp",
+            _ => "bin",
+        };
+        let name = format!("drawio-{}.{ext}", self.list.len() + 1);
+        self.by_content.insert(key, self.list.len());
+        self.list.push(Asset {
+            name: name.clone(),
+            media_type: media_type.to_string(),
+            bytes,
+        });
+        name
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The media type of picture bytes, from their signature.
+pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if bytes.starts_with(b"\xFF\xD8\xFF") {
+        Some("image/jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.len() > 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else {
+        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]).to_ascii_lowercase();
+        (head.contains("<svg")).then_some("image/svg+xml")
+    }
+}
+
+/// Decodes `data:[type][;base64],payload`. draw.io leaves out `;base64` (a `;` would end
+/// the style value) and still means base64, so base64 is tried first either way.
+pub fn decode_data_uri(uri: &str) -> Option<(&'static str, Vec<u8>)> {
+    let rest = uri.strip_prefix("data:")?;
+    let (_, payload) = rest.split_once(',')?;
+    let compact: String = payload.chars().filter(|c| !c.is_whitespace()).collect();
+    let bytes = BASE64.decode(compact.as_bytes()).ok().or_else(|| {
+        percent_encoding::percent_decode_str(payload)
+            .collect::<Vec<u8>>()
+            .into()
+    })?;
+    let kind = sniff_image(&bytes)?;
+    Some((kind, bytes))
+}
+
+pub struct Vertex<'a> {
+    pub id: String,
+    pub frame: Rect,
+    pub style: &'a Style,
+    pub label: &'a str,
+    pub link: Option<&'a str>,
+    pub ids: &'a mut Ids,
+    pub assets: &'a mut Assets,
+    pub notes: &'a mut Notes,
+    pub page: usize,
+}
+
+impl Vertex<'_> {
+    pub fn shapes(&mut self) -> Vec<Shape> {
+        let style = self.style;
+        let text = shapes::label_text(self.label, style, VERTEX_FONT_SIZE, self.link);
+        let place = shapes::label_place(style);
+        let kind = shapes::kind(style);
+        let main = match kind {
+            Kind::Text => self.text_box(text.clone().unwrap_or_else(Text::default_layout)),
+            Kind::Image => match self.picture() {
+                Some(img) => img,
+                None => self.framed(Geometry::Rect, text.clone(), place),
+            },
+            Kind::Line => self.line(),
+            Kind::Waypoint => self.waypoint(),
+            Kind::Stencil(spec) => match crate::stencil::path(&spec, self.frame) {
+                Some(drawn) if drawn.segments.is_empty() => {
+                    // Draws nothing in draw.io either; the label still shows.
+                    let mut node = self.framed(Geometry::Rect, text.clone(), place);
+                    if let Shape::Node(n) = &mut node {
+                        n.fill = None;
+                        n.stroke = None;
+                    }
+                    node
+                }
+                Some(drawn) => {
+                    self.notes.stencils_as_paths += 1;
+                    let mut path = self.path(drawn.segments);
+                    if let Shape::Path(p) = &mut path {
+                        if self.style.get("fillColor").is_none() {
+                            if let Some(fill) = drawn.fill {
+                                p.fill = fill;
+                            }
+                        }
+                        if self.style.get("strokeColor").is_none() {
+                            if let Some(color) = drawn.stroke {
+                                p.stroke = color.map(|c| Stroke {
+                                    color: c,
+                                    ..p.stroke.unwrap_or(Stroke::solid(c, 1.0))
+                                });
+                            }
+                        }
+                    }
+                    path
+                }
+                None => {
+                    self.notes.stencils_as_boxes += 1;
+                    self.framed(Geometry::Rect, text.clone(), place)
+                }
+            },
+            Kind::Outline(g) => self.framed(g, text.clone(), place),
+            Kind::Unknown(name) => {
+                *self
+                    .notes
+                    .unknown_shapes
+                    .entry(short_name(&name))
+                    .or_default() += 1;
+                self.framed(Geometry::Rect, text.clone(), place)
+            }
+        };
+        // A label the main shape does not hold (outside it, or on a picture or a path)
+        // becomes a text box of its own.
+        let held = match &main {
+            Shape::Node(n) => n.text.is_some(),
+            Shape::Text(_) => true,
+            _ => false,
+        };
+        let mut out = vec![main];
+        if let (false, Some(t)) = (held, text) {
+            out.push(self.companion(t, place));
+        }
+        out
+    }
+
+    /// A node, or a path when it is turned in a way the node's outline cannot show.
+    fn framed(&mut self, g: Geometry, text: Option<Text>, place: LabelPlace) -> Shape {
+        let style = self.style;
+        let rotation = style.num("rotation").unwrap_or(0.0).rem_euclid(360.0);
+        let direction = match style.get("direction") {
+            Some("south") => 90.0,
+            Some("west") => 180.0,
+            Some("north") => 270.0,
+            _ => 0.0,
+        };
+        let symmetric = matches!(
+            g,
+            Geometry::Rect
+                | Geometry::Rounded
+                | Geometry::Stadium
+                | Geometry::Ellipse
+                | Geometry::Circle
+                | Geometry::DoubleCircle
+                | Geometry::Diamond
+        );
+        let quarter = (rotation / 90.0).round() * 90.0;
+        let right_angle = (rotation - quarter).abs() < 0.5;
+        let inside = if place == LabelPlace::Inside {
+            text
+        } else {
+            None
+        };
+        // The model's triangle points up: draw.io's is that triangle turned north.
+        if g == Geometry::Triangle && direction == 270.0 && right_angle && quarter % 360.0 == 0.0 {
+            return self.node(g, inside, None);
+        }
+        if g != Geometry::Triangle && (symmetric || direction == 0.0) {
+            if rotation == 0.0 || (symmetric && right_angle && quarter % 180.0 == 0.0) {
+                return self.node(g, inside, None);
+            }
+            if symmetric && right_angle {
+                return self.node(g, inside, Some(shapes::quarter_turn(self.frame)));
+            }
+        }
+        self.notes.rotated_as_paths += 1;
+        let segments = rotate(
+            oriented_outline(g, self.frame, direction),
+            self.frame.center(),
+            rotation,
+        );
+        self.path(segments)
+    }
+
+    fn node(&self, g: Geometry, text: Option<Text>, frame: Option<Rect>) -> Shape {
+        Shape::Node(Node {
+            id: self.id.clone(),
+            frame: frame.unwrap_or(self.frame),
+            geometry: g,
+            fill: shapes::fill(self.style),
+            stroke: shapes::stroke(self.style),
+            text,
+            classes: Vec::new(),
+        })
+    }
+
+    fn path(&self, segments: Vec<Segment>) -> Shape {
+        Shape::Path(PathShape {
+            id: self.id.clone(),
+            segments,
+            fill: shapes::fill(self.style),
+            stroke: shapes::stroke(self.style),
+            even_odd: false,
+        })
+    }
+
+    fn text_box(&self, text: Text) -> Shape {
+        let mut frame = self.frame;
+        if !text.runs.is_empty() {
+            // draw.io lets text run past its box (unwrapped text always, wrapped text by a
+            // word longer than the box); the model breaks inside words instead, so the box
+            // grows to what the text needs, around its alignment.
+            let need = if self.style.get("whiteSpace") == Some("wrap") {
+                min_content_width(&text) + 1.0
+            } else {
+                natural_width(&text) + 2.0
+            };
+            if need > frame.w {
+                let grow = need - frame.w;
+                frame.x -= match text.align {
+                    Align::Center | Align::Justify => grow / 2.0,
+                    Align::Right => grow,
+                    Align::Left => 0.0,
+                };
+                frame.w = need;
+            }
+        }
+        Shape::Text(TextBox {
+            id: self.id.clone(),
+            frame,
+            text,
+            fill: shapes::fill(self.style),
+            stroke: shapes::stroke(self.style),
+        })
+    }
+
+    fn picture(&mut self) -> Option<Shape> {
+        let src = self.style.get("image")?;
+        if !src.starts_with("data:") {
+            self.notes.external_images += 1;
+            return None;
+        }
+        let Some((media_type, bytes)) = decode_data_uri(src) else {
+            self.notes.bad_images += 1;
+            return None;
+        };
+        let asset = self.assets.add(media_type, bytes);
+        Some(Shape::Image(Image {
+            id: self.id.clone(),
+            frame: self.frame,
+            asset,
+            alt: None,
+            link: self.link.map(str::to_string),
+        }))
+    }
+
+    /// draw.io's line shape: a stroke through the middle of the box, along its direction.
+    fn line(&self) -> Shape {
+        let r = self.frame;
+        let c = r.center();
+        let vertical = matches!(self.style.get("direction"), Some("south" | "north"));
+        let (a, b) = if vertical {
+            (
+                Point { x: c.x, y: r.y },
+                Point {
+                    x: c.x,
+                    y: r.bottom(),
+                },
+            )
+        } else {
+            (
+                Point { x: r.x, y: c.y },
+                Point {
+                    x: r.right(),
+                    y: c.y,
+                },
+            )
+        };
+        let stroke = shapes::stroke(self.style).or_else(|| {
+            // A line with `strokeColor=none` draws in its fill colour in draw.io.
+            shapes::fill(self.style).map(|c| Stroke::solid(c, 1.0))
+        });
+        Shape::Path(PathShape {
+            id: self.id.clone(),
+            segments: vec![
+                Segment::MoveTo { x: a.x, y: a.y },
+                Segment::LineTo { x: b.x, y: b.y },
+            ],
+            fill: None,
+            stroke,
+            even_odd: false,
+        })
+    }
+
+    /// A routing point: draw.io draws a small dot in the stroke colour.
+    fn waypoint(&self) -> Shape {
+        let c = self.frame.center();
+        let color = shapes::stroke(self.style)
+            .map(|s| s.color)
+            .unwrap_or(Color::BLACK);
+        Shape::Node(Node {
+            id: self.id.clone(),
+            frame: Rect::new(c.x - 3.0, c.y - 3.0, 6.0, 6.0),
+            geometry: Geometry::Circle,
+            fill: Some(color),
+            stroke: None,
+            text: None,
+            classes: Vec::new(),
+        })
+    }
+
+    /// A text box for the label beside (or over) the shape.
+    fn companion(&mut self, text: Text, place: LabelPlace) -> Shape {
+        let r = self.frame;
+        let wrap = self.style.get("whiteSpace") == Some("wrap");
+        let natural = natural_width(&text) + 2.0;
+        let w = if wrap && r.w > 1.0 { r.w } else { natural };
+        let h = text_height(&text, w).max(1.0);
+        let x_under = match text.align {
+            Align::Left => r.x,
+            Align::Right => r.right() - w,
+            Align::Center | Align::Justify => r.center().x - w / 2.0,
+        };
+        let frame = match place {
+            LabelPlace::Below => Rect::new(x_under, r.bottom() + LABEL_GAP, w, h),
+            LabelPlace::Above => Rect::new(x_under, r.y - h - LABEL_GAP, w, h),
+            LabelPlace::Left => Rect::new(r.x - w - LABEL_GAP, r.center().y - h / 2.0, w, h),
+            LabelPlace::Right => Rect::new(r.right() + LABEL_GAP, r.center().y - h / 2.0, w, h),
+            LabelPlace::Inside => {
+                let w = w.max(r.w);
+                Rect::new(r.center().x - w / 2.0, r.y, w, r.h.max(h))
+            }
+        };
+        let id = self
+            .ids
+            .alloc(self.page, &format!("{}{LABEL_SUFFIX}", self.id));
+        Shape::Text(TextBox {
+            id,
+            frame,
+            text,
+            fill: None,
+            stroke: None,
+        })
+    }
+}
+
+/// `mxgraph.aws4.resourceIcon;resIcon=...` reads better as its library and name.
+fn short_name(name: &str) -> String {
+    name.chars().take(60).collect()
+}
+
+/// The outline of `g` in `frame`, turned by draw.io's `direction` (degrees clockwise from
+/// east) the way draw.io turns it: the turned shape still fills the frame.
+fn oriented_outline(g: Geometry, frame: Rect, direction: f64) -> Vec<Segment> {
+    let r = frame;
+    let c = r.center();
+    let p = |x: f64, y: f64| Point { x, y };
+    if g == Geometry::Triangle {
+        let pts = match direction as i32 {
+            90 => [p(r.x, r.y), p(r.right(), r.y), p(c.x, r.bottom())],
+            180 => [p(r.right(), r.y), p(r.right(), r.bottom()), p(r.x, c.y)],
+            270 => [p(r.x, r.bottom()), p(c.x, r.y), p(r.right(), r.bottom())],
+            _ => [p(r.x, r.y), p(r.right(), c.y), p(r.x, r.bottom())],
+        };
+        return geometry::polygon(&pts);
+    }
+    let quarter = direction == 90.0 || direction == 270.0;
+    let base = if quarter { shapes::quarter_turn(r) } else { r };
+    rotate(geometry::outline(g, base), c, direction)
+}
+
+/// Rotates every point of a path clockwise (y points down) about `c`.
+fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
+    if degrees == 0.0 {
+        return segments;
+    }
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    let turn = |x: &mut f64, y: &mut f64| {
+        let (dx, dy) = (*x - c.x, *y - c.y);
+        *x = c.x + dx * cos - dy * sin;
+        *y = c.y + dx * sin + dy * cos;
+    };
+    segments
+        .into_iter()
+        .map(|mut s| {
+            match &mut s {
+                Segment::MoveTo { x, y } | Segment::LineTo { x, y } => turn(x, y),
+                Segment::CubicTo {
+                    x1,
+                    y1,
+                    x2,
+                    y2,
+                    x,
+                    y,
+                } => {
+                    turn(x1, y1);
+                    turn(x2, y2);
+                    turn(x, y);
+                }
+                Segment::Close => {}
+            }
+            s
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_uris_with_and_without_the_base64_marker() {
+        let png = b"\x89PNG\r\n\x1a\nrest";
+        let b64 = BASE64.encode(png);
+        let (t, bytes) = decode_data_uri(&format!("data:image/png,{b64}")).unwrap();
+        assert_eq!((t, bytes.as_slice()), ("image/png", &png[..]));
+        let (t, _) = decode_data_uri(&format!("data:image/png;base64,{b64}")).unwrap();
+        assert_eq!(t, "image/png");
+        let (t, bytes) = decode_data_uri("data:image/svg+xml,%3Csvg%3E%3C/svg%3E").unwrap();
+        assert_eq!(
+            (t, bytes.as_slice()),
+            ("image/svg+xml", &b"<svg></svg>"[..])
+        );
+        assert!(decode_data_uri("data:image/png,notapicture").is_none());
+    }
+
+    #[test]
+    fn assets_are_shared_by_content() {
+        let mut a = Assets::default();
+        let x = a.add("image/png", vec![1, 2, 3]);
+        let y = a.add("image/png", vec![1, 2, 3]);
+        let z = a.add("image/jpeg", vec![4]);
+        assert_eq!(x, y);
+        assert_ne!(x, z);
+        assert_eq!(a.list.len(), 2);
+        assert!(z.ends_with(".jpg"));
+    }
+
+    #[test]
+    fn east_triangle_points_right_and_rotation_turns_clockwise() {
+        let r = Rect::new(0.0, 0.0, 20.0, 10.0);
+        let tri = oriented_outline(Geometry::Triangle, r, 0.0);
+        assert_eq!(tri[1], Segment::LineTo { x: 20.0, y: 5.0 });
+        // A quarter turn clockwise takes the right-hand point to the bottom.
+        let turned = rotate(tri, r.center(), 90.0);
+        match turned[1] {
+            Segment::LineTo { x, y } => {
+                assert!(
+                    (x - 10.0).abs() < 1e-9 && (y - 15.0).abs() < 1e-9,
+                    "{x},{y}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

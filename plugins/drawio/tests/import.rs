@@ -1,0 +1,268 @@
+//! The importer on small hand-written files, one rule each: containers, edge labels,
+//! loose ends, ids across pages, pictures, broken and hostile input.
+
+use base64::Engine;
+use quire_drawio::{import_drawio, LABEL_SUFFIX, MAX_INPUT};
+use quire_sdk::{ArrowHead, ConvertError, Geometry, ImportRequest, Imported, Shape, ShapeWalk};
+
+fn import(xml: &str) -> Result<Imported, ConvertError> {
+    import_drawio(ImportRequest {
+        bytes: xml.as_bytes().to_vec(),
+        media_type: "application/vnd.jgraph.mxfile".into(),
+        ..Default::default()
+    })
+}
+
+fn page(cells: &str) -> String {
+    format!(
+        "<mxGraphModel pageWidth=\"800\" pageHeight=\"600\"><root><mxCell id=\"0\"/>\
+         <mxCell id=\"1\" parent=\"0\"/>{cells}</root></mxGraphModel>"
+    )
+}
+
+fn file(pages: &[String]) -> String {
+    let body: String = pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("<diagram id=\"d{i}\" name=\"P{i}\">{p}</diagram>"))
+        .collect();
+    format!("<mxfile>{body}</mxfile>")
+}
+
+fn find<'a>(imported: &'a Imported, id: &str) -> &'a Shape {
+    imported
+        .document
+        .shapes()
+        .find(|s| s.id() == id)
+        .unwrap_or_else(|| panic!("no shape {id}"))
+}
+
+#[test]
+fn container_children_are_placed_absolutely() {
+    let xml = file(&[page(
+        "<mxCell id=\"g\" value=\"Lane\" style=\"swimlane;\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"100\" y=\"50\" width=\"300\" height=\"200\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"a\" value=\"A\" style=\"ellipse;fillColor=#ff0000;\" vertex=\"1\" parent=\"g\">\
+           <mxGeometry x=\"10\" y=\"40\" width=\"60\" height=\"30\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"p\" style=\"\" vertex=\"1\" parent=\"a\">\
+           <mxGeometry x=\"1\" y=\"0.5\" width=\"10\" height=\"10\" relative=\"1\" as=\"geometry\">\
+             <mxPoint x=\"-5\" y=\"-5\" as=\"offset\"/></mxGeometry></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let Shape::Group(g) = find(&imported, "g") else {
+        panic!("the swimlane is a group")
+    };
+    assert_eq!(g.label.as_ref().unwrap().plain_text(), "Lane");
+    assert!(
+        g.label.as_ref().unwrap().runs[0].bold,
+        "swimlane titles are bold"
+    );
+    let Shape::Group(a) = &g.children[0] else {
+        panic!("a vertex with children is a group")
+    };
+    assert_eq!((a.frame.x, a.frame.y), (110.0, 90.0));
+    let Shape::Node(p) = &a.children[0] else {
+        panic!("port")
+    };
+    // Relative geometry: right edge, middle, moved by the offset.
+    assert_eq!(
+        (p.frame.x, p.frame.y),
+        (110.0 + 60.0 - 5.0, 90.0 + 15.0 - 5.0)
+    );
+}
+
+#[test]
+fn edges_attach_by_id_with_labels_waypoints_and_heads() {
+    let xml = file(&[page(
+        "<mxCell id=\"g\" style=\"group\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"100\" y=\"100\" width=\"400\" height=\"100\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"a\" value=\"A\" vertex=\"1\" parent=\"g\">\
+           <mxGeometry x=\"0\" y=\"0\" width=\"50\" height=\"50\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"b\" value=\"B\" style=\"rhombus\" vertex=\"1\" parent=\"g\">\
+           <mxGeometry x=\"300\" y=\"0\" width=\"50\" height=\"50\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"e\" value=\"yes\" style=\"endArrow=open;startArrow=diamond;dashed=1;\" \
+             edge=\"1\" parent=\"g\" source=\"a\" target=\"b\">\
+           <mxGeometry relative=\"1\" as=\"geometry\"><Array as=\"points\">\
+             <mxPoint x=\"150\" y=\"80\"/></Array></mxGeometry></mxCell>\
+         <mxCell id=\"l\" value=\"&lt;b&gt;and&lt;/b&gt; more\" style=\"edgeLabel;html=1;\" \
+             vertex=\"1\" connectable=\"0\" parent=\"e\">\
+           <mxGeometry x=\"-0.2\" relative=\"1\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"loose\" edge=\"1\" parent=\"1\" target=\"nowhere\">\
+           <mxGeometry relative=\"1\" as=\"geometry\">\
+             <mxPoint x=\"10\" y=\"20\" as=\"sourcePoint\"/>\
+             <mxPoint x=\"30\" y=\"40\" as=\"targetPoint\"/></mxGeometry></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let Shape::Connector(e) = find(&imported, "e") else {
+        panic!("edge")
+    };
+    assert_eq!(e.from.shape.as_deref(), Some("a"));
+    assert_eq!(e.to.shape.as_deref(), Some("b"));
+    assert_eq!(e.from.head, ArrowHead::Diamond);
+    assert_eq!(e.to.head, ArrowHead::Open);
+    // Waypoints are relative to the group the edge lives in.
+    assert_eq!((e.waypoints[0].x, e.waypoints[0].y), (250.0, 180.0));
+    assert_eq!(e.label.as_ref().unwrap().plain_text(), "yes\nand more");
+    assert_eq!(e.stroke.unwrap().dash, quire_sdk::Dash::Dashed);
+    // The label cell is part of the edge, not a shape.
+    assert!(imported.document.shapes().all(|s| s.id() != "l"));
+    let Shape::Connector(l) = find(&imported, "loose") else {
+        panic!("edge")
+    };
+    assert_eq!(l.from.shape, None);
+    assert_eq!(l.to.shape, None, "a missing target leaves the end loose");
+    assert_eq!(l.to.point.map(|p| (p.x, p.y)), Some((30.0, 40.0)));
+    assert_eq!(l.to.head, ArrowHead::Arrow, "classic is the default end");
+    let Shape::Node(b) = find(&imported, "b") else {
+        panic!("node")
+    };
+    assert_eq!(b.geometry, Geometry::Diamond);
+}
+
+#[test]
+fn ids_repeated_on_later_pages_get_the_page_number() {
+    let cells = "<mxCell id=\"2\" value=\"X\" vertex=\"1\" parent=\"1\">\
+                   <mxGeometry width=\"10\" height=\"10\" as=\"geometry\"/></mxCell>\
+                 <mxCell id=\"3\" value=\"Y\" vertex=\"1\" parent=\"1\">\
+                   <mxGeometry x=\"50\" width=\"10\" height=\"10\" as=\"geometry\"/></mxCell>\
+                 <mxCell id=\"4\" edge=\"1\" parent=\"1\" source=\"2\" target=\"3\">\
+                   <mxGeometry relative=\"1\" as=\"geometry\"/></mxCell>";
+    let imported = import(&file(&[page(cells), page(cells)])).unwrap();
+    let second = &imported.document.pages[1];
+    let ids: Vec<&str> = ShapeWalk::new(&second.shapes).map(|s| s.id()).collect();
+    assert_eq!(ids, ["p2-2", "p2-3", "p2-4"]);
+    let Shape::Connector(c) = &second.shapes[2] else {
+        panic!()
+    };
+    assert_eq!(c.from.shape.as_deref(), Some("p2-2"));
+    assert_eq!(c.to.shape.as_deref(), Some("p2-3"));
+}
+
+#[test]
+fn pictures_are_assets_and_outside_labels_become_text_boxes() {
+    let png = b"\x89PNG\r\n\x1a\n0000";
+    let uri = format!(
+        "data:image/png,{}",
+        base64::engine::general_purpose::STANDARD.encode(png)
+    );
+    let xml = file(&[page(&format!(
+        "<mxCell id=\"i\" value=\"Logo\" style=\"shape=image;verticalLabelPosition=bottom;image={uri};\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"10\" y=\"10\" width=\"40\" height=\"40\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"w\" value=\"Web\" style=\"shape=image;image=https://example.org/a.png;\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"100\" y=\"10\" width=\"40\" height=\"40\" as=\"geometry\"/></mxCell>"
+    ))]);
+    let imported = import(&xml).unwrap();
+    let Shape::Image(img) = find(&imported, "i") else {
+        panic!("image")
+    };
+    assert_eq!(imported.assets.len(), 1);
+    assert_eq!(imported.assets[0].name, img.asset);
+    assert_eq!(imported.assets[0].bytes, png);
+    let Shape::Text(label) = find(&imported, &format!("i{LABEL_SUFFIX}")) else {
+        panic!("label")
+    };
+    assert_eq!(label.text.plain_text(), "Logo");
+    assert!(label.frame.y >= 50.0, "the label sits below the picture");
+    assert!(matches!(find(&imported, "w"), Shape::Node(_)));
+    assert!(imported.warnings.iter().any(|w| w.contains("not fetched")));
+}
+
+#[test]
+fn parent_cycles_and_hidden_cells_do_not_hang_or_leak() {
+    let xml = file(&[page(
+        "<mxCell id=\"a\" value=\"A\" vertex=\"1\" parent=\"b\"><mxGeometry width=\"5\" height=\"5\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"b\" value=\"B\" vertex=\"1\" parent=\"a\"><mxGeometry width=\"5\" height=\"5\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"h\" value=\"H\" vertex=\"1\" visible=\"0\" parent=\"1\"><mxGeometry width=\"5\" height=\"5\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"e\" edge=\"1\" parent=\"1\" source=\"h\" target=\"a\"><mxGeometry relative=\"1\" as=\"geometry\"/></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let ids: Vec<&str> = imported.document.shapes().map(|s| s.id()).collect();
+    assert!(ids.contains(&"a") && ids.contains(&"b"), "{ids:?}");
+    assert!(!ids.contains(&"h"));
+    let Shape::Connector(e) = find(&imported, "e") else {
+        panic!()
+    };
+    assert_eq!(e.from.shape, None, "an end on a hidden cell is loose");
+    assert!(e.from.point.is_some());
+    assert!(imported.warnings.iter().any(|w| w.contains("hidden")));
+}
+
+#[test]
+fn compressed_pages_and_placeholders() {
+    let inner = page(
+        "<object label=\"%name% (%kind%)\" placeholders=\"1\" name=\"Shop\" kind=\"system\" id=\"s\">\
+           <mxCell vertex=\"1\" parent=\"1\"><mxGeometry width=\"80\" height=\"40\" as=\"geometry\"/></mxCell></object>",
+    );
+    let encoded = percent_encoding::utf8_percent_encode(&inner, percent_encoding::NON_ALPHANUMERIC)
+        .to_string();
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, encoded.as_bytes()).unwrap();
+    let payload = base64::engine::general_purpose::STANDARD.encode(enc.finish().unwrap());
+    let imported = import(&format!(
+        "<mxfile><diagram name=\"x\">{payload}</diagram></mxfile>"
+    ))
+    .unwrap();
+    let Shape::Node(n) = find(&imported, "s") else {
+        panic!()
+    };
+    assert_eq!(n.text.as_ref().unwrap().plain_text(), "Shop (system)");
+}
+
+#[test]
+fn bad_input_gets_the_right_error() {
+    let unsupported =
+        |r: Result<Imported, ConvertError>| matches!(r, Err(ConvertError::Unsupported(_)));
+    assert!(unsupported(import("just text")));
+    assert!(unsupported(import(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"
+    )));
+    assert!(unsupported(import_drawio(ImportRequest {
+        bytes: b"<mxfile/>".to_vec(),
+        media_type: "image/png".into(),
+        ..Default::default()
+    })));
+    assert!(unsupported(import_drawio(ImportRequest {
+        bytes: b"<note>hi</note>".to_vec(),
+        media_type: "application/xml".into(),
+        ..Default::default()
+    })));
+    // The same bytes as application/xml are read when they are a draw.io file.
+    assert!(import_drawio(ImportRequest {
+        bytes: file(&[page("")]).into_bytes(),
+        media_type: "text/xml".into(),
+        ..Default::default()
+    })
+    .is_ok());
+    assert!(matches!(
+        import("<mxfile><diagram><mxGraphModel><root></mxfile>"),
+        Err(ConvertError::Damaged(_))
+    ));
+    assert!(matches!(
+        import("<mxfile><diagram>AAAA</diagram></mxfile>"),
+        Err(ConvertError::Damaged(_))
+    ));
+    let huge = vec![b' '; MAX_INPUT + 1];
+    assert!(matches!(
+        import_drawio(ImportRequest {
+            bytes: huge,
+            media_type: String::new(),
+            ..Default::default()
+        }),
+        Err(ConvertError::TooLarge(_))
+    ));
+}
+
+#[test]
+fn an_inflation_bomb_is_too_large() {
+    // 65 MiB of one repeated byte deflates to about 64 KiB.
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    let chunk = vec![b'a'; 1 << 20];
+    for _ in 0..65 {
+        std::io::Write::write_all(&mut enc, &chunk).unwrap();
+    }
+    let payload = base64::engine::general_purpose::STANDARD.encode(enc.finish().unwrap());
+    let started = std::time::Instant::now();
+    let r = import(&format!("<mxfile><diagram>{payload}</diagram></mxfile>"));
+    assert!(matches!(r, Err(ConvertError::TooLarge(_))), "{r:?}");
+    assert!(started.elapsed().as_secs() < 30);
+}
