@@ -1,9 +1,8 @@
 //! Quire's SVG converter. It draws one page of the document model as vector SVG
 //! ([`export_svg`]; [`render_page`] is the same drawing for the PNG exporter to rasterise).
 
-pub mod export;
-
-pub use export::{export_svg, render_page, PageSvg};
+pub use quire_svg_draw as export;
+pub use quire_svg_draw::{export_svg, render_page, PageSvg};
 
 use quire_sdk::{ConvertError, Converter, ExportRequest, Exported, Format, PluginInfo};
 

@@ -1,4 +1,5 @@
-//! The SVG exporter: one page of the model as vector SVG.
+//! One page of the document model as vector SVG: the drawing behind Quire's SVG exporter
+//! (`quire-svg`) and PNG exporter (`quire-png`, which rasterises it).
 //!
 //! The page is `width`×`height` points (`pt` units on the root) with a viewBox in model units,
 //! so one user unit is one point and coordinates are written as the model holds them. Text

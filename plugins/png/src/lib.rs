@@ -1,0 +1,35 @@
+//! Quire's PNG exporter: one page of the document model as a picture.
+//!
+//! The page is drawn by the SVG exporter's drawing ([`quire_svg_draw::render_page`]) and
+//! rasterised with resvg, so PNG and SVG are one drawing; text is set in the embedded
+//! Liberation fonts, metric-compatible with the standard-14 fonts the PDF exporter and the
+//! layout use, so the three outputs agree line for line.
+
+mod fonts;
+mod raster;
+
+pub use raster::{export_png, DEFAULT_DPI, MAX_DPI, MAX_PIXELS, MEDIA_TYPE};
+
+use quire_sdk::{ConvertError, Converter, ExportRequest, Exported, Format, PluginInfo};
+
+/// The converter as the host sees it.
+pub struct Png;
+
+impl Converter for Png {
+    fn describe() -> PluginInfo {
+        PluginInfo {
+            name: "png".into(),
+            version: "1.0.0".into(),
+            imports: Vec::new(),
+            exports: vec![Format::new(MEDIA_TYPE, "png")],
+            options: Vec::new(),
+        }
+    }
+
+    fn export(request: ExportRequest) -> Result<Exported, ConvertError> {
+        export_png(&request)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+quire_sdk::export_converter!(Png);
