@@ -1,0 +1,378 @@
+//! A resolved flowchart to the document model: styles applied, labels measured, the graph
+//! laid out, shapes nested in their subgraphs.
+
+use std::collections::{HashMap, HashSet};
+
+use quire_sdk::layout::natural_width;
+use quire_sdk::validate::MAX_PAGE_SIDE;
+use quire_sdk::{
+    ArrowHead, Color, Connector, Dash, Document, End, Group, Kind, LineKind, Node, Page, Point,
+    Rect, Shape, Stroke, Text,
+};
+
+use crate::label::{self, to_text};
+use crate::layout::{self, ClusterSpec, EdgeSpec, EndRef, NodeSpec};
+use crate::parse::{self, EndId, Head, Label, Resolved};
+use crate::shapes;
+use crate::style::Look;
+
+/// Mermaid's default theme: node fill and border, subgraph fill and border, line colour.
+pub const NODE_FILL: Color = Color::rgb(0xec, 0xec, 0xff);
+pub const NODE_STROKE: Color = Color::rgb(0x93, 0x70, 0xdb);
+pub const GROUP_FILL: Color = Color::rgb(0xff, 0xff, 0xde);
+pub const GROUP_STROKE: Color = Color::rgb(0xaa, 0xaa, 0x33);
+pub const LINE: Color = Color::rgb(0x33, 0x33, 0x33);
+
+pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
+    let chart = &r.chart;
+    let class_defs: HashMap<&str, &[parse::Decl]> = chart
+        .class_defs
+        .iter()
+        .map(|(n, d)| (n.as_str(), d.as_slice()))
+        .collect();
+    let look_of = |classes: &[String], styles: &[parse::Decl], default_class: bool| {
+        let mut look = Look::default();
+        if default_class {
+            if let Some(d) = class_defs.get("default") {
+                look.apply(d);
+            }
+        }
+        for c in classes {
+            if let Some(d) = class_defs.get(c.as_str()) {
+                look.apply(d);
+            }
+        }
+        look.apply(styles);
+        look
+    };
+
+    // Nodes.
+    let mut nodes: Vec<Node> = Vec::with_capacity(r.nodes.len());
+    let mut unknown_shapes: Vec<String> = Vec::new();
+    for v in &r.nodes {
+        let look = look_of(&v.classes, &v.styles, true);
+        let mapped = shapes::map(v.shape.as_ref()).unwrap_or_else(|| {
+            if let Some(parse::ShapeName::Named(n)) = &v.shape {
+                if !unknown_shapes.contains(n) {
+                    unknown_shapes.push(n.clone());
+                }
+            }
+            shapes::map(None).unwrap_or(shapes::Mapped {
+                geometry: quire_sdk::Geometry::Rect,
+                bare: false,
+            })
+        });
+        let label = v.label.clone().unwrap_or_else(|| Label {
+            text: v.id.clone(),
+            markdown: false,
+        });
+        let text = to_text(&label, &look, v.link.as_deref());
+        let (tw, th) = shapes::text_box(&text);
+        let (w, h) = shapes::node_size(mapped.geometry, tw, th);
+        let (fill, stroke) = if mapped.bare {
+            (look.fill, look.stroke.map(|c| stroke_of(c, &look)))
+        } else {
+            (
+                Some(look.fill.unwrap_or(NODE_FILL)),
+                Some(stroke_of(look.stroke.unwrap_or(NODE_STROKE), &look)),
+            )
+        };
+        nodes.push(Node {
+            id: v.id.clone(),
+            frame: Rect::new(0.0, 0.0, w, h),
+            geometry: mapped.geometry,
+            fill,
+            stroke,
+            text: (!text.runs.is_empty()).then_some(text),
+            classes: v.classes.clone(),
+        });
+    }
+    for n in unknown_shapes {
+        warnings.push(format!("mermaid has no shape `{n}`; drawn as a rectangle"));
+    }
+
+    // Groups.
+    let mut groups: Vec<Group> = Vec::with_capacity(chart.subgraphs.len());
+    for sg in &chart.subgraphs {
+        let look = look_of(&sg.classes, &sg.styles, false);
+        let text = to_text(&sg.title, &look, None);
+        let text = (!text.runs.is_empty()).then(|| Text {
+            valign: quire_sdk::VAlign::Top,
+            ..text
+        });
+        groups.push(Group {
+            id: sg.id.clone(),
+            frame: Rect::default(),
+            label: text,
+            fill: Some(look.fill.unwrap_or(GROUP_FILL)),
+            stroke: Some(stroke_of(look.stroke.unwrap_or(GROUP_STROKE), &look)),
+            direction: sg.direction.map(|d| d.as_str().to_string()),
+            children: Vec::new(),
+        });
+    }
+
+    // Connectors.
+    let mut used: HashSet<String> = nodes
+        .iter()
+        .map(|n| n.id.clone())
+        .chain(groups.iter().map(|g| g.id.clone()))
+        .collect();
+    let id_of = |e: EndId| match e {
+        EndId::Node(i) => nodes[i].id.clone(),
+        EndId::Group(g) => groups[g].id.clone(),
+    };
+    let mut connectors: Vec<Connector> = Vec::with_capacity(chart.edges.len());
+    for (e, &(from, to)) in chart.edges.iter().zip(&r.edges) {
+        let look = look_of(&e.classes, &e.styles, false);
+        let (a, b) = (id_of(from), id_of(to));
+        let id = unique_id(
+            e.id.clone().unwrap_or_else(|| format!("L_{a}_{b}_0")),
+            &mut used,
+        );
+        let dash = look.dash.unwrap_or(if e.stroke == parse::Stroke::Dotted {
+            Dash::Dotted
+        } else {
+            Dash::Solid
+        });
+        let stroke = (dash != Dash::Solid || look.stroke.is_some() || look.stroke_width.is_some())
+            .then(|| Stroke {
+                color: look.stroke.unwrap_or(LINE),
+                width: look.stroke_width.unwrap_or(1.0),
+                dash,
+            });
+        let label = e
+            .label
+            .as_ref()
+            .map(|l| to_text(l, &look, None))
+            .filter(|t| !t.runs.is_empty());
+        connectors.push(Connector {
+            id,
+            from: end(a, e.start),
+            to: end(b, e.end),
+            waypoints: Vec::new(),
+            stroke,
+            line: match e.stroke {
+                parse::Stroke::Thick => LineKind::Thick,
+                parse::Stroke::Invisible => LineKind::Invisible,
+                parse::Stroke::Normal | parse::Stroke::Dotted => LineKind::Normal,
+            },
+            label,
+            length: (e.length > 1).then_some(e.length),
+            classes: e.classes.clone(),
+        });
+    }
+
+    // Layout.
+    let graph = layout::Graph {
+        direction: chart.direction,
+        nodes: nodes
+            .iter()
+            .zip(&r.node_parent)
+            .map(|(n, &parent)| NodeSpec {
+                width: n.frame.w,
+                height: n.frame.h,
+                parent,
+            })
+            .collect(),
+        clusters: groups
+            .iter()
+            .zip(&r.group_parent)
+            .zip(&chart.subgraphs)
+            .map(|((g, &parent), sg)| {
+                let (label_width, label_height) = g.label.as_ref().map_or((0.0, 0.0), |t| {
+                    let w = natural_width(t) + 0.01;
+                    (w, quire_sdk::layout::text_height(t, w))
+                });
+                ClusterSpec {
+                    parent,
+                    label_width,
+                    label_height,
+                    direction: sg.direction,
+                }
+            })
+            .collect(),
+        edges: r
+            .edges
+            .iter()
+            .zip(&connectors)
+            .map(|(&(a, b), c)| EdgeSpec {
+                from: end_ref(a),
+                to: end_ref(b),
+                min_length: c.length.unwrap_or(1),
+                label: c.label.as_ref().map(|t| {
+                    let w = natural_width(t) + 0.01;
+                    (w, quire_sdk::layout::text_height(t, w))
+                }),
+            })
+            .collect(),
+        spacing: layout::Spacing::default(),
+    };
+    let placed = layout::layout(&graph);
+    for (n, r) in nodes.iter_mut().zip(&placed.nodes) {
+        n.frame = *r;
+    }
+    for (g, r) in groups.iter_mut().zip(&placed.clusters) {
+        g.frame = *r;
+    }
+    for (c, pts) in connectors.iter_mut().zip(placed.edges) {
+        c.waypoints = pts;
+    }
+
+    // Nest: groups hold their nodes and inner groups; connectors go on top of everything.
+    let mut page = Page::new(placed.width.max(1.0), placed.height.max(1.0));
+    let mut node_slots: Vec<Option<Node>> = nodes.into_iter().map(Some).collect();
+    let mut group_slots: Vec<Option<Group>> = groups.into_iter().map(Some).collect();
+    let ng = group_slots.len();
+    let mut children: Vec<Vec<Shape>> = vec![Vec::new(); ng];
+    let mut top: Vec<Shape> = Vec::new();
+    for (i, slot) in node_slots.iter_mut().enumerate() {
+        if let Some(n) = slot.take() {
+            match r.node_parent[i] {
+                Some(g) if g < ng => children[g].push(Shape::Node(n)),
+                _ => top.push(Shape::Node(n)),
+            }
+        }
+    }
+    // Inner groups first: a group is complete before it goes into its parent.
+    let mut order: Vec<usize> = (0..ng).collect();
+    let depth = |g: usize| {
+        let mut d = 0;
+        let mut at = r.group_parent[g];
+        while let Some(p) = at {
+            d += 1;
+            at = r.group_parent[p];
+        }
+        d
+    };
+    order.sort_by_key(|&g| std::cmp::Reverse(depth(g)));
+    let mut finished: Vec<Option<Group>> = vec![None; ng];
+    for g in order {
+        if let Some(mut group) = group_slots[g].take() {
+            group.children = std::mem::take(&mut children[g]);
+            match r.group_parent[g] {
+                Some(p) if p < ng => children[p].push(Shape::Group(group)),
+                _ => finished[g] = Some(group),
+            }
+        }
+    }
+    // Top-level groups in the order they were written.
+    top.extend(finished.into_iter().flatten().map(Shape::Group));
+    top.extend(connectors.into_iter().map(Shape::Connector));
+    page.shapes = top;
+
+    let mut doc = Document::new(Kind::Diagram);
+    doc.title = chart
+        .title
+        .clone()
+        .or_else(|| chart.acc_title.clone())
+        .map(|t| label::decode_entities(&t))
+        .filter(|t| !t.trim().is_empty());
+    if page.width > MAX_PAGE_SIDE || page.height > MAX_PAGE_SIDE {
+        let f = MAX_PAGE_SIDE / page.width.max(page.height);
+        warnings.push(format!(
+            "the diagram is {:.0} x {:.0} points laid out; scaled by {f:.3} to fit the largest page",
+            page.width, page.height
+        ));
+        scale_page(&mut page, f);
+    }
+    doc.pages.push(page);
+    doc
+}
+
+fn stroke_of(color: Color, look: &Look) -> Stroke {
+    Stroke {
+        color,
+        width: look.stroke_width.unwrap_or(1.0),
+        dash: look.dash.unwrap_or(Dash::Solid),
+    }
+}
+
+fn end(shape: String, head: Head) -> End {
+    End {
+        shape: Some(shape),
+        point: None,
+        head: match head {
+            Head::None => ArrowHead::None,
+            Head::Arrow => ArrowHead::Arrow,
+            Head::Circle => ArrowHead::Circle,
+            Head::Cross => ArrowHead::Cross,
+        },
+    }
+}
+
+fn end_ref(e: EndId) -> EndRef {
+    match e {
+        EndId::Node(i) => EndRef::Node(i),
+        EndId::Group(g) => EndRef::Cluster(g),
+    }
+}
+
+/// `want`, or `want_1`, `want_2`, ... whichever is not taken yet.
+fn unique_id(want: String, used: &mut HashSet<String>) -> String {
+    let base = want.strip_suffix("_0").map(str::to_string);
+    let mut id = want;
+    let mut k = 1;
+    while used.contains(&id) {
+        id = match &base {
+            Some(b) => format!("{b}_{k}"),
+            None => format!("{id}_{k}"),
+        };
+        k += 1;
+    }
+    used.insert(id.clone());
+    id
+}
+
+/// Shrinks everything on the page by `f` (text included), for diagrams larger than a page.
+fn scale_page(page: &mut Page, f: f64) {
+    page.width *= f;
+    page.height *= f;
+    let rect = |r: &mut Rect| {
+        r.x *= f;
+        r.y *= f;
+        r.w *= f;
+        r.h *= f;
+    };
+    let text = |t: &mut Text| {
+        for run in t.runs.iter_mut() {
+            run.size = (run.size * f).max(0.1);
+        }
+    };
+    let stroke = |s: &mut Option<Stroke>| {
+        if let Some(s) = s {
+            s.width *= f;
+        }
+    };
+    let mut stack: Vec<&mut Shape> = page.shapes.iter_mut().collect();
+    while let Some(shape) = stack.pop() {
+        match shape {
+            Shape::Node(n) => {
+                rect(&mut n.frame);
+                n.text.iter_mut().for_each(text);
+                stroke(&mut n.stroke);
+            }
+            Shape::Group(g) => {
+                rect(&mut g.frame);
+                g.label.iter_mut().for_each(text);
+                stroke(&mut g.stroke);
+                stack.extend(g.children.iter_mut());
+            }
+            Shape::Connector(c) => {
+                for p in c.waypoints.iter_mut() {
+                    *p = Point {
+                        x: p.x * f,
+                        y: p.y * f,
+                    };
+                }
+                c.label.iter_mut().for_each(text);
+                stroke(&mut c.stroke);
+            }
+            Shape::Text(t) => {
+                rect(&mut t.frame);
+                text(&mut t.text);
+            }
+            Shape::Image(i) => rect(&mut i.frame),
+            Shape::Path(_) => {}
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Mermaid shapes mapped to the model's geometries, both ways, and node sizes that fit the
+//! label inside the text area exporters draw it in.
+
+use quire_sdk::layout::{natural_width, text_height};
+use quire_sdk::{Geometry, Rect, Text};
+
+use crate::parse::{Classic, ShapeName};
+
+/// Labels wrap at this width (mermaid wraps at 200 px).
+pub const MAX_TEXT_WIDTH: f64 = 150.0;
+/// Room between a label and the text area's edges.
+const PAD_X: f64 = 6.0;
+const PAD_Y: f64 = 3.0;
+/// Text boxes grow by this much so rounding never forces an extra line break.
+const SLACK: f64 = 0.01;
+
+/// What a mermaid shape becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mapped {
+    pub geometry: Geometry,
+    /// Text without a box (`@{ shape: text }`): no fill, no border.
+    pub bare: bool,
+}
+
+fn mapped(geometry: Geometry) -> Mapped {
+    Mapped {
+        geometry,
+        bare: false,
+    }
+}
+
+pub fn classic(c: Classic) -> Geometry {
+    match c {
+        Classic::Square => Geometry::Rect,
+        Classic::Round => Geometry::Rounded,
+        Classic::Stadium => Geometry::Stadium,
+        Classic::Subroutine => Geometry::Subroutine,
+        Classic::Cylinder => Geometry::Cylinder,
+        Classic::Circle => Geometry::Circle,
+        Classic::DoubleCircle => Geometry::DoubleCircle,
+        Classic::Ellipse => Geometry::Ellipse,
+        Classic::Odd => Geometry::Flag,
+        Classic::Diamond => Geometry::Diamond,
+        Classic::Hexagon => Geometry::Hexagon,
+        Classic::LeanRight => Geometry::Parallelogram,
+        Classic::LeanLeft => Geometry::ParallelogramAlt,
+        Classic::Trapezoid => Geometry::Trapezoid,
+        Classic::InvTrapezoid => Geometry::TrapezoidAlt,
+    }
+}
+
+/// The geometry of a shape name; `None` for a name mermaid does not know.
+pub fn map(shape: Option<&ShapeName>) -> Option<Mapped> {
+    let name = match shape {
+        None => return Some(mapped(Geometry::Rect)),
+        Some(ShapeName::Classic(c)) => return Some(mapped(classic(*c))),
+        Some(ShapeName::Named(n)) => n.trim().to_ascii_lowercase(),
+    };
+    use Geometry::*;
+    let g = match name.as_str() {
+        "text" => {
+            return Some(Mapped {
+                geometry: Rect,
+                bare: true,
+            })
+        }
+        "rect" | "rectangle" | "proc" | "process" | "square" | "icon" | "image" | "div-rect"
+        | "div-proc" | "divided-rectangle" | "divided-process" | "win-pane"
+        | "internal-storage" | "window-pane" | "st-rect" | "procs" | "processes"
+        | "stacked-rectangle" | "fork" | "join" => Rect,
+        "rounded" | "event" => Rounded,
+        "stadium"
+        | "pill"
+        | "terminal"
+        | "delay"
+        | "half-rounded-rectangle"
+        | "curv-trap"
+        | "curved-trapezoid"
+        | "display"
+        | "bow-rect"
+        | "stored-data"
+        | "bow-tie-rectangle" => Stadium,
+        "subproc" | "subprocess" | "subroutine" | "fr-rect" | "framed-rectangle" | "lin-rect"
+        | "lined-rectangle" | "lin-proc" | "lined-process" | "shaded-process" => Subroutine,
+        "cyl"
+        | "cylinder"
+        | "database"
+        | "db"
+        | "das"
+        | "h-cyl"
+        | "horizontal-cylinder"
+        | "direct-access-storage"
+        | "lin-cyl"
+        | "disk"
+        | "lined-cylinder"
+        | "datastore"
+        | "data-store" => Cylinder,
+        "circle" | "circ" | "sm-circ" | "small-circle" | "start" | "f-circ" | "filled-circle"
+        | "junction" | "cross-circ" | "crossed-circle" | "summary" | "anchor" => Circle,
+        "dbl-circ" | "double-circle" | "fr-circ" | "framed-circle" | "stop" => DoubleCircle,
+        "bang" | "cloud" | "ellipse" | "oval" => Ellipse,
+        "odd" | "bolt" | "com-link" | "lightning-bolt" => Flag,
+        "diam" | "diamond" | "decision" | "question" | "hourglass" | "collate" => Diamond,
+        "hex" | "hexagon" | "prepare" => Hexagon,
+        "lean-r" | "lean-right" | "in-out" | "sl-rect" | "manual-input" | "sloped-rectangle" => {
+            Parallelogram
+        }
+        "lean-l" | "lean-left" | "out-in" => ParallelogramAlt,
+        "trap-b" | "trapezoid-bottom" | "priority" | "trapezoid" | "notch-pent" | "loop-limit"
+        | "notched-pentagon" => Trapezoid,
+        "trap-t" | "trapezoid-top" | "manual" | "inv-trapezoid" => TrapezoidAlt,
+        "doc" | "document" | "lin-doc" | "lined-document" | "docs" | "documents" | "st-doc"
+        | "stacked-document" | "tag-doc" | "tagged-document" | "flag" | "paper-tape" => Document,
+        "tri" | "triangle" | "extract" | "flip-tri" | "flipped-triangle" | "manual-file" => {
+            Triangle
+        }
+        "notch-rect" | "card" | "notched-rectangle" | "tag-rect" | "tagged-rectangle"
+        | "tag-proc" | "tagged-process" | "comment" | "brace" | "brace-l" | "brace-r"
+        | "braces" => Note,
+        _ => return None,
+    };
+    Some(mapped(g))
+}
+
+/// The mermaid syntax that draws `g`: bracket pairs where classic syntax has one, a v11
+/// shape name otherwise.
+pub enum Syntax {
+    Brackets(&'static str, &'static str),
+    Named(&'static str),
+}
+
+pub fn syntax(g: Geometry) -> Syntax {
+    use Syntax::*;
+    match g {
+        Geometry::Rect => Brackets("[", "]"),
+        Geometry::Rounded => Brackets("(", ")"),
+        Geometry::Stadium => Brackets("([", "])"),
+        Geometry::Subroutine => Brackets("[[", "]]"),
+        Geometry::Cylinder => Brackets("[(", ")]"),
+        Geometry::Circle => Brackets("((", "))"),
+        Geometry::DoubleCircle => Brackets("(((", ")))"),
+        Geometry::Flag => Brackets(">", "]"),
+        Geometry::Diamond => Brackets("{", "}"),
+        Geometry::Hexagon => Brackets("{{", "}}"),
+        Geometry::Parallelogram => Brackets("[/", "/]"),
+        Geometry::ParallelogramAlt => Brackets("[\\", "\\]"),
+        Geometry::Trapezoid => Brackets("[/", "\\]"),
+        Geometry::TrapezoidAlt => Brackets("[\\", "/]"),
+        Geometry::Ellipse => Named("bang"),
+        Geometry::Document => Named("doc"),
+        Geometry::Triangle => Named("tri"),
+        Geometry::Note => Named("notch-rect"),
+    }
+}
+
+// The text area of a node, as the exporters compute it (plugins/pdf/src/export/geometry.rs;
+// the tests check both agree).
+const TEXT_PAD: f64 = 4.0;
+
+fn slant(r: Rect) -> f64 {
+    (r.h / 3.0).min(r.w / 3.0)
+}
+
+fn cylinder_cap(r: Rect) -> f64 {
+    (r.h / 8.0).min(r.w / 4.0)
+}
+
+pub fn text_area(geometry: Geometry, r: Rect) -> Rect {
+    let inset = |dx: f64, top: f64, bottom: f64| -> Rect {
+        let dx = dx.min(r.w / 2.0).max(0.0);
+        let (top, bottom) = (top.max(0.0), bottom.max(0.0));
+        let h = (r.h - top - bottom).max(0.0);
+        Rect::new(r.x + dx, r.y + top.min(r.h), r.w - 2.0 * dx, h)
+    };
+    let pad = TEXT_PAD.min(r.w / 4.0).min(r.h / 4.0).max(0.0);
+    match geometry {
+        Geometry::Rect | Geometry::Rounded => inset(pad, pad, pad),
+        Geometry::Stadium => inset(r.w.min(r.h) / 2.0, pad, pad),
+        Geometry::Ellipse => inset(r.w * 0.15, r.h * 0.15, r.h * 0.15),
+        Geometry::Circle | Geometry::DoubleCircle => {
+            let side = r.w.min(r.h) * 0.75;
+            let c = r.center();
+            Rect::new(c.x - side / 2.0, c.y - side / 2.0, side, side)
+        }
+        Geometry::Diamond => inset(r.w / 4.0, r.h / 4.0, r.h / 4.0),
+        Geometry::Hexagon => inset((r.h / 4.0).min(r.w / 2.0), pad, pad),
+        Geometry::Parallelogram
+        | Geometry::ParallelogramAlt
+        | Geometry::Trapezoid
+        | Geometry::TrapezoidAlt => inset(slant(r), pad, pad),
+        Geometry::Cylinder => {
+            let ry = cylinder_cap(r);
+            inset(pad, 2.0 * ry + pad / 2.0, ry + pad / 2.0)
+        }
+        Geometry::Subroutine => inset((r.w / 8.0).min(8.0) + pad, pad, pad),
+        Geometry::Document => inset(pad, pad, 2.0 * (r.h / 10.0)),
+        Geometry::Triangle => inset(r.w / 4.0, r.h / 2.0, pad),
+        Geometry::Flag => {
+            let n = (r.h / 2.0).min(r.w / 4.0);
+            let a = inset(pad, pad, pad);
+            Rect::new(a.x + n, a.y, (a.w - n).max(0.0), a.h)
+        }
+        Geometry::Note => {
+            let a = inset(pad, pad, pad);
+            let fold = (r.w / 4.0).min(r.h / 4.0).min(12.0);
+            Rect::new(a.x, a.y, (a.w - fold).max(0.0), a.h)
+        }
+    }
+}
+
+/// The width the label wraps at and the size it takes.
+pub fn text_box(text: &Text) -> (f64, f64) {
+    let w = natural_width(text).min(MAX_TEXT_WIDTH) + SLACK;
+    (w, text_height(text, w))
+}
+
+/// The smallest comfortable frame of `geometry` whose text area holds a `tw` x `th` label.
+pub fn node_size(geometry: Geometry, tw: f64, th: f64) -> (f64, f64) {
+    let (cw, ch) = ((tw + 2.0 * PAD_X).max(16.0), (th + 2.0 * PAD_Y).max(12.0));
+    let (mut w, mut h) = (cw + 2.0 * TEXT_PAD, ch + 2.0 * TEXT_PAD);
+    if matches!(geometry, Geometry::Circle | Geometry::DoubleCircle) {
+        let d = w.max(h);
+        (w, h) = (d, d);
+    }
+    // Newton steps on each side in turn: the text area grows piecewise linearly with the
+    // frame, so a few steps land on the exact size.
+    for _ in 0..40 {
+        let a = text_area(geometry, Rect::new(0.0, 0.0, w, h));
+        let short_w = cw - a.w;
+        let short_h = ch - a.h;
+        if short_w <= 1e-9 && short_h <= 1e-9 {
+            break;
+        }
+        if short_w > 1e-9 {
+            let b = text_area(geometry, Rect::new(0.0, 0.0, w + 10.0, h));
+            let slope = (b.w - a.w) / 10.0;
+            w = if slope > 0.05 {
+                w + short_w / slope + 1e-6
+            } else {
+                w * 1.5
+            };
+        }
+        if short_h > 1e-9 {
+            let b = text_area(geometry, Rect::new(0.0, 0.0, w, h + 10.0));
+            let slope = (b.h - a.h) / 10.0;
+            h = if slope > 0.05 {
+                h + short_h / slope + 1e-6
+            } else {
+                h * 1.5
+            };
+        }
+        if matches!(geometry, Geometry::Circle | Geometry::DoubleCircle) {
+            let d = w.max(h);
+            (w, h) = (d, d);
+        }
+    }
+    (w, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [Geometry; 18] = [
+        Geometry::Rect,
+        Geometry::Rounded,
+        Geometry::Stadium,
+        Geometry::Ellipse,
+        Geometry::Circle,
+        Geometry::DoubleCircle,
+        Geometry::Diamond,
+        Geometry::Hexagon,
+        Geometry::Parallelogram,
+        Geometry::ParallelogramAlt,
+        Geometry::Trapezoid,
+        Geometry::TrapezoidAlt,
+        Geometry::Cylinder,
+        Geometry::Subroutine,
+        Geometry::Document,
+        Geometry::Triangle,
+        Geometry::Flag,
+        Geometry::Note,
+    ];
+
+    #[test]
+    fn every_geometry_has_a_syntax_that_maps_back() {
+        for g in ALL {
+            let back = match syntax(g) {
+                Syntax::Named(n) => map(Some(&ShapeName::Named(n.into()))).map(|m| m.geometry),
+                Syntax::Brackets(open, _) => {
+                    let c = [
+                        Classic::Square,
+                        Classic::Round,
+                        Classic::Stadium,
+                        Classic::Subroutine,
+                        Classic::Cylinder,
+                        Classic::Circle,
+                        Classic::DoubleCircle,
+                        Classic::Odd,
+                        Classic::Diamond,
+                        Classic::Hexagon,
+                        Classic::LeanRight,
+                        Classic::LeanLeft,
+                        Classic::Trapezoid,
+                        Classic::InvTrapezoid,
+                    ]
+                    .into_iter()
+                    .find(|&c| classic(c) == g);
+                    assert!(c.is_some(), "{g:?} via {open}");
+                    c.map(classic)
+                }
+            };
+            assert_eq!(back, Some(g));
+        }
+    }
+
+    #[test]
+    fn frames_hold_their_text_in_every_geometry() {
+        for g in ALL {
+            for (tw, th) in [(10.0, 14.4), (150.0, 14.4), (60.0, 72.0), (3.0, 3.0)] {
+                let (w, h) = node_size(g, tw, th);
+                let a = text_area(g, Rect::new(0.0, 0.0, w, h));
+                assert!(
+                    a.w >= tw && a.h >= th,
+                    "{g:?} {tw}x{th}: {w}x{h} gives {a:?}"
+                );
+                // Not absurdly larger than needed either.
+                assert!(w < 4.0 * tw + 60.0 && h < 4.0 * th + 60.0, "{g:?} {w}x{h}");
+            }
+        }
+    }
+}
