@@ -33,6 +33,13 @@ pub fn bounds(shapes: &[Shape]) -> Option<Rect> {
                 }
             }
             Shape::Path(p) => {
+                // A path's stroke reaches half its width past the outline; a picture made
+                // of the path covers that too, so both measure the same.
+                let half = p.stroke.map(|s| s.width / 2.0).unwrap_or(0.0);
+                let mut add = |x: f64, y: f64| {
+                    add(x - half, y - half);
+                    add(x + half, y + half);
+                };
                 for seg in &p.segments {
                     match *seg {
                         Segment::MoveTo { x, y } | Segment::LineTo { x, y } => add(x, y),

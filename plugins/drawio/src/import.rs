@@ -265,6 +265,7 @@ impl Builder<'_, '_> {
             .any(|&k| !t.hidden[k] && (self.cells[k].vertex || self.cells[k].edge));
         let shape = style.shape().unwrap_or("");
         let container = has_kids
+            || style.flag("container")
             || matches!(style.base(), Some("group" | "swimlane"))
             || matches!(shape, "swimlane" | "table" | "tableRow");
         if container && depth < MAX_NEST {

@@ -1,4 +1,5 @@
-//! draw.io (diagrams.net) files to the document model ([`import_drawio`]).
+//! draw.io (diagrams.net) files to the document model ([`import_drawio`]) and back
+//! ([`export_drawio`]).
 //!
 //! Units: one draw.io unit is one point (draw.io's own PDF export does the same), so
 //! coordinates keep their values; see [`fit`] for how the page is chosen. Every `<diagram>`
@@ -9,6 +10,7 @@
 //! Labels that the model cannot put inside their shape (below an icon, on a picture) become
 //! a text box whose id is the shape's id plus [`LABEL_SUFFIX`].
 
+mod export;
 pub mod fit;
 mod import;
 mod label;
@@ -24,16 +26,19 @@ use std::collections::HashMap;
 
 use quire_sdk::validate::{self, MAX_SHAPES};
 use quire_sdk::{
-    ConvertError, Converter, Document, Format, ImportRequest, Imported, Kind, OptionSpec,
-    PluginInfo,
+    ConvertError, Converter, Document, ExportRequest, Exported, Format, ImportRequest, Imported,
+    Kind, OptionSpec, PluginInfo,
 };
 
+pub use export::{export_drawio, EXPORT_MEDIA_TYPE};
 pub use vertex::LABEL_SUFFIX;
 
 /// The media type draw.io files are registered under.
 pub const MEDIA_TYPE: &str = "application/vnd.jgraph.mxfile";
 /// Media types also read when the bytes are a draw.io file.
 pub const XML_MEDIA_TYPES: [&str; 2] = ["application/xml", "text/xml"];
+/// The converter's version, as `describe` reports it.
+pub const VERSION: &str = "1.0.0";
 /// Input larger than this is refused before parsing.
 pub const MAX_INPUT: usize = 64 << 20;
 
@@ -43,9 +48,9 @@ impl Converter for Drawio {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "drawio".into(),
-            version: "1.0.0".into(),
+            version: VERSION.into(),
             imports: vec![Format::new(MEDIA_TYPE, "drawio")],
-            exports: Vec::new(),
+            exports: vec![Format::new(EXPORT_MEDIA_TYPE, "drawio")],
             options: vec![OptionSpec {
                 name: "title".into(),
                 description: "Document title".into(),
@@ -55,6 +60,10 @@ impl Converter for Drawio {
 
     fn import(request: ImportRequest) -> Result<Imported, ConvertError> {
         import_drawio(request)
+    }
+
+    fn export(request: ExportRequest) -> Result<Exported, ConvertError> {
+        export_drawio(&request)
     }
 }
 

@@ -2,13 +2,16 @@
 //! the same XML (roxmltree, its own decompression, its own label stripping): per page, the
 //! number of vertices, edges and non-empty labels, and where each edge is attached.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
-use quire_drawio::{import_drawio, LABEL_SUFFIX};
-use quire_sdk::{ConvertError, ImportRequest, Imported, Shape, ShapeWalk};
+use quire_drawio::import_drawio;
+use quire_sdk::{ConvertError, ImportRequest, Imported};
+
+mod common;
+use common::{found_page, Expected};
 
 const CORPUS: &str = "/work/shared/corpus/drawio";
 
@@ -28,17 +31,6 @@ fn import(path: &Path) -> Result<Imported, ConvertError> {
         media_type: "application/vnd.jgraph.mxfile".into(),
         ..Default::default()
     })
-}
-
-/// What one page should hold, read straight from the XML.
-#[derive(Debug, Default, PartialEq)]
-struct Expected {
-    vertices: usize,
-    edges: usize,
-    labels: usize,
-    /// Edge id -> (source id, target id) where the ends are attached to a cell that is
-    /// drawn.
-    ends: HashMap<String, (Option<String>, Option<String>)>,
 }
 
 fn inflate_page(payload: &str) -> String {
@@ -208,63 +200,6 @@ fn expected_file(path: &Path) -> Vec<Expected> {
         }
     }
     pages
-}
-
-fn has_text(t: &Option<quire_sdk::Text>) -> bool {
-    t.as_ref()
-        .is_some_and(|t| !t.plain_text().trim().is_empty())
-}
-
-/// The same counts from the imported model.
-fn found_page(page: &quire_sdk::Page) -> Expected {
-    let shapes: Vec<&Shape> = ShapeWalk::new(&page.shapes).collect();
-    let ids: HashSet<&str> = shapes.iter().map(|s| s.id()).collect();
-    let companion = |s: &Shape| {
-        matches!(s, Shape::Text(_))
-            && s.id()
-                .strip_suffix(LABEL_SUFFIX)
-                .is_some_and(|owner| ids.contains(owner))
-    };
-    let mut e = Expected::default();
-    for s in &shapes {
-        match s {
-            Shape::Connector(c) => {
-                e.edges += 1;
-                e.ends
-                    .insert(c.id.clone(), (c.from.shape.clone(), c.to.shape.clone()));
-                if has_text(&c.label) {
-                    e.labels += 1;
-                }
-            }
-            s if companion(s) => {
-                if let Shape::Text(t) = s {
-                    if !t.text.plain_text().trim().is_empty() {
-                        e.labels += 1;
-                    }
-                }
-            }
-            Shape::Text(t) => {
-                e.vertices += 1;
-                if !t.text.plain_text().trim().is_empty() {
-                    e.labels += 1;
-                }
-            }
-            Shape::Node(n) => {
-                e.vertices += 1;
-                if has_text(&n.text) {
-                    e.labels += 1;
-                }
-            }
-            Shape::Group(g) => {
-                e.vertices += 1;
-                if has_text(&g.label) {
-                    e.labels += 1;
-                }
-            }
-            Shape::Image(_) | Shape::Path(_) => e.vertices += 1,
-        }
-    }
-    e
 }
 
 #[test]
