@@ -1,10 +1,16 @@
 //! Quire's SVG converter. It draws one page of the document model as vector SVG
-//! ([`export_svg`]; [`render_page`] is the same drawing for the PNG exporter to rasterise).
+//! ([`export_svg`]; [`render_page`] is the same drawing, which the PNG exporter rasterises)
+//! and reads SVG files into model shapes ([`import_svg`]).
 
+pub mod import;
+
+pub use import::import_svg;
 pub use quire_svg_draw as export;
 pub use quire_svg_draw::{export_svg, render_page, PageSvg};
 
-use quire_sdk::{ConvertError, Converter, ExportRequest, Exported, Format, PluginInfo};
+use quire_sdk::{
+    ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported, PluginInfo,
+};
 
 /// The converter as the host sees it.
 pub struct Svg;
@@ -14,10 +20,14 @@ impl Converter for Svg {
         PluginInfo {
             name: "svg".into(),
             version: "1.0.0".into(),
-            imports: Vec::new(),
+            imports: vec![Format::new(import::MEDIA_TYPE, "svg")],
             exports: vec![Format::new(export::MEDIA_TYPE, "svg")],
             options: Vec::new(),
         }
+    }
+
+    fn import(request: ImportRequest) -> Result<Imported, ConvertError> {
+        import_svg(request)
     }
 
     fn export(request: ExportRequest) -> Result<Exported, ConvertError> {
