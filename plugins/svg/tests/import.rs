@@ -335,7 +335,8 @@ fn hostile_xml_is_refused_quickly() {
 
 #[test]
 fn garbage_is_refused_with_the_right_error() {
-    let cases: [(&[u8], fn(&ConvertError) -> bool); 5] = [
+    type Expect = fn(&ConvertError) -> bool;
+    let cases: [(&[u8], Expect); 5] = [
         (b"not xml at all", |e| matches!(e, ConvertError::Damaged(_))),
         (b"<svg", |e| matches!(e, ConvertError::Damaged(_))),
         (b"<html><body/></html>", |e| {
