@@ -278,8 +278,9 @@ fn describes_itself() {
     let info = quire_pdf::Pdf::describe();
     assert_eq!(
         (info.name.as_str(), info.version.as_str()),
-        ("pdf", "1.0.0")
+        ("pdf", "1.1.0")
     );
     assert_eq!(info.exports, vec![Format::new("application/pdf", "pdf")]);
-    assert!(info.imports.is_empty());
+    // The importer (tests/import_*.rs) reads the same format.
+    assert_eq!(info.imports, vec![Format::new("application/pdf", "pdf")]);
 }

@@ -177,15 +177,81 @@ impl<'s> Collector<'s> {
                 })
             })
             .collect();
-        self.fonts
-            .match_widths(&samples)
-            .or_else(|| fonts::closest_by_metrics(&samples))
-            .unwrap_or(FontFace::new(
-                quire_sdk::FontFamily::Helvetica,
-                false,
-                false,
-            ))
+        let (mut face, slant_unsure) = match self.fonts.match_widths(&samples) {
+            Some(found) => found,
+            // Widths alone never tell an oblique cut from its upright one.
+            None => (
+                fonts::closest_by_metrics(&samples).unwrap_or(FontFace::new(
+                    quire_sdk::FontFamily::Helvetica,
+                    false,
+                    false,
+                )),
+                true,
+            ),
+        };
+        if slant_unsure {
+            if let Some(italic) = slanted(run) {
+                face.italic = italic;
+            }
+        }
+        face
     }
+}
+
+/// Whether a run's glyphs lean like italic or oblique type, from their outlines: leaning
+/// letters get narrower when sheared back upright, upright ones get wider. `None` when the
+/// glyphs do not say (round letters, no outlines).
+fn slanted(run: &GlyphRun<'_, '_>) -> Option<bool> {
+    // Italic angles are mostly 9 to 15 degrees; 12 tells both apart.
+    const SHEAR: f64 = 0.2126;
+    let (mut lean, mut upright) = (0, 0);
+    for g in run.glyphs().iter().take(12) {
+        let Glyph::Outline(o) = &**g else { continue };
+        let outline = o.outline();
+        let mut plain = (f64::MAX, f64::MIN);
+        let mut sheared = (f64::MAX, f64::MIN);
+        for el in outline.elements() {
+            let p = match *el {
+                PathEl::MoveTo(p) | PathEl::LineTo(p) => p,
+                PathEl::QuadTo(_, p) | PathEl::CurveTo(_, _, p) => p,
+                PathEl::ClosePath => continue,
+            };
+            let s = p.x - SHEAR * p.y;
+            plain = (plain.0.min(p.x), plain.1.max(p.x));
+            sheared = (sheared.0.min(s), sheared.1.max(s));
+        }
+        let (wp, ws) = (plain.1 - plain.0, sheared.1 - sheared.0);
+        if !(wp.is_finite() && ws.is_finite()) || wp <= 0.0 {
+            continue;
+        }
+        if ws < wp * 0.95 {
+            lean += 1;
+        } else if wp < ws * 0.95 {
+            upright += 1;
+        }
+    }
+    (lean != upright).then_some(lean > upright)
+}
+
+/// Typographic ligatures as their letters: the standard fonts have no ligature glyphs, and
+/// `office` should be found by searching for "office".
+fn unligature(text: String) -> String {
+    if !text.chars().any(|c| ('\u{FB00}'..='\u{FB06}').contains(&c)) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 2);
+    for c in text.chars() {
+        match c {
+            '\u{FB00}' => out.push_str("ff"),
+            '\u{FB01}' => out.push_str("fi"),
+            '\u{FB02}' => out.push_str("fl"),
+            '\u{FB03}' => out.push_str("ffi"),
+            '\u{FB04}' => out.push_str("ffl"),
+            '\u{FB05}' | '\u{FB06}' => out.push_str("st"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn advance_of(g: &Glyph<'_>) -> Option<f32> {
@@ -395,8 +461,8 @@ impl<'a> Device<'a> for Collector<'_> {
                 continue;
             }
             let Some(text) = g.as_unicode().map(|u| match u {
-                hayro_interpret::hayro_cmap::BfString::Char(c) => c.to_string(),
-                hayro_interpret::hayro_cmap::BfString::String(s) => s,
+                hayro_interpret::hayro_cmap::BfString::Char(c) => unligature(c.to_string()),
+                hayro_interpret::hayro_cmap::BfString::String(s) => unligature(s),
             }) else {
                 self.notes.no_unicode += 1;
                 continue;
@@ -658,5 +724,19 @@ fn tint_stencil(p: &mut Pixels, color: [u8; 4]) {
         px[1] = color[1];
         px[2] = color[2];
         px[3] = ((u16::from(px[3]) * u16::from(color[3])) / 255) as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ligatures_become_letters() {
+        assert_eq!(
+            unligature("\u{FB01}nd the o\u{FB03}ce".into()),
+            "find the office"
+        );
+        assert_eq!(unligature("plain".into()), "plain");
     }
 }

@@ -243,8 +243,10 @@ impl FontIndex {
     }
 
     /// The face of the font whose widths agree with every sampled glyph, preferring the font
-    /// matched last (a page usually shows many runs in one font).
-    pub fn match_widths(&mut self, samples: &[Sample]) -> Option<FontFace> {
+    /// matched last (a page usually shows many runs in one font). The second value says
+    /// whether fonts that differ only in slant fit as well (Helvetica and Helvetica-Oblique
+    /// share their widths), so that the glyphs' shapes must decide.
+    pub fn match_widths(&mut self, samples: &[Sample]) -> Option<(FontFace, bool)> {
         let samples = &samples[..samples.len().min(MAX_SAMPLES)];
         if samples.is_empty() {
             return None;
@@ -255,14 +257,19 @@ impl FontIndex {
                     .is_some_and(|w| (w - s.advance).abs() <= WIDTH_TOLERANCE)
             })
         };
-        if let Some(i) = self.last {
-            if fits(&self.candidates[i]) {
-                return Some(self.candidates[i].face);
-            }
-        }
-        let i = self.candidates.iter().position(fits)?;
-        self.last = Some(i);
-        Some(self.candidates[i].face)
+        let chosen = match self.last.filter(|&i| fits(&self.candidates[i])) {
+            Some(i) => i,
+            None => self.candidates.iter().position(fits)?,
+        };
+        self.last = Some(chosen);
+        let face = self.candidates[chosen].face;
+        let slant_unsure = self.candidates.iter().any(|c| {
+            c.face.family == face.family
+                && c.face.bold == face.bold
+                && c.face.italic != face.italic
+                && fits(c)
+        });
+        Some((face, slant_unsure))
     }
 }
 

@@ -88,6 +88,30 @@ fn is_pdf(bytes: &[u8]) -> bool {
         .any(|w| w == b"%PDF-")
 }
 
+/// How a file ends, which tells a complete file from one cut short.
+#[derive(Debug, PartialEq, Eq)]
+enum Ending {
+    Complete,
+    /// A trailer but no `%%EOF` after it: probably whole, but worth a warning.
+    NoEofMarker,
+    /// Neither: the end of the file is missing. hayro could often rebuild some pages from
+    /// what is left, which would import part of a document without anyone noticing.
+    CutShort,
+}
+
+/// Writers may leave a little junk after `%%EOF`; 4 KiB is far more than any do.
+fn ending(bytes: &[u8]) -> Ending {
+    let tail = &bytes[bytes.len().saturating_sub(4096)..];
+    let has = |needle: &[u8]| tail.windows(needle.len()).any(|w| w == needle);
+    if has(b"%%EOF") {
+        Ending::Complete
+    } else if has(b"startxref") {
+        Ending::NoEofMarker
+    } else {
+        Ending::CutShort
+    }
+}
+
 /// Reads a PDF into the model; usable natively (tests, benchmarks) as well as inside the
 /// component. Options: `mode` (`image`), `unlock` (`1`, `decrypt`, `rebuild`), `password`,
 /// `title`.
@@ -118,8 +142,23 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
         }));
     }
 
+    let mut warnings = Vec::new();
+    match ending(&bytes) {
+        Ending::Complete => {}
+        Ending::NoEofMarker => warnings.push(
+            "the file does not end with %%EOF; it was read, but part of it may be missing".into(),
+        ),
+        Ending::CutShort => {
+            return Err(ConvertError::Damaged(
+                "this PDF is cut short: it ends without its trailer (no startxref or %%EOF), \
+                 so part of the file is missing; the upload may be incomplete"
+                    .into(),
+            ))
+        }
+    }
+
     let opened = open::open(bytes, password.as_deref(), unlock)?;
-    let mut warnings = opened.warnings.clone();
+    warnings.extend(opened.warnings.iter().cloned());
     let (pdf, redraw) = load(opened, password.is_some(), &mut warnings)?;
     let pages = pdf.pages();
     if pages.is_empty() {
@@ -506,6 +545,19 @@ mod tests {
             Some("Hé")
         );
         assert_eq!(text_string(b"  "), None);
+    }
+
+    #[test]
+    fn files_cut_short_are_told_apart() {
+        assert_eq!(
+            ending(b"%PDF-1.4 ... startxref\n123\n%%EOF\n"),
+            Ending::Complete
+        );
+        assert_eq!(
+            ending(b"%PDF-1.4 ... startxref\n123\n"),
+            Ending::NoEofMarker
+        );
+        assert_eq!(ending(b"%PDF-1.4\n1 0 obj << /Type /Cat"), Ending::CutShort);
     }
 
     #[test]
