@@ -93,7 +93,7 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
     let mut form = Form::new(&doc.fields);
     for p in &drawn {
         let mut annots = write_links(&mut pdf, &mut res.refs, &p.links, &drawn);
-        annots.extend(form.widgets(p.number, p.page, &mut res.refs));
+        annots.extend(form.widgets(p.number, p.page, (p.width, p.height), &mut res.refs));
         let mut page = pdf.page(p.page);
         page.parent(tree_id)
             .media_box(pdf_writer::Rect::new(
@@ -128,6 +128,11 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
         info.producer(TextStr("Quire"));
     }
 
+    let (form_objects, replaced) = form.finish();
+    pdf.extend(&form_objects);
+    for ch in replaced {
+        res.replaced_char(ch);
+    }
     let (objects, _refs, warnings) = res.finish();
     pdf.extend(&objects);
     Ok(Exported {
