@@ -20,6 +20,7 @@ mod charset;
 mod images;
 mod links;
 mod math;
+mod parse;
 mod table;
 mod walk;
 
@@ -30,7 +31,7 @@ use quire_sdk::{
     ConvertError, Converter, Document, Format, ImportRequest, Imported, Kind, OptionSpec,
     PluginInfo,
 };
-use scraper::{Html, Node};
+use scraper::Node;
 
 /// HTML larger than this is refused before parsing: 16 MiB is thousands of pages.
 pub const MAX_INPUT: usize = 16 << 20;
@@ -73,8 +74,9 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     }
     let setup = page_setup(request.option("paper"))?;
     let decoded = charset::decode(&request.bytes, &request.media_type);
-    let html = Html::parse_document(&decoded.text);
+    let parsed = parse::parse(&decoded.text);
     drop(decoded.text);
+    let html = parsed.html;
 
     let root = html.tree.root();
     let title = match request.option("title").map(str::trim) {
@@ -88,6 +90,16 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     drop(html);
     links::resolve_fragments(&mut blocks, &builder.headings);
 
+    // Each paragraph, heading, code block and table row takes at least a line: refuse what
+    // cannot fit the page limit before spending the time to lay it out.
+    let lines = min_lines(&blocks);
+    let room = setup.height - setup.margin_top - setup.margin_bottom;
+    if lines as f64 * MIN_LINE / room > MAX_PAGES as f64 {
+        return Err(ConvertError::TooLarge(format!(
+            "the HTML holds {lines} paragraphs, headings and table rows: more than fit on \
+             {MAX_PAGES} pages, the most a document may have"
+        )));
+    }
     let (pages, flow_warnings) = flow::layout(&blocks, &setup);
     drop(blocks);
     if pages.len() > MAX_PAGES {
@@ -105,6 +117,14 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
 
     let mut warnings = Vec::new();
     warnings.extend(decoded.warning);
+    if parsed.flattened > 0 {
+        warnings.push(format!(
+            "{} elements nested more than {} levels deep were flattened: their text is kept, \
+             their structure is not",
+            parsed.flattened,
+            parse::MAX_OPEN
+        ));
+    }
     warnings.append(&mut builder.warnings);
     if let Some(first) = &builder.first_relative {
         let n = builder.relative_links;
@@ -127,6 +147,23 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         assets,
         warnings,
     })
+}
+
+/// The height of the smallest line flow layout sets (9.5 pt code at 1.25), rounded down.
+const MIN_LINE: f64 = 11.0;
+
+/// Blocks that take at least one line each. The IR's depth is bounded (flow::MAX_DEPTH).
+fn min_lines(blocks: &[flow::Block]) -> usize {
+    blocks
+        .iter()
+        .map(|b| match b {
+            flow::Block::Paragraph(_) | flow::Block::Heading { .. } | flow::Block::Code { .. } => 1,
+            flow::Block::Table { rows, .. } => rows.len(),
+            flow::Block::List { items, .. } => items.iter().map(|i| min_lines(i)).sum(),
+            flow::Block::Quote(inner) => min_lines(inner),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The text of `<head><title>`, whitespace collapsed.

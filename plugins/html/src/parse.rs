@@ -1,0 +1,426 @@
+//! The HTML5 parse (html5ever, building scraper's tree), with a guard between tokenizer and
+//! tree builder against inputs that make a spec-compliant tree builder quadratic:
+//!
+//! - Deep nesting: every block start tag looks through the stack of open elements ("is a
+//!   `p` in button scope?"), so 25 000 nested `<div>`s take seconds and a 16 MiB file of
+//!   them would take hours. The guard keeps its own estimate of the open elements and drops
+//!   start tags (and their end tags) past [`MAX_OPEN`] levels: their text stays, flattened
+//!   into the deepest element.
+//! - Formatting elements that differ only by attributes (`<b id=1>`, `<b id=2>`, ...): the
+//!   "Noah's Ark" rule keeps at most three *identical* entries in the list of active
+//!   formatting elements, and distinct attributes defeat it, so a page of
+//!   `<div><b id=N>x</div>` re-creates every earlier `<b>` in each `div` (80 KB of it built
+//!   eight million nodes in 50 s). The guard strips the attributes of the formatting elements
+//!   (`b`, `i`, `font`, ...; not `a`, of which only one is ever active). Nothing the importer
+//!   reads is lost but ids on such elements, which then cannot be link targets.
+//!
+//! The estimate only decides when to drop; below the limit every token reaches the tree
+//! builder as the tokenizer produced it (attributes of formatting elements aside), so the
+//! tree is the one a browser builds.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{
+    BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts, TreeSink};
+use html5ever::{LocalName, TokenizerResult};
+use scraper::{Html, HtmlTreeSink};
+
+/// Open elements the guard lets through. Real pages stay under ~40 (Wikipedia ~30); the
+/// walk's own limit is above this, so flattening happens here first.
+pub const MAX_OPEN: usize = 128;
+
+/// Formatting elements as the tree builder's "active formatting elements" list knows them.
+const FORMATTING: &[&str] = &[
+    "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+];
+
+/// Elements that never hold child elements.
+const VOID: &[&str] = &[
+    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
+    "input", "keygen", "link", "meta", "param", "source", "track", "wbr",
+];
+
+/// Elements whose content the tokenizer reads as raw text once the tree builder has seen
+/// the start tag: they are always let through, or their content would turn into markup.
+const RAW_TEXT: &[&str] = &[
+    "iframe",
+    "noembed",
+    "noframes",
+    "noscript",
+    "plaintext",
+    "script",
+    "style",
+    "textarea",
+    "title",
+    "xmp",
+];
+
+/// Start tags that close an open `p` (the HTML standard's "close a p element" list).
+const CLOSES_P: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "listing",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "ul",
+    "xmp",
+];
+
+/// What the parse produced and how much the guard flattened.
+pub struct Parsed {
+    pub html: Html,
+    /// Start tags dropped for being nested too deep.
+    pub flattened: usize,
+}
+
+pub fn parse(text: &str) -> Parsed {
+    let builder = TreeBuilder::new(
+        HtmlTreeSink::new(Html::new_document()),
+        TreeBuilderOpts::default(),
+    );
+    let tokenizer = Tokenizer::new(Guard::new(builder), TokenizerOpts::default());
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from_slice(text));
+    // Script results ask the caller to run a script; there is none to run.
+    while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
+    tokenizer.end();
+    let flattened = tokenizer.sink.dropped_total.get();
+    let html = tokenizer.sink.inner.sink.finish();
+    Parsed { html, flattened }
+}
+
+struct Guard<S> {
+    inner: S,
+    open: RefCell<Open>,
+    /// Dropped start tags whose end tags have not come yet, by name.
+    dropped: RefCell<HashMap<LocalName, usize>>,
+    dropped_total: Cell<usize>,
+}
+
+/// The estimated stack of open elements (below `html`/`head`/`body`), with counts of the
+/// names implied closing looks for, so most start tags need no scan of the stack.
+#[derive(Default)]
+struct Open {
+    names: Vec<LocalName>,
+    counts: [usize; GROUPS],
+}
+
+const GROUPS: usize = 11;
+const FOREIGN: usize = 10;
+
+/// The group a name is counted in; members of a group close each other.
+fn group(name: &str) -> Option<usize> {
+    Some(match name {
+        "p" => 0,
+        "li" => 1,
+        "dt" | "dd" => 2,
+        "td" | "th" => 3,
+        "tr" => 4,
+        "thead" | "tbody" | "tfoot" => 5,
+        "option" => 6,
+        "optgroup" => 7,
+        "rb" | "rt" | "rtc" | "rp" => 8,
+        "a" => 9,
+        "svg" | "math" => FOREIGN,
+        _ => return None,
+    })
+}
+
+impl Open {
+    fn push(&mut self, name: LocalName) {
+        if let Some(g) = group(&name) {
+            self.counts[g] += 1;
+        }
+        self.names.push(name);
+    }
+
+    fn truncate(&mut self, len: usize) {
+        for name in &self.names[len.min(self.names.len())..] {
+            if let Some(g) = group(name) {
+                self.counts[g] -= 1;
+            }
+        }
+        self.names.truncate(len);
+    }
+
+    /// Pops up to and including the innermost element of `closing`'s group, unless an
+    /// element of `stop` comes first.
+    fn pop_to(&mut self, closing: &str, stop: &[&str]) {
+        let Some(g) = group(closing) else { return };
+        if self.counts[g] == 0 {
+            return;
+        }
+        for i in (0..self.names.len()).rev() {
+            let n: &str = &self.names[i];
+            if group(n) == Some(g) {
+                self.truncate(i);
+                return;
+            }
+            if stop.contains(&n) {
+                return;
+            }
+        }
+    }
+
+    /// Pops what a start tag closes implicitly, the way the tree builder will (close enough
+    /// for an estimate: it decides only when to flatten).
+    fn close_implied(&mut self, name: &str) {
+        const SCOPE: &[&str] = &[
+            "applet", "button", "caption", "html", "marquee", "object", "table", "td", "template",
+            "th",
+        ];
+        if CLOSES_P.contains(&name) {
+            self.pop_to("p", SCOPE);
+        }
+        match name {
+            "li" => self.pop_to(name, &["ul", "ol", "menu", "table", "td", "th"]),
+            "dt" | "dd" => self.pop_to(name, &["dl", "table", "td", "th"]),
+            "td" | "th" => self.pop_to(name, &["tr", "table"]),
+            "tr" => self.pop_to(name, &["table", "thead", "tbody", "tfoot"]),
+            "thead" | "tbody" | "tfoot" => self.pop_to(name, &["table"]),
+            "option" => self.pop_to(name, &["select", "datalist"]),
+            "optgroup" => {
+                self.pop_to("option", &["select"]);
+                self.pop_to(name, &["select"]);
+            }
+            "rb" | "rt" | "rtc" | "rp" => self.pop_to(name, &["ruby"]),
+            "a" => self.pop_to(name, SCOPE),
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                let heading = self
+                    .names
+                    .last()
+                    .is_some_and(|n| matches!(&**n, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+                if heading {
+                    self.truncate(self.names.len() - 1);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<S> Guard<S> {
+    fn new(inner: S) -> Self {
+        Guard {
+            inner,
+            open: RefCell::new(Open::default()),
+            dropped: RefCell::new(HashMap::new()),
+            dropped_total: Cell::new(0),
+        }
+    }
+
+    /// The tag as it should reach the tree builder, or `None` to drop it.
+    fn filter(&self, mut tag: Tag) -> Option<Tag> {
+        let name: &str = &tag.name;
+        match tag.kind {
+            TagKind::StartTag => {
+                if FORMATTING.contains(&name) {
+                    tag.attrs.clear();
+                }
+                if matches!(name, "html" | "head" | "body") {
+                    return Some(tag);
+                }
+                let mut open = self.open.borrow_mut();
+                open.close_implied(name);
+                let foreign = open.counts[FOREIGN] > 0;
+                if VOID.contains(&name) || (tag.self_closing && foreign) {
+                    return Some(tag);
+                }
+                if open.names.len() >= MAX_OPEN && !RAW_TEXT.contains(&name) {
+                    *self
+                        .dropped
+                        .borrow_mut()
+                        .entry(tag.name.clone())
+                        .or_insert(0) += 1;
+                    self.dropped_total.set(self.dropped_total.get() + 1);
+                    return None;
+                }
+                open.push(tag.name.clone());
+                Some(tag)
+            }
+            TagKind::EndTag => {
+                let mut open = self.open.borrow_mut();
+                if let Some(at) = open.names.iter().rposition(|n| *n == tag.name) {
+                    open.truncate(at);
+                    return Some(tag);
+                }
+                let mut dropped = self.dropped.borrow_mut();
+                match dropped.get_mut(&tag.name) {
+                    Some(n) if *n > 0 => {
+                        *n -= 1;
+                        None
+                    }
+                    // Not one the guard knows of: the tree builder decides.
+                    _ => Some(tag),
+                }
+            }
+        }
+    }
+}
+
+impl<S: TokenSink> TokenSink for Guard<S> {
+    type Handle = S::Handle;
+
+    fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<S::Handle> {
+        let token = match token {
+            // Nobody reads parse errors; skipping them saves building their messages.
+            Token::ParseError(_) => return TokenSinkResult::Continue,
+            Token::TagToken(tag) => match self.filter(tag) {
+                Some(tag) => Token::TagToken(tag),
+                None => return TokenSinkResult::Continue,
+            },
+            other => other,
+        };
+        self.inner.process_token(token, line)
+    }
+
+    fn end(&self) {
+        self.inner.end()
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.inner
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scraper::Node;
+
+    fn depth(html: &Html) -> usize {
+        html.tree
+            .nodes()
+            .map(|n| n.ancestors().count())
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn text(html: &Html) -> String {
+        html.tree
+            .nodes()
+            .filter_map(|n| match n.value() {
+                Node::Text(t) => Some(&**t),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ordinary_pages_parse_as_html5ever_parses_them() {
+        let page = "<!doctype html><title>T</title><ul><li>a<li>b<ul><li>c</ul></ul>\
+                    <p>one<p>two<div>three</div><table><tr><td>x<td>y<tr><td>z</table>\
+                    <p><b>bold <i>both</b> it</i><svg><path/><path/><g><circle/></g></svg>\
+                    <script>if (a < b) { document.write('<p>') }</script>";
+        let ours = parse(page);
+        assert_eq!(ours.flattened, 0);
+        assert_eq!(ours.html.html(), Html::parse_document(page).html());
+    }
+
+    /// Element names with their depth, and texts, in document order.
+    fn shape(html: &Html) -> Vec<(usize, String)> {
+        html.tree
+            .nodes()
+            .filter_map(|n| {
+                let d = n.ancestors().count();
+                match n.value() {
+                    Node::Element(e) => Some((d, format!("<{}>", e.name()))),
+                    Node::Text(t) => Some((d, t.to_string())),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_corpus_parses_into_the_same_tree_as_without_the_guard() {
+        let dir = "/work/shared/corpus/html";
+        for entry in std::fs::read_dir(dir).expect("the corpus") {
+            let path = entry.expect("an entry").path();
+            let text = std::fs::read_to_string(&path).expect("UTF-8 corpus file");
+            let ours = parse(&text);
+            assert_eq!(ours.flattened, 0, "{}", path.display());
+            assert!(
+                shape(&ours.html) == shape(&Html::parse_document(&text)),
+                "{}: the guarded parse differs",
+                path.display()
+            );
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_flattened_and_keeps_its_text() {
+        let mut page = String::new();
+        for _ in 0..5_000 {
+            page.push_str("<div><blockquote>");
+        }
+        page.push_str("deep<script>hidden()</script>");
+        for _ in 0..5_000 {
+            page.push_str("</blockquote></div>");
+        }
+        page.push_str("<p>after</p>");
+        let parsed = parse(&page);
+        assert!(parsed.flattened > 9_000);
+        assert!(
+            depth(&parsed.html) < MAX_OPEN + 10,
+            "{}",
+            depth(&parsed.html)
+        );
+        assert_eq!(text(&parsed.html), "deephidden()after");
+        // The script stayed a script: its text is inside a <script> element.
+        let script = parsed
+            .html
+            .tree
+            .nodes()
+            .find(|n| matches!(n.value(), Node::Element(e) if e.name() == "script"));
+        assert!(script.is_some());
+    }
+
+    #[test]
+    fn formatting_elements_with_distinct_attributes_do_not_multiply() {
+        let mut page = String::new();
+        for i in 0..3_000 {
+            page.push_str(&format!("<div><b id=b{i}>x</div>"));
+        }
+        let start = std::time::Instant::now();
+        let parsed = parse(&page);
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
+        // At most three reconstructed <b> per div (Noah's Ark), not one per earlier div.
+        assert!(parsed.html.tree.nodes().count() < 3_000 * 8);
+    }
+}

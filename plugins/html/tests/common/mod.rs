@@ -1,0 +1,67 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use quire_sdk::{Asset, Document, ImportRequest, Imported, Shape};
+
+pub const CORPUS: &str = "/work/shared/corpus/html";
+
+pub fn request(bytes: impl Into<Vec<u8>>) -> ImportRequest {
+    ImportRequest {
+        bytes: bytes.into(),
+        media_type: "text/html".into(),
+        images: Vec::new(),
+        options: Vec::new(),
+    }
+}
+
+pub fn import(html: &str) -> Imported {
+    quire_html::convert(request(html)).expect("the HTML converts")
+}
+
+pub fn import_with(html: &str, images: Vec<Asset>) -> Imported {
+    let mut r = request(html);
+    r.images = images;
+    quire_html::convert(r).expect("the HTML converts")
+}
+
+/// Every text box's text, in page and placement order, one entry per box.
+pub fn texts(doc: &Document) -> Vec<String> {
+    doc.shapes()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some(t.text.plain_text()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// All words of the model in order.
+pub fn words(doc: &Document) -> Vec<String> {
+    texts(doc).iter().flat_map(|t| split_words(t)).collect()
+}
+
+/// Words as letters and digits only, so punctuation and spacing do not matter.
+pub fn split_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether `needle`'s words appear one after the other somewhere in `hay`.
+pub fn contains_run(hay: &[String], needle: &[String]) -> bool {
+    needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Panics unless the words of `paragraph` appear consecutively in the model.
+pub fn assert_paragraph(doc: &Document, paragraph: &str) {
+    let all = words(doc);
+    let want = split_words(paragraph);
+    assert!(
+        contains_run(&all, &want),
+        "the words of {paragraph:?} are not in the model in order"
+    );
+}
+
+pub fn all_text(doc: &Document) -> String {
+    texts(doc).join("\n")
+}

@@ -1,0 +1,426 @@
+//! The vocabulary element by element, on small hand-written pages.
+
+mod common;
+
+use common::*;
+use quire_sdk::{Align, Asset, ConvertError, FontFamily, Run, Shape, TextBox};
+
+fn boxes(doc: &quire_sdk::Document) -> Vec<&TextBox> {
+    doc.shapes()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+fn runs(doc: &quire_sdk::Document) -> Vec<&Run> {
+    boxes(doc).into_iter().flat_map(|t| &t.text.runs).collect()
+}
+
+/// The run holding exactly `text`.
+fn run<'a>(doc: &'a quire_sdk::Document, text: &str) -> &'a Run {
+    runs(doc)
+        .into_iter()
+        .find(|r| r.text == text)
+        .unwrap_or_else(|| panic!("no run {text:?} in {:?}", texts(doc)))
+}
+
+#[test]
+fn malformed_markup_is_repaired_like_a_browser() {
+    // Unclosed items, a misnested bold/italic, an unclosed paragraph.
+    let out = import("<ul><li>one<li>two</ul><p><b>bold <i>both</b> italic</i><p>last");
+    let t = texts(&out.document);
+    assert_eq!(
+        t,
+        [
+            "\u{2022}",
+            "one",
+            "\u{2022}",
+            "two",
+            "bold both italic",
+            "last"
+        ]
+    );
+    let doc = &out.document;
+    assert!(run(doc, "bold ").bold && !run(doc, "bold ").italic);
+    assert!(run(doc, "both").bold && run(doc, "both").italic);
+    assert!(!run(doc, " italic").bold && run(doc, " italic").italic);
+}
+
+#[test]
+fn script_style_and_other_hidden_content_is_absent() {
+    let out = import(
+        "<html><head><title> The  Title </title><style>p { color: red }</style>\
+         <script>var secret = 'script-secret';</script></head><body>\
+         <p>visible<script>document.write('inline-secret')</script> text</p>\
+         <noscript>noscript-secret</noscript><template><p>template-secret</p></template>\
+         <div hidden>hidden-secret</div><p style='display: none'>none-secret</p>\
+         <form><label>Name</label><input value='input-secret'><textarea>area-secret</textarea>\
+         <select><option>option-secret</option></select><button>button-secret</button></form>\
+         <svg><text>svg-secret</text></svg><iframe>frame-secret</iframe></body></html>",
+    );
+    let all = all_text(&out.document);
+    assert!(!all.contains("secret"), "{all}");
+    assert!(!all.contains("color"), "{all}");
+    assert_paragraph(&out.document, "visible text");
+    // A form's own text (labels) stays: the form is a container, its controls are dropped.
+    assert!(all.contains("Name"));
+    assert_eq!(out.document.title.as_deref(), Some("The Title"));
+}
+
+#[test]
+fn remote_and_local_pictures_are_never_fetched() {
+    let out = import(
+        "<p>Before <img src='https://example.com/cat.png' alt='A cat'> after</p>\
+         <p><img src='//cdn.example.com/dog.png' alt='A dog'></p>\
+         <p><img src='file:///etc/passwd' alt='Local'><img src='../secret.png' alt='Path'></p>",
+    );
+    let doc = &out.document;
+    assert!(out.assets.is_empty());
+    assert!(!doc.shapes().any(|s| matches!(s, Shape::Image(_))));
+    assert_paragraph(doc, "Before A cat after");
+    assert!(run(doc, "A cat").italic, "alt text stands in, in italics");
+    let remote: Vec<&String> = out
+        .warnings
+        .iter()
+        .filter(|w| w.contains("on the web"))
+        .collect();
+    assert_eq!(
+        remote.len(),
+        1,
+        "one warning for the remote pictures: {:?}",
+        out.warnings
+    );
+    assert!(remote[0]
+        .starts_with("2 images on the web were not fetched (first: https://example.com/cat.png)"));
+    assert!(out
+        .warnings
+        .iter()
+        .any(|w| w.contains("`file:///etc/passwd` was not supplied")));
+    assert!(out
+        .warnings
+        .iter()
+        .any(|w| w.contains("`../secret.png` was not supplied")));
+}
+
+fn png(w: u32, h: u32) -> Vec<u8> {
+    let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    b.extend_from_slice(&w.to_be_bytes());
+    b.extend_from_slice(&h.to_be_bytes());
+    b.extend_from_slice(&[8, 2, 0, 0, 0, 0, 0, 0, 0]);
+    b
+}
+
+#[test]
+fn supplied_and_data_uri_pictures_become_image_shapes() {
+    let logo = Asset {
+        name: "logo.png".into(),
+        media_type: "image/png".into(),
+        bytes: png(200, 100),
+    };
+    let data = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(png(40, 40))
+    };
+    let html = format!(
+        "<p>Text <a href='https://quire.example'><img src='https://site.example/img/logo.png' alt='Logo'></a> more</p>\
+         <img src='data:image/png;base64,{data}' alt='dot' width='20'>\
+         <img src=\"data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==\" alt='gif'>"
+    );
+    let out = import_with(&html, vec![logo]);
+    let images: Vec<&quire_sdk::Image> = out
+        .document
+        .shapes()
+        .filter_map(|s| match s {
+            Shape::Image(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(images.len(), 2);
+    assert_eq!(images[0].asset, "logo.png");
+    assert_eq!(images[0].link.as_deref(), Some("https://quire.example"));
+    // 200 x 100 CSS pixels at 96 dpi: 150 x 75 points.
+    assert!((images[0].frame.w - 150.0).abs() < 1e-6 && (images[0].frame.h - 75.0).abs() < 1e-6);
+    assert_eq!(images[1].asset, "data-image-1.png");
+    assert!(
+        (images[1].frame.w - 15.0).abs() < 1e-6,
+        "width attribute: 20 px"
+    );
+    let names: Vec<&str> = out.assets.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["logo.png", "data-image-1.png"]);
+    assert_eq!(out.assets[1].bytes, png(40, 40));
+    assert_paragraph(&out.document, "Text");
+    assert_paragraph(&out.document, "more");
+    assert!(all_text(&out.document).contains("gif"));
+    assert!(
+        out.warnings.iter().any(|w| w.contains("image/gif")),
+        "{:?}",
+        out.warnings
+    );
+}
+
+#[test]
+fn utf16_with_a_byte_order_mark() {
+    let html = "<p>caf\u{e9} \u{20ac}5 \u{65e5}\u{672c}</p>";
+    for le in [true, false] {
+        let mut bytes = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        for u in html.encode_utf16() {
+            bytes.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        let out = quire_html::convert(request(bytes)).expect("converts");
+        assert_eq!(
+            texts(&out.document),
+            ["caf\u{e9} \u{20ac}5 \u{65e5}\u{672c}"]
+        );
+    }
+}
+
+#[test]
+fn meta_charset_latin1_and_the_windows_1252_fallback() {
+    let out = quire_html::convert(request(
+        &b"<html><head><meta charset=\"iso-8859-1\"></head><body><p>caf\xE9</p></body></html>"[..],
+    ))
+    .expect("converts");
+    assert_eq!(texts(&out.document), ["caf\u{e9}"]);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+
+    let out = quire_html::convert(request(
+        &b"<meta http-equiv='Content-Type' content='text/html; charset=windows-1252'><p>\x93quoted\x94</p>"[..],
+    ))
+    .expect("converts");
+    assert_eq!(texts(&out.document), ["\u{201c}quoted\u{201d}"]);
+
+    // No declaration and not UTF-8: read as windows-1252, and said so.
+    let out = quire_html::convert(request(&b"<p>na\xEFve</p>"[..])).expect("converts");
+    assert_eq!(texts(&out.document), ["na\u{ef}ve"]);
+    assert!(out.warnings.iter().any(|w| w.contains("windows-1252")));
+}
+
+#[test]
+fn tables_keep_alignment_spans_and_header() {
+    let out = import(
+        "<table><caption>Prices</caption>\
+         <thead><tr><th>Item</th><th align='right'>Cost</th><th style='text-align: center'>Note</th></tr></thead>\
+         <tbody><tr><td>Tea</td><td align=right>3.50</td><td style='text-align:center'>hot</td></tr>\
+         <tr><td colspan=2>Spanning</td><td rowspan=2 style='TEXT-ALIGN: CENTER'>tall</td></tr>\
+         <tr><th>Row head</th><td align=right>1</td></tr></tbody>\
+         <tfoot><tr><td>Total</td><td align=right>4.50</td><td></td></tr></tfoot></table>",
+    );
+    let doc = &out.document;
+    let cell = |text: &str| -> &TextBox {
+        boxes(doc)
+            .into_iter()
+            .find(|b| b.text.plain_text() == text)
+            .unwrap_or_else(|| panic!("no cell {text:?} in {:?}", texts(doc)))
+    };
+    assert_eq!(cell("Cost").text.align, Align::Right);
+    assert_eq!(cell("3.50").text.align, Align::Right);
+    assert_eq!(cell("hot").text.align, Align::Center);
+    assert_eq!(cell("Tea").text.align, Align::Left);
+    assert!(cell("Item").text.runs[0].bold, "header row is bold");
+    assert!(!cell("Tea").text.runs[0].bold);
+    assert!(
+        cell("Row head").text.runs[0].bold,
+        "a <th> in the body is bold"
+    );
+    assert!(
+        cell("Prices").text.runs[0].italic,
+        "the caption comes first, in italics"
+    );
+    // The row after the rowspan keeps its cells in their columns: `1` sits under `3.50`.
+    assert!((cell("1").frame.x - cell("3.50").frame.x).abs() < 1e-6);
+    // The foot comes last.
+    let order = texts(doc);
+    let pos = |t: &str| order.iter().position(|x| x == t).expect("present");
+    assert!(pos("Total") > pos("Row head"));
+    assert!(pos("Prices") < pos("Item"));
+}
+
+#[test]
+fn block_content_inside_cells_becomes_lines() {
+    let out = import(
+        "<table><tr><td><p>first</p><p>second</p><ul><li>a</li><li>b</li></ul>\
+         <table><tr><td>inner</td><td>cell</td></tr></table></td><td>x</td></tr></table>",
+    );
+    let t = texts(&out.document);
+    assert!(
+        t.contains(&"first\nsecond\n\u{2022} a\n\u{2022} b\ninner cell".to_string()),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn headings_lists_quotes_code_and_rules() {
+    let out = import(
+        "<h1>Title</h1><h3>Third <em>level</em></h3>\
+         <ol start='5'><li>five</li><li>six<ul><li>nested</li></ul></li></ol>\
+         <blockquote><p>quoted</p></blockquote>\
+         <pre>  line one\n\tindented\n</pre><hr>\
+         <dl><dt>Term</dt><dd>Definition</dd></dl>\
+         <p>a <code>x = 1</code> and <s>gone</s> <del>too</del> <u>under</u> \u{201c}<q>q</q>\u{201d}</p>",
+    );
+    let doc = &out.document;
+    let title = run(doc, "Title");
+    assert_eq!(
+        (title.size, title.bold, title.font),
+        (24.0, true, FontFamily::Helvetica)
+    );
+    assert_eq!(run(doc, "Third ").size, 14.0);
+    assert!(run(doc, "level").italic);
+    let t = texts(doc);
+    assert!(
+        t.contains(&"5.".to_string()) && t.contains(&"6.".to_string()),
+        "{t:?}"
+    );
+    assert!(t.contains(&"nested".to_string()));
+    // Code keeps its spaces, tabs expand to the next multiple of four.
+    let code = run(doc, "  line one\n    indented");
+    assert_eq!(code.font, FontFamily::Courier);
+    assert!(
+        doc.shapes()
+            .any(|s| matches!(s, Shape::Path(_) | Shape::Node(_))),
+        "rule, quote bar"
+    );
+    assert!(run(doc, "Term").bold);
+    assert!(!run(doc, "Definition").bold);
+    assert_eq!(run(doc, "x = 1").font, FontFamily::Courier);
+    assert!(run(doc, "gone").strike);
+    assert!(run(doc, "too").strike);
+    assert_paragraph(doc, "a x = 1 and gone too under q");
+}
+
+#[test]
+fn whitespace_collapses_like_a_browser() {
+    let out = import("<p>\n   one \t two\n<b> three </b> <i>  four</i> five<br>\n   six   </p>");
+    assert_eq!(texts(&out.document), ["one two three four five\nsix"]);
+    let out = import("<div>  lone  <span> words </span> </div>");
+    assert_eq!(texts(&out.document), ["lone words"]);
+    // A non-breaking space is not whitespace to collapse.
+    let out = import("<p>a&nbsp;&nbsp;b</p>");
+    assert_eq!(texts(&out.document), ["a\u{a0}\u{a0}b"]);
+}
+
+#[test]
+fn links_clickable_relative_and_script() {
+    let out = import(
+        "<p><a href='https://a.example/x'>abs</a> <a href='/rel'>rel</a> \
+         <a href='javascript:alert(1)'>js</a> <a href='mailto:me@a.example'>mail</a></p>",
+    );
+    let doc = &out.document;
+    assert_eq!(run(doc, "abs").link.as_deref(), Some("https://a.example/x"));
+    assert!(run(doc, "abs").underline);
+    assert!(runs(doc)
+        .iter()
+        .filter(|r| r.text.contains("rel") || r.text.contains("js"))
+        .all(|r| r.link.is_none()));
+    assert_eq!(
+        run(doc, "mail").link.as_deref(),
+        Some("mailto:me@a.example")
+    );
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.starts_with("1 relative link is (first: `/rel`)")),
+        "{:?}",
+        out.warnings
+    );
+
+    let out = import("<head><base href='https://b.example/docs/'></head><a href='page.html'>p</a>");
+    assert_eq!(
+        run(&out.document, "p").link.as_deref(),
+        Some("https://b.example/docs/page.html")
+    );
+}
+
+#[test]
+fn anchor_links_jump_to_the_heading_page() {
+    let mut html = String::from(
+        "<p><a href='#second'>to second</a> <a href='#missing'>nowhere</a> <a href='#sub'>to sub</a></p>",
+    );
+    for i in 0..80 {
+        html.push_str(&format!(
+            "<p>Filler paragraph {i} with enough words to take a line or two of the page.</p>"
+        ));
+    }
+    html.push_str("<section id='second'><h2>Second part</h2><p>text</p></section>");
+    html.push_str("<h3><span id='sub'>Sub</span> part</h3>");
+    let out = import(&html);
+    let doc = &out.document;
+    let page_of = |text: &str| {
+        doc.pages
+            .iter()
+            .position(|p| {
+                p.shapes
+                    .iter()
+                    .any(|s| matches!(s, Shape::Text(t) if t.text.plain_text() == text))
+            })
+            .expect("placed")
+            + 1
+    };
+    let second = page_of("Second part");
+    assert!(second > 1);
+    assert_eq!(run(doc, "to second").link, Some(format!("#page={second}")));
+    assert_eq!(
+        run(doc, "to sub").link,
+        Some(format!("#page={}", page_of("Sub part")))
+    );
+    assert!(runs(doc)
+        .iter()
+        .find(|r| r.text.contains("nowhere"))
+        .expect("kept")
+        .link
+        .is_none());
+}
+
+#[test]
+fn deep_nesting_neither_overflows_nor_loses_text() {
+    // 100 000 nested elements of several kinds, run on a thread with a small stack (the
+    // component's is 1 MiB).
+    let mut html = String::new();
+    for i in 0..25_000 {
+        html.push_str(["<div>", "<blockquote>", "<ul><li>", "<span>"][i % 4]);
+    }
+    html.push_str("deep words here");
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || quire_html::convert(request(html)))
+        .expect("spawns");
+    let out = handle.join().expect("no stack overflow").expect("converts");
+    assert_paragraph(&out.document, "deep words here");
+}
+
+#[test]
+fn oversized_input_is_too_large() {
+    let big = vec![b'a'; quire_html::MAX_INPUT + 1];
+    assert!(matches!(
+        quire_html::convert(request(big)),
+        Err(ConvertError::TooLarge(m)) if m.contains("16 MiB")
+    ));
+}
+
+#[test]
+fn empty_and_garbage_input_give_one_page() {
+    for input in [
+        &b""[..],
+        b"\0\0\0",
+        b"<<<>>>",
+        b"</p></div></table>",
+        &[0xFF; 64],
+    ] {
+        let out = quire_html::convert(request(input)).expect("converts");
+        assert_eq!(out.document.pages.len(), 1);
+    }
+}
+
+#[test]
+fn title_option_wins() {
+    let mut r = request("<title>Page</title><p>x</p>");
+    r.options.push(("title".into(), "Mine".into()));
+    let out = quire_html::convert(r).expect("converts");
+    assert_eq!(out.document.title.as_deref(), Some("Mine"));
+}
