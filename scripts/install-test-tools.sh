@@ -6,9 +6,13 @@ set -euo pipefail
 need_apt=()
 command -v qpdf >/dev/null || need_apt+=(qpdf)
 command -v pdftotext >/dev/null || need_apt+=(poppler-utils)
+command -v rsvg-convert >/dev/null || need_apt+=(librsvg2-bin)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+
+# pypdf reads our AcroForms back, independently of our writer.
+python3 -c 'import pypdf' 2>/dev/null || python3 -m pip install -q pypdf

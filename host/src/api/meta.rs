@@ -144,6 +144,10 @@ fn error_response(description: &str) -> Value {
     json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
 }
 
+pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], String) {
+    ([(axum::http::header::CONTENT_TYPE, "application/schema+json")], crate::schema::model_schema())
+}
+
 pub async fn openapi(State(app): State<App>) -> Json<Value> {
     Json(openapi_document(&app.config.base_url))
 }

@@ -30,6 +30,7 @@ pub fn router(app: App) -> Router {
     Router::new()
         .route("/api/v1", get(meta::surface))
         .route("/api/v1/openapi.json", get(meta::openapi))
+        .route("/api/v1/model.schema.json", get(meta::model_schema))
         .route("/api/v1/usage", get(meta::usage))
         .route("/api/v1/pdfs", post(documents::create_pdf))
         .route("/api/v1/pdfs/{id}", put(documents::replace_pdf))

@@ -6,4 +6,5 @@ mod common;
 mod convert_cli;
 mod limits;
 mod sandbox;
+mod schema;
 mod server;
