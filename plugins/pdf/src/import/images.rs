@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use hayro_interpret::hayro_syntax::object::{Name, Stream};
 use hayro_interpret::hayro_syntax::Filter;
 use hayro_interpret::kurbo::{Affine, Point};
+use hayro_interpret::{ImageData, LumaData};
 use quire_sdk::{Asset, Rect};
 
 /// Largest picture decoded, in pixels; larger ones are asked for at a lower resolution.
@@ -250,6 +251,100 @@ impl AssetStore {
             bytes,
         });
         Some(name)
+    }
+}
+
+/// The resolution to decode a picture at: its own, or less when it is enormous.
+pub fn target_size(w: u32, h: u32) -> Option<(u32, u32)> {
+    let pixels = u64::from(w) * u64::from(h);
+    if pixels <= MAX_DECODED_PIXELS {
+        return None;
+    }
+    let k = (MAX_DECODED_PIXELS as f64 / pixels as f64).sqrt();
+    Some((
+        ((f64::from(w) * k) as u32).max(1),
+        ((f64::from(h) * k) as u32).max(1),
+    ))
+}
+
+pub fn raster_pixels(data: ImageData, alpha: Option<LumaData>, opacity: f32) -> Option<Pixels> {
+    let (width, height, channels, data) = match data {
+        ImageData::Rgb(d) => (d.width, d.height, 3, d.data),
+        ImageData::Luma(d) => (d.width, d.height, 1, d.data),
+    };
+    if data.len() != width as usize * height as usize * channels {
+        return None;
+    }
+    let alpha = alpha
+        .map(|a| resample(&a, width, height))
+        .filter(|a| a.iter().any(|&v| v != 255));
+    if alpha.is_none() && opacity >= 1.0 {
+        return Some(Pixels {
+            width,
+            height,
+            channels,
+            data,
+        });
+    }
+    let alpha = alpha.unwrap_or_else(|| vec![255; width as usize * height as usize]);
+    let mut rgba = Vec::with_capacity(alpha.len() * 4);
+    for (i, a) in alpha.iter().enumerate() {
+        let px = &data[i * channels..(i + 1) * channels];
+        let (r, g, b) = if channels == 3 {
+            (px[0], px[1], px[2])
+        } else {
+            (px[0], px[0], px[0])
+        };
+        rgba.extend_from_slice(&[r, g, b, (f32::from(*a) * opacity).round() as u8]);
+    }
+    Some(Pixels {
+        width,
+        height,
+        channels: 4,
+        data: rgba,
+    })
+}
+
+/// A mask at the picture's own resolution (masks may come at another), nearest sample.
+fn resample(mask: &LumaData, width: u32, height: u32) -> Vec<u8> {
+    let (mw, mh) = (mask.width as usize, mask.height as usize);
+    let (w, h) = (width as usize, height as usize);
+    if mw == w && mh == h && mask.data.len() == w * h {
+        return mask.data.clone();
+    }
+    if mw == 0 || mh == 0 || mask.data.len() != mw * mh {
+        return vec![255; w * h];
+    }
+    let mut out = Vec::with_capacity(w * h);
+    for y in 0..h {
+        let sy = y * mh / h;
+        for x in 0..w {
+            out.push(mask.data[sy * mw + x * mw / w]);
+        }
+    }
+    out
+}
+
+/// A stencil as RGBA: the paint where the stencil is set, transparent elsewhere.
+pub fn stencil_pixels(luma: &LumaData, color: [u8; 4]) -> Pixels {
+    let mut data = Vec::with_capacity(luma.data.len() * 4);
+    for &v in &luma.data {
+        data.extend_from_slice(&[color[0], color[1], color[2], v]);
+    }
+    Pixels {
+        width: luma.width,
+        height: luma.height,
+        channels: 4,
+        data,
+    }
+}
+
+pub fn tint_stencil(p: &mut Pixels, color: [u8; 4]) {
+    for px in p.data.chunks_mut(4) {
+        px[0] = color[0];
+        px[1] = color[1];
+        px[2] = color[2];
+        px[3] = ((u16::from(px[3]) * u16::from(color[3])) / 255) as u8;
     }
 }
 
