@@ -1,7 +1,7 @@
 //! The importer on `fixtures/import-report.pdf`, written by reportlab (see
 //! `fixtures/make_fixtures.py`): fonts mapped to the nearest standard face, two justified
 //! columns read column by column, a table, vector drawings, a picture, turned text, a page
-//! with `/Rotate 90`, Courier text.
+//! with `/Rotate 90`, Courier text, invisible text.
 
 mod import_support;
 
@@ -242,4 +242,28 @@ fn the_report_survives_export() {
     let share = in_order(&oracle, &exported);
     // Only the turned margin note (outlines) and pdftotext's order around the table differ.
     assert!(share >= 0.9, "{share:.3}\n{oracle:?}\n{exported:?}");
+}
+
+#[test]
+fn invisible_text_stays_searchable_and_invisible() {
+    let imported = report();
+    let run = run_with(&imported.document, "Hidden searchable words");
+    assert_eq!(run.color.map(|c| c.a), Some(0), "{run:?}");
+    let path = export_checked(&imported, "import-report.hidden");
+    let out = tool(
+        "pdftotext",
+        &["-f", "3", "-l", "3", path.to_str().unwrap(), "-"],
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Hidden searchable words"));
+    // At 72 dpi a pixel is a point: the line's place (x 56 to 190, baseline 230 pt below
+    // the top) is blank paper.
+    let page = render_grey(&path, 3, 72, "import-report.hidden");
+    for y in 218..232 {
+        for x in 56..190 {
+            assert_eq!(page.pixels[y * page.width + x], 255, "ink at ({x}, {y})");
+        }
+    }
+    // The same place in the listing above (the Courier lines) does have ink, so the test
+    // looks at the right page.
+    assert!((94..110).any(|y| (56..120).any(|x| page.pixels[y * page.width + x] < 128)));
 }
