@@ -4,6 +4,7 @@
 mod api;
 mod common;
 mod convert_cli;
+mod corpus;
 mod limits;
 mod sandbox;
 mod schema;
