@@ -475,8 +475,25 @@ impl Ctx<'_, '_> {
     }
 
     fn fill(&self, r: &Resolved<'_>) -> Option<Color> {
-        if r.num("FillPattern").unwrap_or(1.0) == 0.0 {
+        let pattern = r.num("FillPattern").unwrap_or(1.0);
+        if pattern == 0.0 {
             return None;
+        }
+        // A gradient (patterns 25-40, or the 2013 gradient switch) has its colours in its
+        // stops; the model fills with one colour, the first stop's.
+        let gradient = r.num("FillGradientEnabled").is_some_and(|v| v != 0.0)
+            || (25.0..=40.0).contains(&pattern);
+        if gradient {
+            let stop = r
+                .first_row_cell("FillGradient", "GradientStopColor")
+                .and_then(|v| color(v, &self.drawing.colors));
+            if let Some(mut c) = stop {
+                let trans = r
+                    .first_row_cell("FillGradient", "GradientStopColorTrans")
+                    .and_then(|v| v.parse::<f64>().ok());
+                c.a = alpha(trans);
+                return Some(c);
+            }
         }
         let mut c = r
             .cell("FillForegnd")
