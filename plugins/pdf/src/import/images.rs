@@ -110,6 +110,25 @@ impl Pixels {
         }
     }
 
+    /// RGB pixels that are all grey as one grey channel: a third of the bytes to compress,
+    /// and a page of black text on white can then go down to 1 bit.
+    pub fn greyed(self) -> Pixels {
+        if self.channels != 3
+            || !self
+                .data
+                .chunks_exact(3)
+                .all(|p| p[0] == p[1] && p[1] == p[2])
+        {
+            return self;
+        }
+        Pixels {
+            width: self.width,
+            height: self.height,
+            channels: 1,
+            data: self.data.chunks_exact(3).map(|p| p[0]).collect(),
+        }
+    }
+
     /// Encodes as PNG; grey pixels that are all black or white become a 1-bit image.
     pub fn to_png(&self) -> Result<Vec<u8>, String> {
         let color = match self.channels {
@@ -395,6 +414,21 @@ mod tests {
         assert!(o.unwrap().swap);
         let skew = Affine::new([1.0, 0.5, 0.0, 1.0, 0.0, 0.0]);
         assert_eq!(placement(skew, 10, 10).1, None);
+    }
+
+    #[test]
+    fn grey_rgb_becomes_one_channel() {
+        let rgb = |data: Vec<u8>| Pixels {
+            width: 2,
+            height: 1,
+            channels: 3,
+            data,
+        };
+        assert_eq!(
+            rgb(vec![9, 9, 9, 200, 200, 200]).greyed().data,
+            vec![9, 200]
+        );
+        assert_eq!(rgb(vec![9, 9, 9, 200, 201, 200]).greyed().channels, 3);
     }
 
     #[test]

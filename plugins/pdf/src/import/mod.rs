@@ -345,6 +345,7 @@ impl<'a> Reader<'a> {
             return Ok(model);
         };
         let png = pixels
+            .greyed()
             .to_png()
             .map_err(|e| ConvertError::Damaged(format!("page {n} could not be pictured: {e}")))?;
         let Some(asset) = self.store.add(None, png, false) else {
