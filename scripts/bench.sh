@@ -7,11 +7,18 @@ TARGET=${TARGET_DIR:-target}
 Q=$TARGET/release/quire
 
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+# The peers Quire is compared with.
+command -v pandoc >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pandoc >/dev/null
+command -v weasyprint >/dev/null || python3 -m pip install -q weasyprint
 
 echo "== machine: $(nproc) cores"
 echo
 echo "== converter platform (native vs sandbox, fresh instance, conversions/s)"
 cargo bench -q -p quire --bench platform 2>/dev/null
+
+echo
+echo "== converters against their peers (same inputs, same run)"
+cargo bench -q -p quire --bench converters 2>/dev/null
 
 echo
 echo "== HTTP API under wrk on loopback"

@@ -145,7 +145,10 @@ fn error_response(description: &str) -> Value {
 }
 
 pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], String) {
-    ([(axum::http::header::CONTENT_TYPE, "application/schema+json")], crate::schema::model_schema())
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/schema+json")],
+        crate::schema::model_schema(),
+    )
 }
 
 pub async fn openapi(State(app): State<App>) -> Json<Value> {

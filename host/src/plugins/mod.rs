@@ -310,6 +310,14 @@ impl Plugins {
                 }
             };
             if known.contains(&info.name) {
+                if let Ok((installed, _)) = self.registry.version(&info.name, &info.version).await {
+                    if Blobs::digest(&installed) != Blobs::digest(&wasm) {
+                        tracing::warn!(
+                            "{} holds a new build of {}@{}; a version names one build, so bump the version and `quire plugins install` it",
+                            path.display(), info.name, info.version
+                        );
+                    }
+                }
                 continue;
             }
             self.registry.record(&wasm, &info).await?;

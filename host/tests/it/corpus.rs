@@ -30,14 +30,26 @@ fn route(path: &Path) -> Option<(&'static str, &'static str)> {
 /// Which importer a Content-Type needs, so a folder whose converter is not built yet
 /// fails loudly rather than silently passing.
 fn served(s: &Server, t: &str) -> Vec<String> {
-    let r = request("GET", &format!("{}/admin/plugins", s.admin_base), &[("authorization", "Bearer operator-secret-for-tests")], None);
+    let r = request(
+        "GET",
+        &format!("{}/admin/plugins", s.admin_base),
+        &[("authorization", "Bearer operator-secret-for-tests")],
+        None,
+    );
     let _ = t;
     r.json()["plugins"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|p| p["active"] == true)
-        .flat_map(|p| p["imports"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect::<Vec<_>>())
+        .flat_map(|p| {
+            p["imports"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -45,7 +57,12 @@ fn check_pdf(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let path = dir.join(format!("{name}.pdf"));
     std::fs::write(&path, bytes).unwrap();
     run_tool(Command::new("qpdf").arg("--check").arg(&path));
-    run_tool(Command::new("pdftotext").args(["-l", "3"]).arg(&path).arg("-"))
+    run_tool(
+        Command::new("pdftotext")
+            .args(["-l", "3"])
+            .arg(&path)
+            .arg("-"),
+    )
 }
 
 /// Runs one folder of the corpus; returns (created, refused) counts.
@@ -53,23 +70,46 @@ fn run_folder(s: &Server, t: &str, folder: &str) -> (usize, usize) {
     let work = tempfile::tempdir().unwrap();
     let imports = served(s, t);
     let (mut created, mut refused) = (0, 0);
-    let mut entries: Vec<_> = std::fs::read_dir(corpus(folder)).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(corpus(folder))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for path in entries {
-        let Some((endpoint, content_type)) = route(&path) else { continue };
+        let Some((endpoint, content_type)) = route(&path) else {
+            continue;
+        };
         if folder == "svg" && path.to_string_lossy().ends_with(".ref.png") {
             continue;
         }
-        assert!(imports.iter().any(|m| m == content_type), "no active converter reads {content_type} (for {})", path.display());
+        assert!(
+            imports.iter().any(|m| m == content_type),
+            "no active converter reads {content_type} (for {})",
+            path.display()
+        );
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let bytes = std::fs::read(&path).unwrap();
-        let r = s.send_raw("POST", t, &format!("{endpoint}?title={}", name.replace(' ', "%20")), content_type, bytes);
+        let r = s.send_raw(
+            "POST",
+            t,
+            &format!("{endpoint}?title={}", name.replace(' ', "%20")),
+            content_type,
+            bytes,
+        );
         assert!(r.status < 500, "{name}: {} {}", r.status, r.text());
         let body: Value = r.json();
         if r.status != 201 {
             // Only the contract's refusals, each with a sentence.
-            assert!([409, 413, 415, 422].contains(&r.status), "{name}: {} {}", r.status, r.text());
-            assert!(body["detail"].as_str().is_some_and(|d| d.len() > 10), "{name}: {body}");
+            assert!(
+                [409, 413, 415, 422].contains(&r.status),
+                "{name}: {} {}",
+                r.status,
+                r.text()
+            );
+            assert!(
+                body["detail"].as_str().is_some_and(|d| d.len() > 10),
+                "{name}: {body}"
+            );
             refused += 1;
             continue;
         }
@@ -84,7 +124,10 @@ fn run_folder(s: &Server, t: &str, folder: &str) -> (usize, usize) {
         assert!(svg.text().contains("<svg"), "{name}.svg");
         let png = s.get(t, &format!("/api/v1/documents/{id}.png?page=1&dpi=30"));
         assert_eq!(png.status, 200, "{name}.png: {}", png.text());
-        assert!(png.body.starts_with(b"\x89PNG\r\n\x1a\n"), "{name}.png is not a PNG");
+        assert!(
+            png.body.starts_with(b"\x89PNG\r\n\x1a\n"),
+            "{name}.png is not a PNG"
+        );
     }
     (created, refused)
 }
@@ -94,7 +137,11 @@ fn markdown_corpus_over_http() {
     let s = shared();
     let t = s.token(&s.account("enterprise"));
     let (created, refused) = run_folder(s, &t, "markdown");
-    assert_eq!((created, refused), (10, 0), "every Markdown file of the corpus converts");
+    assert_eq!(
+        (created, refused),
+        (10, 0),
+        "every Markdown file of the corpus converts"
+    );
     // Reading order survives into the PDF's text.
     let md = std::fs::read(corpus("markdown/mermaid-pull-request-template.md")).unwrap();
     let r = s.send_raw("POST", &t, "/api/v1/pdfs", "text/markdown", md);
@@ -103,7 +150,9 @@ fn markdown_corpus_over_http() {
     let work = tempfile::tempdir().unwrap();
     let text = check_pdf(work.path(), "template", &pdf.body);
     let summary = text.find("Summary").expect("heading in the text");
-    let checklist = text.find("Design Decisions").expect("later heading in the text");
+    let checklist = text
+        .find("Design Decisions")
+        .expect("later heading in the text");
     assert!(summary < checklist, "{text}");
 }
 

@@ -3,15 +3,27 @@
 
 #[test]
 fn the_published_schema_is_current() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quire")).arg("schema").output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quire"))
+        .arg("schema")
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let generated: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/model.schema.json");
-    let published: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let published: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(generated, published, "docs/model.schema.json is stale: run `target/release/quire schema > docs/model.schema.json`");
     // It describes the parts a plugin author needs.
     let text = published.to_string();
-    for name in ["Document", "Page", "Shape", "Connector", "Field", "FieldType", "Geometry"] {
+    for name in [
+        "Document",
+        "Page",
+        "Shape",
+        "Connector",
+        "Field",
+        "FieldType",
+        "Geometry",
+    ] {
         assert!(text.contains(name), "{name} missing from the schema");
     }
 }
