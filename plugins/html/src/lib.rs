@@ -76,6 +76,12 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     let decoded = charset::decode(&request.bytes, &request.media_type);
     let parsed = parse::parse(&decoded.text);
     drop(decoded.text);
+    if parsed.too_many {
+        return Err(ConvertError::TooLarge(format!(
+            "the HTML has more than {} elements; split it into smaller documents",
+            parse::MAX_ELEMENTS
+        )));
+    }
     let html = parsed.html;
 
     let root = html.tree.root();

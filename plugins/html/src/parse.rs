@@ -29,6 +29,11 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts, TreeSink};
 use html5ever::{LocalName, TokenizerResult};
 use scraper::{Html, HtmlTreeSink};
 
+/// Elements the guard lets the tree builder create. Each costs about 200 bytes of tree and
+/// a look through the open elements; a 1 MB Wikipedia article has about 25 000. Past this the
+/// parse stops and the document is refused as too large.
+pub const MAX_ELEMENTS: usize = 500_000;
+
 /// Open elements the guard lets through. Real pages stay under ~40 (Wikipedia ~30); the
 /// walk's own limit is above this, so flattening happens here first.
 pub const MAX_OPEN: usize = 128;
@@ -105,6 +110,8 @@ pub struct Parsed {
     pub html: Html,
     /// Start tags dropped for being nested too deep.
     pub flattened: usize,
+    /// The document has more than [`MAX_ELEMENTS`] elements; the tree holds only the first.
+    pub too_many: bool,
 }
 
 pub fn parse(text: &str) -> Parsed {
@@ -119,8 +126,13 @@ pub fn parse(text: &str) -> Parsed {
     while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
     tokenizer.end();
     let flattened = tokenizer.sink.dropped_total.get();
+    let too_many = tokenizer.sink.elements.get() > MAX_ELEMENTS;
     let html = tokenizer.sink.inner.sink.finish();
-    Parsed { html, flattened }
+    Parsed {
+        html,
+        flattened,
+        too_many,
+    }
 }
 
 struct Guard<S> {
@@ -129,6 +141,8 @@ struct Guard<S> {
     /// Dropped start tags whose end tags have not come yet, by name.
     dropped: RefCell<HashMap<LocalName, usize>>,
     dropped_total: Cell<usize>,
+    /// Start tags let through.
+    elements: Cell<usize>,
 }
 
 /// The estimated stack of open elements (below `html`/`head`/`body`), with counts of the
@@ -240,6 +254,7 @@ impl<S> Guard<S> {
             open: RefCell::new(Open::default()),
             dropped: RefCell::new(HashMap::new()),
             dropped_total: Cell::new(0),
+            elements: Cell::new(0),
         }
     }
 
@@ -248,6 +263,11 @@ impl<S> Guard<S> {
         let name: &str = &tag.name;
         match tag.kind {
             TagKind::StartTag => {
+                let n = self.elements.get() + 1;
+                self.elements.set(n);
+                if n > MAX_ELEMENTS {
+                    return None;
+                }
                 if FORMATTING.contains(&name) {
                     tag.attrs.clear();
                 }
@@ -296,6 +316,10 @@ impl<S: TokenSink> TokenSink for Guard<S> {
     type Handle = S::Handle;
 
     fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<S::Handle> {
+        if self.elements.get() > MAX_ELEMENTS {
+            // Refused already: the rest is tokenised (cheaply) and dropped.
+            return TokenSinkResult::Continue;
+        }
         let token = match token {
             // Nobody reads parse errors; skipping them saves building their messages.
             Token::ParseError(_) => return TokenSinkResult::Continue,

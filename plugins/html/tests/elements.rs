@@ -424,3 +424,13 @@ fn title_option_wins() {
     let out = quire_html::convert(r).expect("converts");
     assert_eq!(out.document.title.as_deref(), Some("Mine"));
 }
+
+#[test]
+fn too_many_elements_are_too_large() {
+    let html = "<br>".repeat(500_001);
+    let e = quire_html::convert(request(html)).expect_err("refused");
+    assert!(
+        matches!(&e, ConvertError::TooLarge(m) if m.contains("500000 elements")),
+        "{e:?}"
+    );
+}
