@@ -392,6 +392,20 @@ fn deep_nesting_neither_overflows_nor_loses_text() {
         .expect("spawns");
     let out = handle.join().expect("no stack overflow").expect("converts");
     assert_paragraph(&out.document, "deep words here");
+
+    // Nested tables: the tree builder adds `tbody` and `tr` to each level, so the tree is
+    // twice as deep as the tags say and the walk's own limit is what flattens it.
+    let html = format!(
+        "{}cell words{}",
+        "<table><td>".repeat(150),
+        "</td></table>".repeat(150)
+    );
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || quire_html::convert(request(html)))
+        .expect("spawns");
+    let out = handle.join().expect("no stack overflow").expect("converts");
+    assert!(all_text(&out.document).contains("cell words"));
 }
 
 #[test]
