@@ -171,3 +171,108 @@ fn drawio_corpus_over_http() {
     let (created, _) = run_folder(s, &t, "drawio");
     assert!(created >= 12, "created {created}");
 }
+
+#[test]
+fn vsdx_corpus_over_http() {
+    let s = shared();
+    let t = s.token(&s.account("enterprise"));
+    let (created, refused) = run_folder(s, &t, "vsdx");
+    assert_eq!((created, refused), (13, 0));
+}
+
+#[test]
+fn locked_and_damaged_pdfs_get_the_contract_answers() {
+    let s = shared();
+    let t = s.token(&s.account("enterprise"));
+    let pdf = |name: &str| std::fs::read(corpus(&format!("pdf/{name}"))).unwrap();
+    let auth = format!("Bearer {t}");
+
+    // Owner-restricted: 409 with what a program needs to act; ?unlock=1 imports it.
+    let r = s.send_raw(
+        "POST",
+        &t,
+        "/api/v1/pdfs",
+        "application/pdf",
+        pdf("pdfjs-bug900822-rc4-40bit-owner-only.pdf"),
+    );
+    assert_eq!(r.status, 409, "{}", r.text());
+    let body = r.json();
+    assert_eq!(body["locked"], "restrictions");
+    assert_eq!(body["opens"], true);
+    for k in ["print", "copy", "modify"] {
+        assert!(body["allows"][k].is_boolean(), "{body}");
+    }
+    assert!(body["unlock"].as_str().unwrap().contains("unlock=1"));
+    let r = s.send_raw(
+        "POST",
+        &t,
+        "/api/v1/pdfs?unlock=1",
+        "application/pdf",
+        pdf("pdfjs-bug900822-rc4-40bit-owner-only.pdf"),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+
+    // Password: 422 locked=password until the header brings the right one.
+    let file = pdf("pdfjs-pr6531-aes256-user-password.pdf");
+    let r = s.send_raw("POST", &t, "/api/v1/pdfs", "application/pdf", file.clone());
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(r.json()["locked"], "password");
+    let with = |pw: &str| {
+        request(
+            "POST",
+            &s.url("/api/v1/pdfs?unlock=1"),
+            &[("authorization", &auth), ("x-doc-password", pw)],
+            Some(("application/pdf", file.clone())),
+        )
+    };
+    assert_eq!(with("qwerty").status, 422);
+    let r = with("asdfasdf");
+    assert_eq!(r.status, 201, "{}", r.text());
+
+    // Damaged: 422 with a sentence.
+    let r = s.send_raw(
+        "POST",
+        &t,
+        "/api/v1/pdfs",
+        "application/pdf",
+        pdf("ocrmypdf-invalid-header-only.pdf"),
+    );
+    assert_eq!(r.status, 422, "{}", r.text());
+
+    // mode=image keeps each page as one picture.
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::STANDARD
+        .encode(pdf("pdfjs-bug1883609-acroform-mixed.pdf"));
+    let r = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/pdfs",
+        &serde_json::json!({"pdf": b64, "mode": "image"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let doc = &r.json()["document"];
+    assert_eq!(doc["shapes"], doc["pages"], "one picture per page: {doc}");
+    // The editable import has real text.
+    let r = s.send_json("POST", &t, "/api/v1/pdfs", &serde_json::json!({"pdf": b64}));
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["document"]["id"].as_str().unwrap().to_string();
+    let model = s.get(&t, &format!("/api/v1/documents/{id}.json")).json();
+    let texts = model["pages"][0]["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["type"] == "text")
+        .count();
+    assert!(texts > 5, "editable import kept only {texts} text boxes");
+}
+
+#[test]
+fn html_image_and_pdf_corpus_over_http() {
+    let s = shared();
+    let t = s.token(&s.account("enterprise"));
+    assert_eq!(run_folder(s, &t, "html"), (10, 0));
+    assert_eq!(run_folder(s, &t, "images"), (12, 0));
+    // 9 open; 2 locked against changes (409) and 4 needing a password (422) until unlocked;
+    // 1 damaged (422).
+    assert_eq!(run_folder(s, &t, "pdf"), (9, 7));
+}
