@@ -88,6 +88,25 @@ fn documents_round_trip(s: &Server, t: &str) {
         "{text}"
     );
 
+    // Characters outside the standard PDF fonts still give a PDF, and say so.
+    let r = s.send_json(
+        "POST",
+        t,
+        "/api/v1/pdfs",
+        &json!({"markdown": "# 中文 heading\n\nplain text"}),
+    );
+    let cjk = r.json()["document"]["id"].as_str().unwrap().to_string();
+    let r = s.get(t, &format!("/api/v1/documents/{cjk}.pdf"));
+    assert_eq!(r.status, 200);
+    let warning = r
+        .header("x-service-warning")
+        .expect("a lossy PDF carries X-Service-Warning");
+    assert!(warning.contains("U+4E2D"), "{warning}");
+    assert!(s
+        .get(t, &format!("/api/v1/documents/{id}.pdf"))
+        .header("x-service-warning")
+        .is_none());
+
     // include=model, and the model imports back to the same document.
     let full = s
         .get(t, &format!("/api/v1/documents/{id}?include=model"))
@@ -336,6 +355,33 @@ fn auth_errors(s: &Server, a: &Account) {
         None,
     );
     assert_eq!(r.status, 401);
+
+    // 401 for an expired token: age one in the database past its hour.
+    let expiring = s.token(a);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let db = quire::store::Db::open(s.database_url.as_deref(), s.data.path())
+            .await
+            .unwrap();
+        let aged = sqlx::query("UPDATE tokens SET expires = $1 WHERE token_hash = $2")
+            .bind(quire::store::now() - 1.0)
+            .bind(quire::accounts::hash_secret(&expiring))
+            .execute(&db.pool)
+            .await
+            .unwrap();
+        assert_eq!(aged.rows_affected(), 1);
+    });
+    let r = request(
+        "GET",
+        &docs,
+        &[("authorization", &format!("Bearer {expiring}"))],
+        None,
+    );
+    assert_eq!(r.status, 401, "{}", r.text());
+    assert!(r.json()["detail"].as_str().unwrap().contains("expired"));
 
     // Token endpoint errors, RFC 6749 5.2 style.
     let r = s.token_response(&a.client_id, "wrong-secret", None);

@@ -5,6 +5,7 @@ mod api;
 mod common;
 mod convert_cli;
 mod corpus;
+mod golden;
 mod limits;
 mod sandbox;
 mod schema;
