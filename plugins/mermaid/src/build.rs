@@ -96,7 +96,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     for sg in &chart.subgraphs {
         let look = look_of(&sg.classes, &sg.styles, false);
         let text = to_text(&sg.title, &look, None);
-        let text = (!text.runs.is_empty()).then(|| Text {
+        let text = (!text.runs.is_empty()).then_some(Text {
             valign: quire_sdk::VAlign::Top,
             ..text
         });

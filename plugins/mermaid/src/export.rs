@@ -479,6 +479,9 @@ fn connector_style(c: &Connector) -> String {
         if (s.width - 1.0).abs() > 1e-6 {
             decls.push(format!("stroke-width:{}px", round2(s.width / PX)));
         }
+        if s.dash == Dash::Dashed {
+            decls.push("stroke-dasharray:5 5".into());
+        }
     }
     push_text_colour(&mut decls, c.label.as_ref());
     decls.join(",")
@@ -510,7 +513,8 @@ fn link_line(c: &Connector, a: &str, b: &str) -> String {
     let dash = c.stroke.map(|s| s.dash).unwrap_or(Dash::Solid);
     let arrow = match c.line {
         LineKind::Invisible => "~".repeat(len + 2),
-        LineKind::Thick | LineKind::Normal if dash == Dash::Solid || c.line == LineKind::Thick => {
+        // Mermaid's dotted links are its only dashed line; longer dashes go in `linkStyle`.
+        LineKind::Thick | LineKind::Normal if dash != Dash::Dotted || c.line == LineKind::Thick => {
             let ch = if c.line == LineKind::Thick { "=" } else { "-" };
             let prefix = start.map(|h| if h == '>' { '<' } else { h });
             let mut s = String::new();

@@ -35,8 +35,7 @@ pub fn to_text(label: &Label, look: &Look, link: Option<&str>) -> Text {
     for (i, line) in lines.iter().enumerate() {
         let mut line = line.clone();
         if i + 1 < lines.len() {
-            let m = line.last().map(|c| c.1).unwrap_or_default();
-            line.push(('\n', m));
+            line.push(('\n', Marks::default()));
         }
         for (ch, m) in line {
             let same = runs.last().is_some_and(|r: &Run| {
@@ -231,6 +230,10 @@ fn tag(s: &str) -> Option<(String, bool, usize)> {
         "br", "b", "strong", "i", "em", "u", "ins", "s", "del", "strike", "span", "div", "p",
         "small", "big", "code", "sub", "sup", "font", "center", "a", "mark",
     ];
+    // `<` directly followed by a letter or `/`, as in HTML; `a < b` is text.
+    if !s[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') {
+        return None;
+    }
     let end = s.find('>')?;
     let inner = s[1..end].trim();
     if inner.contains('<') {

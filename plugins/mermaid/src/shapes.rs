@@ -254,6 +254,49 @@ pub fn node_size(geometry: Geometry, tw: f64, th: f64) -> (f64, f64) {
             (w, h) = (d, d);
         }
     }
+    // Newton overshoots where the area's growth changes pace (a stadium narrower than tall):
+    // bisect each side back down to the least size that still fits.
+    let fits = |w: f64, h: f64| {
+        let a = text_area(geometry, Rect::new(0.0, 0.0, w, h));
+        a.w >= cw - 1e-9 && a.h >= ch - 1e-9
+    };
+    if !fits(w, h) {
+        return (w, h);
+    }
+    if matches!(geometry, Geometry::Circle | Geometry::DoubleCircle) {
+        let (mut lo, mut hi) = (cw.max(ch), w);
+        for _ in 0..40 {
+            let mid = (lo + hi) / 2.0;
+            if fits(mid, mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return (hi, hi);
+    }
+    for _ in 0..2 {
+        let (mut lo, mut hi) = (cw, w);
+        for _ in 0..40 {
+            let mid = (lo + hi) / 2.0;
+            if fits(mid, h) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        w = hi;
+        let (mut lo, mut hi) = (ch, h);
+        for _ in 0..40 {
+            let mid = (lo + hi) / 2.0;
+            if fits(w, mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        h = hi;
+    }
     (w, h)
 }
 
@@ -325,7 +368,7 @@ mod tests {
                     "{g:?} {tw}x{th}: {w}x{h} gives {a:?}"
                 );
                 // Not absurdly larger than needed either.
-                assert!(w < 4.0 * tw + 60.0 && h < 4.0 * th + 60.0, "{g:?} {w}x{h}");
+                assert!(w.max(h) < 2.5 * (tw.max(th) + 30.0), "{g:?} {w}x{h}");
             }
         }
     }

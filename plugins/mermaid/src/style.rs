@@ -84,7 +84,7 @@ fn parse_dash(v: &str) -> Dash {
     let first = v
         .split(|c: char| c == ',' || c.is_whitespace())
         .find(|s| !s.is_empty())
-        .and_then(|s| parse_length(s));
+        .and_then(parse_length);
     match first {
         None => Dash::Solid,
         Some(d) if d <= 0.0 => Dash::Solid,
@@ -96,8 +96,7 @@ fn parse_dash(v: &str) -> Dash {
 /// `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb(r, g, b)`, `rgba(r, g, b, a)` or a CSS name.
 pub fn parse_color(v: &str) -> Option<Color> {
     let v = v.trim();
-    if v.starts_with('#') {
-        let hex = &v[1..];
+    if let Some(hex) = v.strip_prefix('#') {
         if hex.len() == 4 && hex.is_ascii() {
             let c = Color::parse_hex(&v[..4])?;
             let a = u8::from_str_radix(&hex[3..4], 16).ok()? * 17;

@@ -6,6 +6,9 @@ use quire_sdk::{Point, Rect};
 use super::simplex::{self, Edge as NsEdge};
 use super::{order, place, Direction, Spacing};
 
+/// Most dummy nodes a level gets (they cost memory and time in every later phase).
+const MAX_DUMMIES: usize = 60_000;
+
 /// An edge end within a level: a unit (node or block) or an open cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum End {
@@ -229,8 +232,7 @@ fn rank(input: &LevelIn, cl_path: &[Vec<usize>]) -> (Vec<usize>, Vec<Decision>) 
         }
         decisions.push(decision);
     }
-    let limit = 8 * total + 200;
-    match simplex::solve(total, &ns, limit) {
+    match simplex::solve(total, &ns, super::WORK_BUDGET) {
         Some(r) => {
             let min = r[..nu].iter().copied().min().unwrap_or(0);
             let ranks = r[..nu]
@@ -403,6 +405,7 @@ fn build_layers(
     };
 
     let mut chains = Vec::new();
+    let mut dummies = 0usize;
     for (i, e) in input.edges.iter().enumerate() {
         let (upper, lower, reversed) = match decisions[i] {
             Decision::Forward => (e.from, e.to, false),
@@ -418,6 +421,12 @@ fn build_layers(
             End::Cluster(c) => span[c].0,
         };
         if r_lower <= r_upper + 1 {
+            continue;
+        }
+        // Dense graphs with long edges could need millions of dummies: past the cap, an edge
+        // is drawn straight instead.
+        dummies += r_lower - r_upper - 1;
+        if dummies > MAX_DUMMIES {
             continue;
         }
         let parent = common_parent(&cl_path, end_parent(upper), end_parent(lower));

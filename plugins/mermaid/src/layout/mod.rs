@@ -160,6 +160,10 @@ pub struct Layout {
     pub height: f64,
 }
 
+/// Work allowed to each network simplex run (nodes and edges touched): about 50 ms. A
+/// larger problem stops early with a feasible layout that is a little less tidy.
+const WORK_BUDGET: u64 = 20_000_000;
+
 /// Deepest cluster nesting handled; deeper parents are cut (the model allows 64 levels).
 const MAX_DEPTH: usize = 64;
 
@@ -390,9 +394,9 @@ fn level_input(
     let mut local: Vec<Option<usize>> = vec![None; nc];
     let mut clusters: Vec<ClusterIn> = Vec::new();
     let mut cluster_global: Vec<usize> = Vec::new();
-    for c in 0..nc {
+    for (c, slot) in local.iter_mut().enumerate() {
         if !tree.closed[c] && cluster_scope(c) == scope {
-            local[c] = Some(clusters.len());
+            *slot = Some(clusters.len());
             cluster_global.push(c);
             clusters.push(ClusterIn {
                 parent: None,

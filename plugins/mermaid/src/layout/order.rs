@@ -38,9 +38,9 @@ pub(super) fn order(l: &Layered) -> Vec<Vec<usize>> {
                 pos[v] = i as f64;
             }
         }
+        let mut key = vec![0.0f64; l.nodes.len()];
         for r in ranks {
             let layer = &layers[r];
-            let mut key = vec![0.0f64; l.nodes.len()];
             for (i, &v) in layer.iter().enumerate() {
                 let nbrs = if down { &l.up[v] } else { &l.down[v] };
                 let (s, w) = nbrs

@@ -353,8 +353,7 @@ fn cross_positions(
         pull(&mut all, d, hi(c), w);
     }
     let total = next;
-    let limit = 6 * total + 500;
-    let Some(sol) = simplex::solve(total, &all, limit) else {
+    let Some(sol) = simplex::solve(total, &all, super::WORK_BUDGET) else {
         return fallback(g, l, layers);
     };
     let mut xi: Vec<i64> = sol[..n + 2 * nc].to_vec();

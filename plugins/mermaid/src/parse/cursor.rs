@@ -43,14 +43,9 @@ impl Cursor {
     }
 
     pub fn starts_with_at(&self, at: usize, s: &str) -> bool {
-        let mut i = at;
-        for c in s.chars() {
-            if self.chars.get(i) != Some(&c) {
-                return false;
-            }
-            i += 1;
-        }
-        true
+        s.chars()
+            .enumerate()
+            .all(|(k, c)| self.chars.get(at + k) == Some(&c))
     }
 
     pub fn eat(&mut self, s: &str) -> bool {

@@ -14,6 +14,8 @@ use quire_sdk::ConvertError;
 
 use crate::layout::Direction;
 use cursor::Cursor;
+#[cfg(test)]
+pub(crate) use statement::parse_styles;
 
 /// Text of a label as written: plain (entities and `<br>` still in it) or a markdown string.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

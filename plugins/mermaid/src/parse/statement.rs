@@ -22,6 +22,9 @@ struct Open {
     at: usize,
 }
 
+/// A `key: value` of `@{ ... }`, the value flagged when it is a markdown string.
+type DataPair = (String, (String, bool));
+
 /// Which edges a `linkStyle` names.
 enum LinkSet {
     Default,
@@ -137,10 +140,7 @@ impl Parser {
         };
         self.c.skip_spaces();
         let bracket = if self.c.peek() == Some('[') {
-            match link::shape(&mut self.c)? {
-                Some((_, title)) => Some(title),
-                None => None,
-            }
+            link::shape(&mut self.c)?.map(|(_, title)| title)
         } else {
             None
         };
@@ -270,24 +270,25 @@ impl Parser {
         self.c.skip_spaces();
         let rest = self.c.rest_of_statement();
         let (which, mut styles) = split_first_word(&rest);
-        let set =
-            if which == "default" {
-                LinkSet::Default
-            } else {
-                let mut v = Vec::new();
-                for part in which.split(',') {
-                    match part.trim().parse::<usize>() {
-                        Ok(i) => v.push(i),
-                        Err(_) => return Err(self.c.error_at(
+        let set = if which == "default" {
+            LinkSet::Default
+        } else {
+            let mut v = Vec::new();
+            for part in which.split(',') {
+                match part.trim().parse::<usize>() {
+                    Ok(i) => v.push(i),
+                    Err(_) => {
+                        return Err(self.c.error_at(
                             at,
                             &format!(
                                 "`linkStyle` expects `default` or link numbers, found `{which}`"
                             ),
-                        )),
+                        ))
                     }
                 }
-                LinkSet::Indices(v)
-            };
+            }
+            LinkSet::Indices(v)
+        };
         let trimmed = styles.trim_start();
         if let Some(after) = trimmed.strip_prefix("interpolate") {
             // The curve kind is a rendering hint; the route here is made of straight lines.
@@ -481,7 +482,7 @@ impl Parser {
     }
 
     /// `@{ key: value, ... }`: values unquoted, markdown strings flagged.
-    fn shape_data(&mut self) -> Result<Vec<(String, (String, bool))>, ConvertError> {
+    fn shape_data(&mut self) -> Result<Vec<DataPair>, ConvertError> {
         let at = self.c.pos;
         self.c.pos += 2;
         let start = self.c.pos;
@@ -666,7 +667,7 @@ pub(crate) fn parse_styles(s: &str) -> Vec<Decl> {
 
 /// The pairs of a `@{ ... }` body. Values may be quoted; inside quotes a line break and the
 /// indentation after it become `<br/>`, as mermaid's lexer does.
-fn split_data(body: &str) -> Vec<(String, (String, bool))> {
+fn split_data(body: &str) -> Vec<DataPair> {
     let mut parts: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut in_string = false;

@@ -11,6 +11,27 @@ globalThis.document = dom.window.document;
 const { default: mermaid } = await import('mermaid');
 mermaid.initialize({ startOnLoad: false });
 
+// The text a label shows, read independently of the Rust importer: mermaid's entity
+// placeholders back to HTML entities, <br> to line breaks, markdown emphasis and simple tags
+// removed, entities decoded by the DOM, lines trimmed.
+const area = dom.window.document.createElement('textarea');
+function shown(text, markdown) {
+  let s = String(text ?? '');
+  s = s.replace(/\uFB02\u00B0\u00B0(\d+)\u00B6\u00DF/g, '&#$1;');
+  s = s.replace(/\uFB02\u00B0(\w+)\u00B6\u00DF/g, '&$1;');
+  s = s.replace(/<br\s*\/?>/gi, '\n');
+  s = s.replace(/<\/?(b|strong|i|em|u|s|del|span|small|big|code|sub|sup)\b[^<>]*>/gi, '');
+  if (markdown) {
+    s = s.replace(/(\*\*|__)(.+?)\1/g, '$2').replace(/(\*|\b_)(.+?)(\*|_\b)/g, '$2');
+  }
+  area.innerHTML = s;
+  s = area.value;
+  const lines = s.split('\n').map((l) => l.trim());
+  while (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  while (lines.length > 1 && lines[0] === '') lines.shift();
+  return lines.join('\n');
+}
+
 let failed = false;
 for (const file of process.argv.slice(2)) {
   const text = readFileSync(file, 'utf8');
@@ -26,7 +47,12 @@ for (const file of process.argv.slice(2)) {
       const groupIds = new Set(subgraphs.map((s) => s.id));
       line.nodes = [...vertices.values()]
         .filter((v) => !groupIds.has(v.id))
-        .map((v) => ({ id: v.id, text: v.text, type: v.type ?? null }));
+        .map((v) => ({
+          id: v.id,
+          text: v.text,
+          shown: shown(v.text, v.labelType === 'markdown'),
+          type: v.type ?? null,
+        }));
       line.edges = db.getEdges().map((e) => ({
         start: e.start,
         end: e.end,
@@ -34,8 +60,15 @@ for (const file of process.argv.slice(2)) {
         stroke: e.stroke,
         length: e.length,
         text: e.text,
+        shown: shown(e.text, e.labelType === 'markdown'),
       }));
-      line.subgraphs = subgraphs.map((s) => ({ id: s.id, title: s.title, nodes: s.nodes, dir: s.dir ?? null }));
+      line.subgraphs = subgraphs.map((s) => ({
+        id: s.id,
+        title: s.title,
+        shown: shown(s.title, s.labelType === 'markdown'),
+        nodes: s.nodes,
+        dir: s.dir ?? null,
+      }));
     }
   } catch (e) {
     line.ok = false;
