@@ -414,6 +414,7 @@ fn node_line(id: &str, n: &Node) -> String {
             format!("{id}{open}\"{label}\"{close}")
         }
         Syntax::Named(name) => {
+            // Mermaid reads no markdown in node data: bold and italic are lost here.
             let label = text.map(yaml_label).unwrap_or_else(|| " ".into());
             format!("{id}@{{ shape: {name}, label: \"{label}\" }}")
         }

@@ -21,7 +21,6 @@ use quire_sdk::{
 };
 
 pub use export::{escape as escape_label, MEDIA_TYPE};
-pub use shapes::text_area as node_text_area;
 
 /// Mermaid's own default limit is 50,000 characters; this leaves room for generated text.
 pub const MAX_INPUT: usize = 4 << 20;

@@ -1,6 +1,7 @@
 //! Mermaid shapes mapped to the model's geometries, both ways, and node sizes that fit the
 //! label inside the text area exporters draw it in.
 
+use quire_sdk::geometry::text_area;
 use quire_sdk::layout::{natural_width, text_height};
 use quire_sdk::{Geometry, Rect, Text};
 
@@ -153,71 +154,17 @@ pub fn syntax(g: Geometry) -> Syntax {
     }
 }
 
-// The text area of a node, as the exporters compute it (plugins/pdf/src/export/geometry.rs;
-// the tests check both agree).
-const TEXT_PAD: f64 = 4.0;
-
-fn slant(r: Rect) -> f64 {
-    (r.h / 3.0).min(r.w / 3.0)
-}
-
-fn cylinder_cap(r: Rect) -> f64 {
-    (r.h / 8.0).min(r.w / 4.0)
-}
-
-pub fn text_area(geometry: Geometry, r: Rect) -> Rect {
-    let inset = |dx: f64, top: f64, bottom: f64| -> Rect {
-        let dx = dx.min(r.w / 2.0).max(0.0);
-        let (top, bottom) = (top.max(0.0), bottom.max(0.0));
-        let h = (r.h - top - bottom).max(0.0);
-        Rect::new(r.x + dx, r.y + top.min(r.h), r.w - 2.0 * dx, h)
-    };
-    let pad = TEXT_PAD.min(r.w / 4.0).min(r.h / 4.0).max(0.0);
-    match geometry {
-        Geometry::Rect | Geometry::Rounded => inset(pad, pad, pad),
-        Geometry::Stadium => inset(r.w.min(r.h) / 2.0, pad, pad),
-        Geometry::Ellipse => inset(r.w * 0.15, r.h * 0.15, r.h * 0.15),
-        Geometry::Circle | Geometry::DoubleCircle => {
-            let side = r.w.min(r.h) * 0.75;
-            let c = r.center();
-            Rect::new(c.x - side / 2.0, c.y - side / 2.0, side, side)
-        }
-        Geometry::Diamond => inset(r.w / 4.0, r.h / 4.0, r.h / 4.0),
-        Geometry::Hexagon => inset((r.h / 4.0).min(r.w / 2.0), pad, pad),
-        Geometry::Parallelogram
-        | Geometry::ParallelogramAlt
-        | Geometry::Trapezoid
-        | Geometry::TrapezoidAlt => inset(slant(r), pad, pad),
-        Geometry::Cylinder => {
-            let ry = cylinder_cap(r);
-            inset(pad, 2.0 * ry + pad / 2.0, ry + pad / 2.0)
-        }
-        Geometry::Subroutine => inset((r.w / 8.0).min(8.0) + pad, pad, pad),
-        Geometry::Document => inset(pad, pad, 2.0 * (r.h / 10.0)),
-        Geometry::Triangle => inset(r.w / 4.0, r.h / 2.0, pad),
-        Geometry::Flag => {
-            let n = (r.h / 2.0).min(r.w / 4.0);
-            let a = inset(pad, pad, pad);
-            Rect::new(a.x + n, a.y, (a.w - n).max(0.0), a.h)
-        }
-        Geometry::Note => {
-            let a = inset(pad, pad, pad);
-            let fold = (r.w / 4.0).min(r.h / 4.0).min(12.0);
-            Rect::new(a.x, a.y, (a.w - fold).max(0.0), a.h)
-        }
-    }
-}
-
 /// The width the label wraps at and the size it takes.
 pub fn text_box(text: &Text) -> (f64, f64) {
     let w = natural_width(text).min(MAX_TEXT_WIDTH) + SLACK;
     (w, text_height(text, w))
 }
 
-/// The smallest comfortable frame of `geometry` whose text area holds a `tw` x `th` label.
+/// The smallest comfortable frame of `geometry` whose text area (the one every exporter
+/// draws the label in) holds a `tw` x `th` label.
 pub fn node_size(geometry: Geometry, tw: f64, th: f64) -> (f64, f64) {
     let (cw, ch) = ((tw + 2.0 * PAD_X).max(16.0), (th + 2.0 * PAD_Y).max(12.0));
-    let (mut w, mut h) = (cw + 2.0 * TEXT_PAD, ch + 2.0 * TEXT_PAD);
+    let (mut w, mut h) = (cw + 8.0, ch + 8.0);
     if matches!(geometry, Geometry::Circle | Geometry::DoubleCircle) {
         let d = w.max(h);
         (w, h) = (d, d);

@@ -79,7 +79,7 @@ fn check(name: &str, text: &str, doc: &Document) -> Vec<String> {
     }
     for n in &all_nodes {
         if let Some(t) = &n.text {
-            let area = quire_mermaid::node_text_area(n.geometry, n.frame);
+            let area = quire_sdk::geometry::text_area(n.geometry, n.frame);
             let need_w = quire_sdk::layout::natural_width(t).min(150.0);
             let h = text_height(t, area.w);
             if area.w + 1e-6 < need_w && area.w < 150.0 || h > area.h + 1e-6 {

@@ -355,3 +355,349 @@ fn exported_text_is_read_by_mermaid_and_round_trips() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A model such as the drawio, svg or vsdx importers make: every geometry, awkward ids and
+/// labels, text boxes, pictures, pen strokes, loose and oddly headed connectors, two pages.
+fn foreign_model() -> Document {
+    use quire_sdk::*;
+    let mut doc = Document::new(Kind::Diagram);
+    doc.title = Some("A \"foreign\" diagram".into());
+    let geometries = [
+        Geometry::Rect,
+        Geometry::Rounded,
+        Geometry::Stadium,
+        Geometry::Ellipse,
+        Geometry::Circle,
+        Geometry::DoubleCircle,
+        Geometry::Diamond,
+        Geometry::Hexagon,
+        Geometry::Parallelogram,
+        Geometry::ParallelogramAlt,
+        Geometry::Trapezoid,
+        Geometry::TrapezoidAlt,
+        Geometry::Cylinder,
+        Geometry::Subroutine,
+        Geometry::Document,
+        Geometry::Triangle,
+        Geometry::Flag,
+        Geometry::Note,
+    ];
+    let ids = [
+        "node-1", "node_1", "class", "end", "a b", "日本", "styleX", "x", "o", "9lives", "ok_id",
+        "graph", "default", "_top", "subgraph", "n.1", "n/1", "click",
+    ];
+    let labels = [
+        "say \"hi\"",
+        "hash #quot; here",
+        "a < b > c & d",
+        "two\nlines",
+        "set direction TB now",
+        "back\\slash [x] (y) {z}",
+        "`tick",
+        "pipe | bar",
+        "semi; colon: end",
+        "",
+        "fa:fa-car Car",
+        "Ünïcödé 日本語",
+        "%% not a comment",
+        "subgraph end",
+        "--> arrow in text",
+        "a ~~~ b",
+        "x@y",
+        "plain",
+    ];
+    let mut shapes: Vec<Shape> = Vec::new();
+    for (i, g) in geometries.iter().enumerate() {
+        let mut text = Text::plain(labels[i], 12.0);
+        if i == 16 {
+            text.runs = vec![Run::plain("bold ", 12.0), Run::plain("and it", 12.0)];
+            text.runs[0].bold = true;
+            text.runs[1].italic = true;
+        }
+        shapes.push(Shape::Node(Node {
+            id: ids[i].into(),
+            frame: Rect::new(10.0 + 60.0 * i as f64, 10.0, 50.0, 30.0),
+            geometry: *g,
+            fill: if i % 3 == 0 {
+                Some(Color::rgb(200, 10, 10))
+            } else {
+                None
+            },
+            stroke: if i % 4 == 0 {
+                None
+            } else {
+                Some(Stroke::solid(Color::rgb(0, 0, 200), 2.0))
+            },
+            text: (!labels[i].is_empty()).then_some(text),
+            classes: if i % 5 == 0 {
+                vec!["hot".into(), "bad class!".into()]
+            } else {
+                vec![]
+            },
+        }));
+    }
+    shapes.push(Shape::Text(TextBox {
+        id: "caption".into(),
+        frame: Rect::new(10.0, 100.0, 100.0, 20.0),
+        text: Text::plain("A caption \"quoted\"", 10.0),
+        fill: None,
+        stroke: None,
+    }));
+    shapes.push(Shape::Image(Image {
+        id: "pic".into(),
+        frame: Rect::new(10.0, 130.0, 40.0, 40.0),
+        asset: "pic.png".into(),
+        alt: Some("a picture".into()),
+        link: None,
+    }));
+    shapes.push(Shape::Path(PathShape {
+        id: "pen".into(),
+        segments: vec![
+            Segment::MoveTo { x: 0.0, y: 0.0 },
+            Segment::LineTo { x: 10.0, y: 10.0 },
+        ],
+        fill: None,
+        stroke: Some(Stroke::solid(Color::BLACK, 1.0)),
+        even_odd: false,
+    }));
+    let inner = Group {
+        id: "inner group".into(),
+        frame: Rect::new(300.0, 200.0, 100.0, 80.0),
+        label: Some(Text::plain("Inner", 12.0)),
+        fill: None,
+        stroke: None,
+        direction: Some("LR".into()),
+        children: vec![Shape::Node(Node {
+            id: "in1".into(),
+            frame: Rect::new(310.0, 220.0, 40.0, 20.0),
+            geometry: Geometry::Rect,
+            fill: Some(Color::WHITE),
+            stroke: Some(Stroke::solid(Color::BLACK, 1.0)),
+            text: Some(Text::plain("inside", 12.0)),
+            classes: vec![],
+        })],
+    };
+    shapes.push(Shape::Group(Group {
+        id: "outer".into(),
+        frame: Rect::new(290.0, 180.0, 300.0, 200.0),
+        label: None,
+        fill: Some(Color::rgb(250, 250, 250)),
+        stroke: Some(Stroke {
+            color: Color::rgb(100, 100, 100),
+            width: 1.0,
+            dash: Dash::Dashed,
+        }),
+        direction: None,
+        children: vec![
+            Shape::Group(inner),
+            Shape::Group(Group {
+                id: "empty".into(),
+                frame: Rect::new(450.0, 200.0, 50.0, 50.0),
+                label: Some(Text::plain("Nothing here", 12.0)),
+                fill: None,
+                stroke: None,
+                direction: None,
+                children: vec![],
+            }),
+        ],
+    }));
+    let attached = |s: &str, head: ArrowHead| End {
+        shape: Some(s.into()),
+        point: None,
+        head,
+    };
+    let conn = |id: &str, from: End, to: End| Connector {
+        id: id.into(),
+        from,
+        to,
+        waypoints: vec![],
+        stroke: None,
+        line: LineKind::Normal,
+        label: None,
+        length: None,
+        classes: vec![],
+    };
+    let mut c1 = conn(
+        "c1",
+        attached("node-1", ArrowHead::Arrow),
+        attached("node_1", ArrowHead::None),
+    );
+    c1.label = Some(Text::plain("backwards \"head\"", 12.0));
+    let mut c2 = conn(
+        "c2",
+        attached("class", ArrowHead::Diamond),
+        attached("end", ArrowHead::Open),
+    );
+    c2.line = LineKind::Thick;
+    c2.length = Some(3);
+    let mut c3 = conn(
+        "c3",
+        attached("a b", ArrowHead::None),
+        attached("in1", ArrowHead::Cross),
+    );
+    c3.stroke = Some(Stroke {
+        color: Color::rgb(255, 0, 0),
+        width: 3.0,
+        dash: Dash::Dotted,
+    });
+    let mut c4 = conn(
+        "c4",
+        attached("日本", ArrowHead::Circle),
+        attached("inner group", ArrowHead::Circle),
+    );
+    c4.stroke = Some(Stroke {
+        color: Color::rgb(0, 128, 0),
+        width: 1.0,
+        dash: Dash::Dashed,
+    });
+    let mut c5 = conn(
+        "c5",
+        attached("x", ArrowHead::None),
+        attached("o", ArrowHead::None),
+    );
+    c5.line = LineKind::Invisible;
+    let loose = conn(
+        "loose",
+        attached("x", ArrowHead::None),
+        End {
+            shape: None,
+            point: Some(Point { x: 5.0, y: 5.0 }),
+            head: ArrowHead::Arrow,
+        },
+    );
+    let to_picture = conn(
+        "to-pic",
+        attached("x", ArrowHead::None),
+        attached("pic", ArrowHead::Arrow),
+    );
+    let to_caption = conn(
+        "to-caption",
+        attached("caption", ArrowHead::None),
+        attached("outer", ArrowHead::Arrow),
+    );
+    for c in [c1, c2, c3, c4, c5, loose, to_picture, to_caption] {
+        shapes.push(Shape::Connector(c));
+    }
+    let mut page = Page::new(1200.0, 500.0);
+    page.shapes = shapes;
+    doc.pages.push(page);
+    let mut second = Page::new(200.0, 200.0);
+    second.shapes = vec![Shape::Node(Node {
+        id: "p2".into(),
+        frame: Rect::new(10.0, 10.0, 50.0, 20.0),
+        geometry: Geometry::Rect,
+        fill: None,
+        stroke: Some(Stroke::solid(Color::BLACK, 1.0)),
+        text: Some(Text::plain("second page", 12.0)),
+        classes: vec![],
+    })];
+    doc.pages.push(second);
+    let json = serde_json::to_string(&doc).unwrap();
+    quire_sdk::validate::parse_and_check(&json, ["pic.png"]).unwrap();
+    doc
+}
+
+#[test]
+fn foreign_models_export_to_mermaid_that_mermaid_reads() {
+    let doc = foreign_model();
+    let (mmd, headers) = export(&doc);
+    let total = doc.shapes().count();
+    assert_eq!(headers["x-service-shapes"], total.to_string());
+    // The picture, the pen stroke, the loose connector and the one to the picture.
+    assert_eq!(headers["x-service-dropped"], "4", "{mmd}");
+    assert_eq!(headers["x-service-loose-connectors"], "1");
+
+    let dir = temp_dir("foreign");
+    let files = write_all(&dir, &[("foreign.mmd".to_string(), mmd.clone())]);
+    let theirs = &mermaid(&files)[0];
+    assert_eq!(
+        theirs["ok"], true,
+        "mermaid refuses:\n{}\n{mmd}",
+        theirs["error"]
+    );
+    let again = import(&mmd).document;
+    let d = differences(&again, theirs);
+    assert!(d.is_empty(), "{}\n{mmd}", d.join("\n"));
+
+    // What mermaid can say survived: every node and text box (with its label and shape),
+    // both groups with their members, the six expressible connectors.
+    assert_eq!(again.title.as_deref(), Some("A \"foreign\" diagram"));
+    let labels: Vec<String> = nodes(&again).iter().map(|n| node_text(n)).collect();
+    for want in [
+        "say \"hi\"",
+        "hash #quot; here",
+        "a < b > c & d",
+        "two\nlines",
+        "set direction TB now",
+    ] {
+        assert!(
+            labels.iter().any(|l| l == want),
+            "{want:?} not in {labels:?}"
+        );
+    }
+    assert!(labels.iter().any(|l| l == "back\\slash [x] (y) {z}"));
+    assert!(labels.iter().any(|l| l == "A caption \"quoted\""));
+    assert_eq!(
+        nodes(&again).len(),
+        18 + 1 + 1 + 1,
+        "nodes, caption, in1, p2"
+    );
+    let bold = nodes(&again)
+        .into_iter()
+        .find(|n| node_text(n) == "bold and it")
+        .and_then(|n| n.text.clone())
+        .unwrap();
+    assert!(bold.runs.iter().any(|r| r.bold && r.text.trim() == "bold"));
+    assert!(bold
+        .runs
+        .iter()
+        .any(|r| r.italic && r.text.trim() == "and it"));
+    for (orig, back) in nodes(&doc).iter().zip(nodes(&again)) {
+        assert_eq!(orig.geometry, back.geometry, "{} -> {}", orig.id, back.id);
+    }
+    let p = parents(&again);
+    let group_of = |label: &str| {
+        let n = nodes(&again)
+            .into_iter()
+            .find(|n| node_text(n) == label)
+            .unwrap();
+        p[&n.id].clone()
+    };
+    assert_eq!(group_of("inside").as_deref(), Some("inner_group"));
+    assert_eq!(p["inner_group"].as_deref(), Some("outer"));
+    assert_eq!(p["empty"].as_deref(), Some("outer"));
+    let inner = groups(&again)
+        .into_iter()
+        .find(|g| g.id == "inner_group")
+        .unwrap();
+    assert_eq!(inner.direction.as_deref(), Some("LR"));
+    let links = connectors(&again);
+    assert_eq!(links.len(), 6);
+    // The start-only head was written the other way round.
+    assert_eq!(links[0].from.shape.as_deref(), Some("node_1_2"));
+    assert_eq!(links[0].to.head, ArrowHead::Arrow);
+    assert_eq!(links[1].line, LineKind::Thick);
+    assert_eq!(links[1].length, Some(3));
+    assert_eq!(links[2].stroke.map(|s| s.dash), Some(Dash::Dotted));
+    assert_eq!(links[3].stroke.map(|s| s.dash), Some(Dash::Dashed));
+    assert_eq!(links[3].to.shape.as_deref(), Some("inner_group"));
+    assert_eq!(links[4].line, LineKind::Invisible);
+}
+
+#[test]
+fn the_comparison_notices_differences() {
+    let dir = temp_dir("cmp");
+    let files = write_all(
+        &dir,
+        &[(
+            "x.mmd".to_string(),
+            "flowchart LR\nA---B\nC\nsubgraph S\nB\nend\n".to_string(),
+        )],
+    );
+    let theirs = &mermaid(&files)[0];
+    let ours = import("flowchart LR\nA-->|x|B\nsubgraph S\nA\nend\n").document;
+    let d = differences(&ours, theirs).join("\n");
+    for want in ["node `C` missing", "heads", "label", "group `S` holds"] {
+        assert!(d.contains(want), "{want}: {d}");
+    }
+}

@@ -22,8 +22,8 @@ struct Open {
     at: usize,
 }
 
-/// A `key: value` of `@{ ... }`, the value flagged when it is a markdown string.
-type DataPair = (String, (String, bool));
+/// A `key: value` of `@{ ... }`.
+type DataPair = (String, String);
 
 /// Which edges a `linkStyle` names.
 enum LinkSet {
@@ -463,11 +463,12 @@ impl Parser {
         if let Some(data) = data {
             for (key, value) in data {
                 match key.as_str() {
-                    "shape" => vertex.shape = Some(ShapeName::Named(value.0)),
+                    "shape" => vertex.shape = Some(ShapeName::Named(value)),
+                    // Mermaid takes backticks in node data literally: no markdown here.
                     "label" => {
                         vertex.label = Some(Label {
-                            text: value.0,
-                            markdown: value.1,
+                            text: value,
+                            markdown: false,
                         })
                     }
                     // A picture or icon cannot be fetched: the node keeps its label.
@@ -708,13 +709,7 @@ fn split_data(body: &str) -> Vec<DataPair> {
         } else {
             value
         };
-        let markdown = value.len() >= 2 && value.starts_with('`') && value.ends_with('`');
-        let value = if markdown {
-            value[1..value.len() - 1].to_string()
-        } else {
-            value
-        };
-        out.push((key, (value, markdown)));
+        out.push((key, value));
     }
     out
 }
