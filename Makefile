@@ -36,8 +36,10 @@ build: plugins host
 run: build
 	$(TARGET_DIR)/release/quire serve
 
-# The API suite runs against SQLite and against a real Postgres started here.
-test: deps build
+# The API suite runs against SQLite and against a real Postgres started here. The tests
+# run the `quire` binary `cargo test` builds itself (the workspace's feature set), so a
+# separate host build would only compile the dependency graph twice.
+test: deps plugins
 	QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --release --workspace
 
 lint:

@@ -10,6 +10,12 @@ command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 # The peers Quire is compared with.
 command -v pandoc >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pandoc >/dev/null
 command -v weasyprint >/dev/null || python3 -m pip install -q weasyprint
+# mermaid-cli drives Debian's Chromium; puppeteer must not download a browser of its own.
+command -v chromium >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+if [ ! -x "$TARGET/bench-tools/node_modules/.bin/mmdc" ]; then
+  PUPPETEER_SKIP_DOWNLOAD=1 npm install --silent --no-audit --no-fund --prefix "$TARGET/bench-tools" @mermaid-js/mermaid-cli@11 >/dev/null
+fi
+export QUIRE_MMDC=$PWD/$TARGET/bench-tools/node_modules/.bin/mmdc
 
 echo "== machine: $(nproc) cores"
 echo

@@ -16,3 +16,8 @@ fi
 
 # pypdf reads our AcroForms back, independently of our writer.
 python3 -c 'import pypdf' 2>/dev/null || python3 -m pip install -q pypdf
+
+# The real mermaid parser (npm `mermaid` under node + jsdom) judges our .mmd output.
+if [ ! -d plugins/mermaid/tests/js/node_modules ]; then
+  (cd plugins/mermaid/tests/js && npm ci --silent --no-audit --no-fund)
+fi

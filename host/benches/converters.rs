@@ -1,7 +1,9 @@
 //! Quire's converters against the tools people use today, on the same inputs, in one run:
 //! - Markdown -> PDF of a 10-page document: Quire vs pandoc (WeasyPrint as its engine) and
 //!   vs WeasyPrint alone on pandoc's HTML (goal: Quire at least 20x faster than the fastest);
-//! - one PDF page -> PNG at 110 dpi: Quire vs pdftoppm (goal: within 2x).
+//! - one PDF page -> PNG at 110 dpi: Quire vs pdftoppm (goal: within 2x);
+//! - mermaid -> SVG of a 50-node flowchart: Quire vs mermaid-cli in Debian's Chromium
+//!   (`QUIRE_MMDC`, set up by scripts/bench.sh; goal: 100x faster and at most 5 ms).
 //! Quire is timed through the library path `quire convert` uses (sandboxed converters);
 //! the peers as the processes they are. Peers missing from the machine are reported, not
 //! skipped silently. Run with `make bench`.
@@ -10,20 +12,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use quire::plugins::{Limits, PluginSettings, Plugins};
-use quire::store::{Blobs, Db};
+mod common;
 
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut t: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed()
-        })
-        .collect();
-    t.sort();
-    t[t.len() / 2]
-}
+use common::median;
 
 fn peer(runs: usize, cmd: &mut Command) -> Option<Duration> {
     let probe = cmd.output().ok()?;
@@ -63,25 +54,7 @@ fn main() {
         .build()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let plugins_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/plugins");
-    let plugins = rt.block_on(async {
-        let db = Db::open(None, dir.path()).await.unwrap();
-        let blobs = Blobs::open(&dir.path().join("blobs")).unwrap();
-        let p = Plugins::open(
-            db,
-            blobs,
-            PluginSettings {
-                limits: Limits::default(),
-                workers: 2,
-                max_waiting: 64,
-                cache_dir: Some(dir.path().join("cache")),
-            },
-        )
-        .await
-        .unwrap();
-        p.bootstrap(&plugins_dir).await.unwrap();
-        p
-    });
+    let plugins = common::plugins(&rt, dir.path());
 
     // Markdown -> PDF.
     let md = ten_pages();
@@ -192,5 +165,65 @@ fn main() {
             quire.as_secs_f64() / t.as_secs_f64()
         ),
         None => println!("  pdftoppm: not available on this machine"),
+    }
+
+    // mermaid -> SVG.
+    let mut flow = String::from("flowchart TD\n");
+    for i in 0..50 {
+        flow.push_str(&format!(
+            "  n{i}[Step {i}] --> n{}[Step {}]\n",
+            (i * 7 + 3) % 50,
+            (i * 7 + 3) % 50
+        ));
+    }
+    let mmd_path = dir.path().join("fifty.mmd");
+    std::fs::write(&mmd_path, &flow).unwrap();
+    let to_svg = || {
+        rt.block_on(async {
+            let doc = plugins
+                .import(
+                    flow.clone().into_bytes(),
+                    "text/vnd.mermaid",
+                    vec![],
+                    vec![],
+                )
+                .await
+                .unwrap();
+            plugins
+                .export(&doc.value.document, &doc.value.assets, "svg", Some(1), None)
+                .await
+                .unwrap()
+        })
+    };
+    to_svg();
+    let quire = median(31, || {
+        std::hint::black_box(to_svg());
+    });
+    println!(
+        "mermaid -> SVG, 50-node flowchart: Quire {:.2} ms (goal: at most 5 ms)",
+        ms(quire)
+    );
+    match std::env::var("QUIRE_MMDC") {
+        Ok(mmdc) => {
+            let config = dir.path().join("puppeteer.json");
+            std::fs::write(&config, r#"{"executablePath": "/usr/bin/chromium", "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]}"#).unwrap();
+            let mut cmd = Command::new(mmdc);
+            cmd.arg("-i")
+                .arg(&mmd_path)
+                .arg("-o")
+                .arg(dir.path().join("fifty.svg"))
+                .arg("-p")
+                .arg(&config)
+                .arg("-q");
+            match peer(3, &mut cmd) {
+                Some(t) => println!(
+                    "  mermaid-cli: {:.0} ms; Quire is {:.0}x faster (goal: 100x)",
+                    ms(t),
+                    t.as_secs_f64() / quire.as_secs_f64()
+                ),
+                None => println!("  mermaid-cli: failed on this machine"),
+            }
+        }
+        Err(_) => println!("  mermaid-cli: QUIRE_MMDC not set (scripts/bench.sh installs it)"),
     }
 }

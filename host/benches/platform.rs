@@ -8,8 +8,9 @@
 
 use std::time::{Duration, Instant};
 
-use quire::plugins::{Limits, PluginSettings, Plugins};
-use quire::store::{Blobs, Db};
+mod common;
+
+use common::median;
 use quire_sdk::ImportRequest;
 
 fn markdown(pages: usize) -> String {
@@ -21,19 +22,6 @@ fn markdown(pages: usize) -> String {
         ));
     }
     s
-}
-
-/// Median of `runs` timings of `f`.
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut t: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed()
-        })
-        .collect();
-    t.sort();
-    t[t.len() / 2]
 }
 
 fn native(text: &str) -> String {
@@ -53,25 +41,7 @@ fn main() {
         .build()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let plugins_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/plugins");
-    let plugins = rt.block_on(async {
-        let db = Db::open(None, dir.path()).await.unwrap();
-        let blobs = Blobs::open(&dir.path().join("blobs")).unwrap();
-        let p = Plugins::open(
-            db,
-            blobs,
-            PluginSettings {
-                limits: Limits::default(),
-                workers: 2,
-                max_waiting: 64,
-                cache_dir: Some(dir.path().join("cache")),
-            },
-        )
-        .await
-        .unwrap();
-        p.bootstrap(&plugins_dir).await.unwrap();
-        p
-    });
+    let plugins = common::plugins(&rt, dir.path());
     println!(
         "cores: {}",
         std::thread::available_parallelism()

@@ -417,6 +417,36 @@ impl Plugins {
             .map(|f| f.media_type)
     }
 
+    /// Runs one call of `plugin` behind the queue and sorts out who failed: the sandbox
+    /// (limits, crash) or the converter (its own refusal).
+    async fn run_in_sandbox<Req: Send + 'static, Out: Send + 'static>(
+        &self,
+        plugin: &Arc<ActivePlugin>,
+        request: Req,
+        call: fn(
+            &Loaded,
+            &Sandbox,
+            Limits,
+            &Req,
+        ) -> (Result<Result<Out, WitError>, CallError>, CallStats),
+    ) -> Result<(Out, CallStats, String), ConversionError> {
+        let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
+        let (result, stats) = self
+            .queue
+            .run(limits.deadline + Duration::from_secs(2), move || {
+                call(&p.loaded, &sandbox, limits, &request)
+            })
+            .await?;
+        let label = plugin.label();
+        let out = result
+            .map_err(|error| ConversionError::Sandbox {
+                plugin: label.clone(),
+                error,
+            })?
+            .map_err(|e| ConversionError::Refused(convert_error(e)))?;
+        Ok((out, stats, label))
+    }
+
     /// Reads `bytes` of `media_type` into a checked model.
     pub async fn import(
         &self,
@@ -432,20 +462,9 @@ impl Plugins {
             images: images.into_iter().map(sandbox::wit_asset).collect(),
             options,
         };
-        let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
-        let (result, stats) = self
-            .queue
-            .run(limits.deadline + Duration::from_secs(2), move || {
-                p.loaded.import(&sandbox, limits, &request)
-            })
+        let (out, stats, label) = self
+            .run_in_sandbox(&plugin, request, Loaded::import)
             .await?;
-        let label = plugin.label();
-        let out = result
-            .map_err(|error| ConversionError::Sandbox {
-                plugin: label.clone(),
-                error,
-            })?
-            .map_err(|e| ConversionError::Refused(convert_error(e)))?;
         let assets: Vec<Asset> = out
             .document
             .assets
@@ -499,20 +518,9 @@ impl Plugins {
             dpi,
             options: Vec::new(),
         };
-        let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
-        let (result, stats) = self
-            .queue
-            .run(limits.deadline + Duration::from_secs(2), move || {
-                p.loaded.export(&sandbox, limits, &request)
-            })
+        let (out, stats, label) = self
+            .run_in_sandbox(&plugin, request, Loaded::export)
             .await?;
-        let label = plugin.label();
-        let out = result
-            .map_err(|error| ConversionError::Sandbox {
-                plugin: label.clone(),
-                error,
-            })?
-            .map_err(|e| ConversionError::Refused(convert_error(e)))?;
         Ok(Converted {
             value: ExportOutput {
                 bytes: out.bytes,

@@ -276,3 +276,66 @@ fn html_image_and_pdf_corpus_over_http() {
     // 1 damaged (422).
     assert_eq!(run_folder(s, &t, "pdf"), (9, 7));
 }
+
+#[test]
+fn mermaid_corpus_over_http() {
+    let s = shared();
+    let t = s.token(&s.account("enterprise"));
+    // 13 flowcharts; the sequence diagram is refused by name.
+    assert_eq!(run_folder(s, &t, "mermaid"), (13, 1));
+    let r = s.send_raw(
+        "POST",
+        &t,
+        "/api/v1/diagrams",
+        "text/vnd.mermaid",
+        std::fs::read(corpus("mermaid/not-a-flowchart-sequence.mmd")).unwrap(),
+    );
+    assert_eq!(r.status, 422);
+    assert!(
+        r.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("sequenceDiagram"),
+        "{}",
+        r.text()
+    );
+    let r = s.send_json("POST", &t, "/api/v1/diagrams", &serde_json::json!({"mermaid": "flowchart TD\n  a[Start] --> b{Ok?}\n  b -- yes --> c([Done])\n  subgraph S\n    c\n  end"}));
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["document"]["id"].as_str().unwrap().to_string();
+    let mmd = s.get(&t, &format!("/api/v1/documents/{id}.mmd"));
+    assert_eq!(mmd.status, 200, "{}", mmd.text());
+    assert_eq!(
+        mmd.header("content-type").as_deref(),
+        Some("text/vnd.mermaid")
+    );
+    let shapes: usize = mmd
+        .header("x-service-shapes")
+        .expect("X-Service-Shapes")
+        .parse()
+        .unwrap();
+    assert!(shapes >= 4, "3 nodes and a subgraph at least: {shapes}");
+    assert_eq!(mmd.header("x-service-dropped").as_deref(), Some("0"));
+    assert_eq!(
+        mmd.header("x-service-loose-connectors").as_deref(),
+        Some("0")
+    );
+    let text = mmd.text();
+    assert!(
+        text.contains("\nflowchart") && text.contains("subgraph") && text.contains("yes"),
+        "{text}"
+    );
+    let drawio = s.get(&t, &format!("/api/v1/documents/{id}.drawio"));
+    assert_eq!(
+        drawio.header("content-type").as_deref(),
+        Some("application/xml")
+    );
+    assert!(drawio.text().contains("<mxGraphModel"), "{}", drawio.text());
+    // The .drawio file imports back with the same structure.
+    let back = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/diagrams",
+        &serde_json::json!({"drawio": drawio.text()}),
+    );
+    assert_eq!(back.status, 201, "{}", back.text());
+}
