@@ -4,6 +4,7 @@
 //! - one PDF page -> PNG at 110 dpi: Quire vs pdftoppm (goal: within 2x);
 //! - mermaid -> SVG of a 50-node flowchart: Quire vs mermaid-cli in Debian's Chromium
 //!   (`QUIRE_MMDC`, set up by scripts/bench.sh; goal: 100x faster and at most 5 ms).
+//!
 //! Quire is timed through the library path `quire convert` uses (sandboxed converters);
 //! the peers as the processes they are. Peers missing from the machine are reported, not
 //! skipped silently. Run with `make bench`.

@@ -21,6 +21,13 @@ pub struct DocRow {
     pub updated: f64,
 }
 
+/// Whose storage a write is charged to, and the quota it must stay within.
+#[derive(Debug, Clone, Copy)]
+pub struct Owner<'a> {
+    pub account_id: &'a str,
+    pub quota: Option<i64>,
+}
+
 /// What a create or replace stores.
 pub struct Content {
     pub document: Document,
@@ -180,8 +187,7 @@ async fn insert_version(
 pub async fn create(
     db: &Db,
     blobs: &Blobs,
-    account_id: &str,
-    quota: Option<i64>,
+    Owner { account_id, quota }: Owner<'_>,
     kind: Kind,
     mut content: Content,
 ) -> Result<DocRow> {
@@ -235,8 +241,7 @@ pub async fn create(
 pub async fn replace(
     db: &Db,
     blobs: &Blobs,
-    account_id: &str,
-    quota: Option<i64>,
+    Owner { account_id, quota }: Owner<'_>,
     id: &str,
     kind: Kind,
     expected: Option<i64>,

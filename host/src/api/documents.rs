@@ -48,6 +48,13 @@ pub fn row_json(base: &str, d: &DocRow) -> Value {
     })
 }
 
+fn owner(p: &Principal) -> documents::Owner<'_> {
+    documents::Owner {
+        account_id: &p.account.id,
+        quota: p.account.plan.storage_quota,
+    }
+}
+
 fn etag(version: i64) -> (header::HeaderName, String) {
     (header::ETAG, format!("\"{version}\""))
 }
@@ -159,15 +166,7 @@ async fn create(
     req: Request,
 ) -> Result<Response, ApiError> {
     let (content, _, warnings) = receive(&app, &principal, kind, &query, req).await?;
-    let row = documents::create(
-        &app.db,
-        &app.blobs,
-        &principal.account.id,
-        principal.account.plan.storage_quota,
-        kind,
-        content,
-    )
-    .await?;
+    let row = documents::create(&app.db, &app.blobs, owner(&principal), kind, content).await?;
     Ok(created_response(
         StatusCode::CREATED,
         &app.config.base_url,
@@ -235,8 +234,7 @@ async fn replace(
     let row = documents::replace(
         &app.db,
         &app.blobs,
-        &principal.account.id,
-        principal.account.plan.storage_quota,
+        owner(&principal),
         &id,
         kind,
         expected,

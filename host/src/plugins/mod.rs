@@ -24,6 +24,10 @@ use sandbox::{ExportRequest as WitExport, ImportRequest as WitImport, Loaded, Wi
 
 use crate::store::{Blobs, Db};
 
+/// One direction of a converter call, as `Loaded::import` and `Loaded::export` are.
+type SandboxCall<Req, Out> =
+    fn(&Loaded, &Sandbox, Limits, &Req) -> (Result<Result<Out, WitError>, CallError>, CallStats);
+
 /// One compiled, active converter. In-flight calls hold an `Arc` to it, so a swap never
 /// pulls a component out from under a running conversion.
 pub struct ActivePlugin {
@@ -423,12 +427,7 @@ impl Plugins {
         &self,
         plugin: &Arc<ActivePlugin>,
         request: Req,
-        call: fn(
-            &Loaded,
-            &Sandbox,
-            Limits,
-            &Req,
-        ) -> (Result<Result<Out, WitError>, CallError>, CallStats),
+        call: SandboxCall<Req, Out>,
     ) -> Result<(Out, CallStats, String), ConversionError> {
         let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
         let (result, stats) = self
