@@ -201,7 +201,8 @@ fn a_zip_bomb_is_too_large() {
         }
         w.finish().unwrap();
     }
-    assert!(enc.len() < 2 << 20, "the bomb is small: {}", enc.len());
+    // Over 100:1 whichever deflate backend feature unification picks for `zip`.
+    assert!(enc.len() < 5 << 20, "the bomb is small: {}", enc.len());
     assert!(matches!(import(enc), Err(ConvertError::TooLarge(_))));
 }
 
