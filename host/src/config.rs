@@ -25,6 +25,20 @@ pub struct Config {
     pub limits: Limits,
     pub workers: usize,
     pub max_waiting: usize,
+    pub mail: MailConfig,
+}
+
+/// Outgoing mail. Without `smtp` mail waits in the outbox (`quire admin outbox`).
+#[derive(Debug, Clone)]
+pub struct MailConfig {
+    /// `QUIRE_SMTP_URL`, `smtp://[user:password@]host[:port]` (plain SMTP to a relay).
+    pub smtp: Option<String>,
+    /// `QUIRE_MAIL_FROM`; default `quire@<host of the base URL>`.
+    pub from: String,
+    /// Longest wait between two attempts at one message (`QUIRE_MAIL_RETRY_MAX_SECS`).
+    pub retry_max: Duration,
+    /// How often the outbox is looked at (`QUIRE_MAIL_POLL_MS`).
+    pub poll: Duration,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -53,6 +67,17 @@ impl Config {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
+        let mail_from = env("QUIRE_MAIL_FROM").unwrap_or_else(|| {
+            let host = base_url
+                .split("://")
+                .nth(1)
+                .unwrap_or("localhost")
+                .split([':', '/', '['])
+                .next()
+                .filter(|h| !h.is_empty())
+                .unwrap_or("localhost");
+            format!("quire@{host}")
+        });
         Ok(Config {
             addr,
             admin_addr,
@@ -73,6 +98,12 @@ impl Config {
             },
             workers: env_parse("QUIRE_WORKERS", cores)?,
             max_waiting: env_parse("QUIRE_QUEUE", 64)?,
+            mail: MailConfig {
+                smtp: env("QUIRE_SMTP_URL"),
+                from: mail_from,
+                retry_max: Duration::from_secs(env_parse("QUIRE_MAIL_RETRY_MAX_SECS", 300)?),
+                poll: Duration::from_millis(env_parse("QUIRE_MAIL_POLL_MS", 1000)?),
+            },
         })
     }
 }

@@ -8,6 +8,9 @@ use sqlx::Row;
 use crate::error::{Error, Result};
 use crate::store::{now, Blobs, Db};
 
+/// A transaction on the service database.
+pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
+
 /// A document as the API lists it.
 #[derive(Debug, Clone)]
 pub struct DocRow {
@@ -105,7 +108,7 @@ fn write_blobs(blobs: &Blobs, content: &Content) -> Result<Written> {
 
 /// Adds `size` to the account's storage inside `tx`, refusing past the quota.
 async fn charge_storage(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    tx: &mut Tx<'_>,
     account_id: &str,
     size: i64,
     quota: Option<i64>,
@@ -143,7 +146,7 @@ async fn charge_storage(
 }
 
 async fn insert_version(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    tx: &mut Tx<'_>,
     id: &str,
     version: i64,
     title: &str,
@@ -187,6 +190,21 @@ async fn insert_version(
 pub async fn create(
     db: &Db,
     blobs: &Blobs,
+    owner: Owner<'_>,
+    kind: Kind,
+    content: Content,
+) -> Result<DocRow> {
+    let mut tx = db.pool.begin().await?;
+    let row = create_in(&mut tx, blobs, owner, kind, content).await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+/// [`create`] inside the caller's transaction, so a document and the rows that belong
+/// with it (a form, a response) commit together or not at all.
+pub async fn create_in(
+    tx: &mut Tx<'_>,
+    blobs: &Blobs,
     Owner { account_id, quota }: Owner<'_>,
     kind: Kind,
     mut content: Content,
@@ -204,8 +222,7 @@ pub async fn create(
     let at = now();
     let pages = content.document.pages.len() as i64;
     let shapes = content.document.shapes().count() as i64;
-    let mut tx = db.pool.begin().await?;
-    charge_storage(&mut tx, account_id, written.size, quota).await?;
+    charge_storage(tx, account_id, written.size, quota).await?;
     sqlx::query(
         "INSERT INTO documents (id, account_id, kind, title, version, pages, shapes, created, updated)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -219,10 +236,9 @@ pub async fn create(
     .bind(shapes)
     .bind(at)
     .bind(at)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
-    insert_version(&mut tx, &id, FIRST_VERSION, &title, &content, &written, at).await?;
-    tx.commit().await?;
+    insert_version(tx, &id, FIRST_VERSION, &title, &content, &written, at).await?;
     Ok(DocRow {
         id,
         title,
@@ -239,6 +255,24 @@ pub async fn create(
 /// the current version when given. The version is raised by a compare-and-swap, so two
 /// racing replaces cannot both claim the same number.
 pub async fn replace(
+    db: &Db,
+    blobs: &Blobs,
+    owner: Owner<'_>,
+    id: &str,
+    kind: Kind,
+    expected: Option<i64>,
+    content: Content,
+) -> Result<DocRow> {
+    let mut tx = db.pool.begin().await?;
+    let row = replace_in(&mut tx, db, blobs, owner, id, kind, expected, content).await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+/// [`replace`] inside the caller's transaction.
+#[allow(clippy::too_many_arguments)]
+pub async fn replace_in(
+    tx: &mut Tx<'_>,
     db: &Db,
     blobs: &Blobs,
     Owner { account_id, quota }: Owner<'_>,
@@ -275,7 +309,6 @@ pub async fn replace(
     let pages = content.document.pages.len() as i64;
     let shapes = content.document.shapes().count() as i64;
     let version = current.version + 1;
-    let mut tx = db.pool.begin().await?;
     let done = sqlx::query(
         "UPDATE documents SET version = $1, title = $2, pages = $3, shapes = $4, updated = $5
          WHERE id = $6 AND account_id = $7 AND version = $8 AND binned_at IS NULL",
@@ -288,19 +321,20 @@ pub async fn replace(
     .bind(id)
     .bind(account_id)
     .bind(current.version)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
     if done.rows_affected() == 0 {
-        tx.rollback().await?;
-        let now_at = get(db, account_id, id).await?;
+        let now_at: i64 = sqlx::query_scalar("SELECT version FROM documents WHERE id = $1")
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?;
         return Err(Error::VersionConflict {
-            current: now_at.version,
+            current: now_at,
             expected: expected.unwrap_or(current.version),
         });
     }
-    charge_storage(&mut tx, account_id, written.size, quota).await?;
-    insert_version(&mut tx, id, version, &title, &content, &written, at).await?;
-    tx.commit().await?;
+    charge_storage(tx, account_id, written.size, quota).await?;
+    insert_version(tx, id, version, &title, &content, &written, at).await?;
     Ok(DocRow {
         title,
         pages,

@@ -8,8 +8,19 @@ pub enum Error {
     /// The request is malformed; the sentence says what the operation takes.
     #[error("{0}")]
     Invalid(String),
+    /// One named part of the request is wrong (a field of a form, an answer).
+    #[error("{field}: {detail}")]
+    InvalidField { field: String, detail: String },
     #[error("{0}")]
     NotFound(String),
+    /// The thing asked for exists but its state refuses the request (a closed form, a
+    /// second answer where one is allowed).
+    #[error("{0}")]
+    Conflict(String),
+    /// The account may not do this until it has done something else first (confirm its
+    /// email address).
+    #[error("{0}")]
+    Forbidden(String),
     /// A versioned update found another version than it expected.
     #[error("the document is at version {current}, not {expected}; fetch it again and retry")]
     VersionConflict { current: i64, expected: i64 },

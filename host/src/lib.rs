@@ -7,6 +7,8 @@ pub mod cli;
 pub mod config;
 pub mod documents;
 pub mod error;
+pub mod forms;
+pub mod mail;
 pub mod plugins;
 pub mod schema;
 pub mod store;

@@ -204,7 +204,13 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         match e {
             Error::Invalid(s) => ApiError::bad_request(s),
+            Error::InvalidField { ref field, .. } => {
+                let field = field.clone();
+                ApiError::bad_request(e.to_string()).with("field", field)
+            }
             Error::NotFound(s) => ApiError::not_found(s),
+            Error::Conflict(s) => ApiError::new(StatusCode::CONFLICT, s),
+            Error::Forbidden(s) => ApiError::new(StatusCode::FORBIDDEN, s),
             Error::VersionConflict { current, .. } => {
                 ApiError::new(StatusCode::CONFLICT, e.to_string()).with("version", current)
             }

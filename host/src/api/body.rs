@@ -67,6 +67,8 @@ pub struct Upload {
     pub title: Option<String>,
     pub images: Vec<Asset>,
     pub options: Vec<(String, String)>,
+    /// The JSON body's other members (e.g. a form's `fields` and `detect`).
+    pub extra: Map<String, Value>,
 }
 
 struct Field {
@@ -263,6 +265,7 @@ pub fn parse_upload(
         title: query.get("title").cloned(),
         images: Vec::new(),
         options,
+        extra: Map::new(),
     })
 }
 
@@ -395,5 +398,6 @@ fn parse_json_upload(
         title,
         images,
         options,
+        extra: obj,
     })
 }

@@ -64,6 +64,82 @@ pub const ROUTES: &[(&str, &str, &str, u16)] = &[
         "Move a document to the bin",
         200,
     ),
+    (
+        "POST",
+        "/api/v1/forms",
+        "Create a form from any PDF source, with placed or detected fields",
+        201,
+    ),
+    ("GET", "/api/v1/forms", "List forms (state, limit, offset)", 200),
+    ("GET", "/api/v1/forms/{id}", "One form with its schema", 200),
+    (
+        "PUT",
+        "/api/v1/forms/{id}",
+        "Replace what a form is made of (answers kept, version raised)",
+        200,
+    ),
+    (
+        "PATCH",
+        "/api/v1/forms/{id}",
+        "Close, reopen or configure a form (open, multiple, notify, confirm)",
+        200,
+    ),
+    ("GET", "/api/v1/forms/{id}/fields", "The form's questions", 200),
+    (
+        "PUT",
+        "/api/v1/forms/{id}/fields",
+        "Place fields (at most 500; keep appends)",
+        200,
+    ),
+    (
+        "GET",
+        "/api/v1/forms/{id}/suggest",
+        "Suggested fields found on the pages (page)",
+        200,
+    ),
+    (
+        "GET",
+        "/api/v1/forms/{id}/responses",
+        "Responses, newest first (limit, offset)",
+        200,
+    ),
+    (
+        "POST",
+        "/api/v1/forms/{id}/responses",
+        "Submit answers (answers, as)",
+        200,
+    ),
+    (
+        "GET",
+        "/api/v1/forms/{id}/responses.csv",
+        "All responses as CSV",
+        200,
+    ),
+    (
+        "GET",
+        "/api/v1/forms/{id}/responses/{rid}",
+        "One response",
+        200,
+    ),
+    (
+        "DELETE",
+        "/api/v1/forms/{id}/responses/{rid}",
+        "Delete a response (its filled copy binned unless keepDocument=1)",
+        200,
+    ),
+    (
+        "POST",
+        "/api/v1/forms/{id}/shares",
+        "Invite someone by email to fill the form",
+        200,
+    ),
+    ("GET", "/api/v1/forms/{id}/shares", "Who the form was sent to", 200),
+    (
+        "DELETE",
+        "/api/v1/forms/{id}/shares",
+        "Withdraw an invitation (email)",
+        200,
+    ),
 ];
 
 /// The methods the route table has for a concrete path (`{x}` matches one segment).

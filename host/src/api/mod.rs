@@ -7,7 +7,9 @@ mod auth;
 mod body;
 mod documents;
 pub mod error;
+mod forms;
 mod meta;
+mod responses;
 
 pub use meta::openapi_document;
 
@@ -40,6 +42,31 @@ pub fn router(app: App) -> Router {
         .route(
             "/api/v1/documents/{id}",
             get(documents::get).delete(documents::delete),
+        )
+        .route("/api/v1/forms", post(forms::create).get(forms::list))
+        .route(
+            "/api/v1/forms/{id}",
+            get(forms::get).put(forms::replace).patch(forms::patch),
+        )
+        .route(
+            "/api/v1/forms/{id}/fields",
+            get(forms::get_fields).put(forms::put_fields),
+        )
+        .route("/api/v1/forms/{id}/suggest", get(forms::suggest))
+        .route(
+            "/api/v1/forms/{id}/responses",
+            get(responses::list).post(responses::submit),
+        )
+        .route("/api/v1/forms/{id}/responses.csv", get(responses::csv_download))
+        .route(
+            "/api/v1/forms/{id}/responses/{rid}",
+            get(responses::one).delete(responses::delete),
+        )
+        .route(
+            "/api/v1/forms/{id}/shares",
+            post(responses::add_share)
+                .get(responses::list_shares)
+                .delete(responses::remove_share),
         )
         .route("/auth/oauth/token", post(auth::token))
         .fallback(not_found)
@@ -166,6 +193,8 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
             }
         });
     }
+
+    crate::mail::spawn_sender(app.db.clone(), app.config.mail.clone())?;
 
     let admin_router = admin::router(app.clone(), token);
     let admin_task = tokio::spawn(async move { axum::serve(admin, admin_router).await });

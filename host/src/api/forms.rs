@@ -1,0 +1,368 @@
+//! Endpoints 8-15: forms and their fields. Responses and shares are in `responses`.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, Request, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use quire_sdk::{Field, Kind};
+use serde_json::{json, Map, Value};
+
+use super::body;
+use super::documents::{expected_version, int_param, links, receive};
+use super::error::ApiError;
+use crate::accounts::Principal;
+use crate::app::App;
+use crate::documents::{Content, Owner};
+use crate::error::Error;
+use crate::forms::{self, detect, fields, FormRow, Patch};
+
+/// Largest JSON body of the small form endpoints (fields, answers, settings).
+pub const SMALL_BODY: u64 = 8 << 20;
+
+pub fn owner(p: &Principal) -> Owner<'_> {
+    Owner {
+        account_id: &p.account.id,
+        quota: p.account.plan.storage_quota,
+    }
+}
+
+/// Forms are part of the plan, like everything else: an operator can leave them out.
+pub fn require_forms(p: &Principal) -> Result<(), ApiError> {
+    if p.account.plan.forms {
+        Ok(())
+    } else {
+        Err(Error::PlanRequired(format!(
+            "the {} plan does not include forms",
+            p.account.plan.name
+        ))
+        .into())
+    }
+}
+
+pub fn form_links(base: &str, id: &str) -> Map<String, Value> {
+    let mut l = links(base, id);
+    let form = format!("{base}/api/v1/forms/{id}");
+    l.insert("form".into(), json!(form));
+    l.insert("fields".into(), json!(format!("{form}/fields")));
+    l.insert("responses".into(), json!(format!("{form}/responses")));
+    l.insert("csv".into(), json!(format!("{form}/responses.csv")));
+    l.insert("fill".into(), json!(format!("{base}/f/{id}")));
+    l
+}
+
+/// The `form` member: counts and state, plus the schema when `questions` is given.
+fn form_member(f: &FormRow, questions: Option<&[Field]>) -> Value {
+    let mut m = json!({
+        "count": f.questions,
+        "open": f.settings.open,
+        "responses": f.responses,
+    });
+    if let Some(q) = questions {
+        m["fields"] = Value::Array(q.iter().map(fields::schema_json).collect());
+    }
+    if f.settings.configured {
+        m["multiple"] = json!(f.settings.multiple);
+        m["notify"] = json!(f.settings.notify);
+        m["confirm"] = json!(f
+            .settings
+            .confirm
+            .as_deref()
+            .unwrap_or(forms::DEFAULT_CONFIRM));
+    }
+    m
+}
+
+/// A whole form: the document row, `form`, and the form's links.
+pub fn form_json(base: &str, f: &FormRow, questions: Option<&[Field]>) -> Value {
+    let d = &f.doc;
+    json!({
+        "id": d.id,
+        "title": d.title,
+        "kind": d.kind.as_str(),
+        "pages": d.pages,
+        "shapes": d.shapes,
+        "version": d.version,
+        "created": d.created,
+        "updated": d.updated,
+        "your_role": "owner",
+        "form": form_member(f, questions),
+        "links": form_links(base, &d.id),
+    })
+}
+
+fn list_row(base: &str, f: &FormRow) -> Value {
+    json!({
+        "id": f.doc.id,
+        "title": f.doc.title,
+        "kind": f.doc.kind.as_str(),
+        "pages": f.doc.pages,
+        "fields": f.questions,
+        "open": f.settings.open,
+        "responses": f.responses,
+        "your_role": "owner",
+        "links": form_links(base, &f.doc.id),
+    })
+}
+
+/// `detect` from the JSON body or the query string.
+fn wants_detection(extra: &Map<String, Value>, q: &HashMap<String, String>) -> Result<bool, ApiError> {
+    match extra.get("detect") {
+        Some(Value::Bool(b)) => Ok(*b),
+        None | Some(Value::Null) => Ok(matches!(
+            q.get("detect").map(String::as_str),
+            Some("1" | "true")
+        )),
+        Some(_) => Err(ApiError::bad_request("`detect` must be true or false")),
+    }
+}
+
+/// The fields a create or replace asks for: placed ones, then detected ones when asked.
+async fn requested_fields(
+    app: &App,
+    content: &Content,
+    extra: &Map<String, Value>,
+    detect_too: bool,
+) -> Result<Option<Vec<Field>>, ApiError> {
+    let mut placed = match extra.get("fields") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(fields::parse(v, &content.document)?),
+    };
+    if detect_too {
+        let base: Vec<Field> = placed
+            .clone()
+            .unwrap_or_else(|| content.document.fields.clone());
+        let found = detect::find(
+            &app.plugins,
+            &content.document,
+            &content.assets,
+            None,
+            detect::next_number(&base),
+        )
+        .await?;
+        let mut all = base;
+        all.extend(found);
+        placed = Some(all);
+    }
+    Ok(placed)
+}
+
+pub async fn create(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Query(q): Query<HashMap<String, String>>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    require_forms(&p)?;
+    let (content, upload, warnings) = receive(&app, &p, Kind::Pdf, &q, req).await?;
+    let detect_too = wants_detection(&upload.extra, &q)?;
+    let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
+    let form = forms::create(&app.db, &app.blobs, owner(&p), content, placed).await?;
+    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
+    let questions = fields::questions(&document.fields);
+    let mut body = json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
+    if !warnings.is_empty() {
+        body["warnings"] = json!(warnings);
+    }
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+pub async fn list(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let open = match q.get("state").map(String::as_str) {
+        None | Some("") => None,
+        Some("open") => Some(true),
+        Some("closed") => Some(false),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`state` is open or closed, not `{other}`"
+            )))
+        }
+    };
+    let limit = int_param(&q, "limit", 50, 1, 200)?;
+    let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
+    let (total, rows) = forms::list(&app.db, &p.account.id, open, limit, offset).await?;
+    let base = &app.config.base_url;
+    Ok(Json(json!({
+        "ok": true,
+        "total": total,
+        "forms": rows.iter().map(|f| list_row(base, f)).collect::<Vec<_>>(),
+    })))
+}
+
+pub async fn get(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
+    let questions = fields::questions(&document.fields);
+    Ok(Json(json!({
+        "ok": true,
+        "form": form_json(&app.config.base_url, &form, Some(&questions)),
+    })))
+}
+
+pub async fn replace(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    req: Request,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let expected = expected_version(req.headers())?;
+    if let Err(e) = forms::get(&app.db, &p.account.id, &id).await {
+        body::discard(req.into_body()).await;
+        return Err(e.into());
+    }
+    let (content, upload, mut warnings) = receive(&app, &p, Kind::Pdf, &q, req).await?;
+    let detect_too = wants_detection(&upload.extra, &q)?;
+    let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
+    let (form, dropped) =
+        forms::replace(&app.db, &app.blobs, owner(&p), &id, expected, content, placed).await?;
+    warnings.extend(dropped);
+    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
+    let questions = fields::questions(&document.fields);
+    let mut body = json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
+    if !warnings.is_empty() {
+        body["warnings"] = json!(warnings);
+    }
+    Ok(Json(body))
+}
+
+/// Reads a small JSON object body (settings, fields, answers, an invitation).
+pub async fn json_object(p: &Principal, req: Request, takes: &str) -> Result<Map<String, Value>, ApiError> {
+    let (parts, b) = req.into_parts();
+    let bytes = body::read_limited(&parts.headers, b, SMALL_BODY, &p.account.plan.name).await?;
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(ApiError::bad_request(format!("the body must be a JSON object: {takes}"))),
+        Err(e) => Err(ApiError::bad_request(format!("the body is not valid JSON ({e}); it takes {takes}"))),
+    }
+}
+
+fn optional_bool(m: &Map<String, Value>, name: &str) -> Result<Option<bool>, ApiError> {
+    match m.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(ApiError::bad_request(format!("`{name}` must be true or false")).with("field", name)),
+    }
+}
+
+pub async fn patch(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
+    let m = json_object(&p, req, TAKES).await?;
+    if let Some(unknown) = m.keys().find(|k| !["open", "multiple", "notify", "confirm"].contains(&k.as_str())) {
+        return Err(ApiError::bad_request(format!("`{unknown}` is not a form setting; PATCH takes {TAKES}")).with("field", unknown.as_str()));
+    }
+    let confirm = match m.get("confirm") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.chars().count() <= 5000 => Some(s.clone()),
+        Some(Value::String(_)) => return Err(ApiError::bad_request("`confirm` is longer than 5000 characters").with("field", "confirm")),
+        Some(_) => return Err(ApiError::bad_request("`confirm` must be text").with("field", "confirm")),
+    };
+    let patch = Patch {
+        open: optional_bool(&m, "open")?,
+        multiple: optional_bool(&m, "multiple")?,
+        notify: optional_bool(&m, "notify")?,
+        confirm,
+    };
+    let form = forms::patch(&app.db, &p.account.id, &id, patch).await?;
+    Ok(Json(json!({"ok": true, "form": form_json(&app.config.base_url, &form, None)})))
+}
+
+pub async fn get_fields(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
+    let questions = fields::questions(&document.fields);
+    Ok(Json(json!({
+        "ok": true,
+        "fields": questions.iter().map(fields::schema_json).collect::<Vec<_>>(),
+        "form": form_member(&form, None),
+    })))
+}
+
+pub async fn put_fields(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let expected = expected_version(req.headers())?;
+    const TAKES: &str = "{fields: [{key, type, label, required, page, x, y, w, h, options}], keep}";
+    let m = json_object(&p, req, TAKES).await?;
+    let keep = optional_bool(&m, "keep")?.unwrap_or(false);
+    let Some(raw) = m.get("fields").filter(|v| !v.is_null()) else {
+        return Err(ApiError::bad_request(format!("`fields` is required; this endpoint takes {TAKES}")).with("field", "fields"));
+    };
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
+    let placed = fields::parse(raw, &document)?;
+    let (form, all) =
+        forms::set_fields(&app.db, &app.blobs, owner(&p), &id, expected, placed, keep).await?;
+    Ok(Json(json!({
+        "ok": true,
+        "fields": all.iter().map(fields::placed_json).collect::<Vec<_>>(),
+        "count": form.questions,
+        "version": form.doc.version,
+    })))
+}
+
+pub async fn suggest(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let page = match q.get("page") {
+        None => None,
+        Some(_) => Some(int_param(&q, "page", 1, 1, form.doc.pages.max(1)).map_err(|_| {
+            ApiError::bad_request(format!(
+                "`page` must be a page of the form, from 1 to {}",
+                form.doc.pages
+            ))
+        })? as u32),
+    };
+    let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;
+    let first = detect::next_number(&document.fields);
+    let found = detect::find(&app.plugins, &document, &assets, page, first).await?;
+    // A suggestion is a guess: no question text and no `required` until a person says so.
+    let out: Vec<Value> = found
+        .iter()
+        .map(|f| {
+            json!({
+                "key": f.key,
+                "type": f.field_type.as_str(),
+                "label": "",
+                "page": f.page,
+                "x": f.frame.x,
+                "y": f.frame.y,
+                "w": f.frame.w,
+                "h": f.frame.h,
+            })
+        })
+        .collect();
+    Ok(Json(json!({"ok": true, "fields": out})))
+}

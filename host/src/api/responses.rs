@@ -1,0 +1,263 @@
+//! Endpoints 16-22: a form's responses (list, CSV, one, submit, delete) and its shares.
+
+use std::collections::HashMap;
+
+use axum::body::Body;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+
+use super::documents::int_param;
+use super::error::ApiError;
+use super::forms::{json_object, require_forms};
+use crate::accounts::Principal;
+use crate::app::App;
+use crate::forms::responses::{self, ResponseRow, Submission, Via};
+use crate::forms::{self, csv, fields, shares};
+
+fn list_row(r: &ResponseRow) -> Value {
+    json!({
+        "id": r.id,
+        "doc_id": r.form_id,
+        "respondent": r.from,
+        "via": r.via,
+        "submitted_at": r.submitted,
+        "summary": r.summary,
+        "document": r.document,
+        "values": r.answers,
+    })
+}
+
+fn single(r: &ResponseRow) -> Value {
+    json!({
+        "id": r.id,
+        "from": r.from,
+        "via": r.via,
+        "submitted": r.submitted,
+        "document": r.document,
+        "answers": r.answers,
+    })
+}
+
+pub async fn list(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let limit = int_param(&q, "limit", 200, 0, 1000)?;
+    let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
+    let questions = fields::questions(&document.fields);
+    let (total, rows) = responses::list(&app.db, &id, limit, offset).await?;
+    Ok(Json(json!({
+        "ok": true,
+        "total": total,
+        "fields": questions.iter().map(fields::schema_json).collect::<Vec<_>>(),
+        "responses": rows.iter().map(list_row).collect::<Vec<_>>(),
+    })))
+}
+
+/// The CSV, streamed: the header first, then rows as the database yields them.
+pub async fn csv_download(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    require_forms(&p)?;
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let columns = form.columns.clone();
+    let header_row = csv::header(&columns);
+    let db = app.db.clone();
+    let form_id = form.doc.id.clone();
+    let rows = async_stream_body(db, form_id, columns);
+    let body = futures_util::stream::once(async move { Ok::<_, std::io::Error>(header_row.into_bytes()) })
+        .chain(rows);
+    let filename = format!("responses-{id}.csv");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{filename}\""),
+            ),
+        ],
+        Body::from_stream(body),
+    )
+        .into_response())
+}
+
+/// CSV lines batched into chunks of a few dozen kilobytes, so the socket sees few, full
+/// writes.
+fn async_stream_body(
+    db: crate::store::Db,
+    form_id: String,
+    columns: Vec<String>,
+) -> impl futures_util::Stream<Item = Result<Vec<u8>, std::io::Error>> + Send {
+    const FLUSH_AT: usize = 64 << 10;
+    futures_util::stream::unfold(
+        (Box::pin(responses::stream_all(db, form_id)), false),
+        move |(mut rows, done)| {
+            let columns = columns.clone();
+            async move {
+                if done {
+                    return None;
+                }
+                let mut chunk = String::new();
+                loop {
+                    match rows.next().await {
+                        Some(Ok(r)) => {
+                            chunk.push_str(&csv::line(&columns, &r));
+                            if chunk.len() >= FLUSH_AT {
+                                return Some((Ok(chunk.into_bytes()), (rows, false)));
+                            }
+                        }
+                        Some(Err(e)) => {
+                            // Headers are gone: all that is left is to cut the body short.
+                            tracing::error!("responses.csv: {e}");
+                            return Some((Err(std::io::Error::other(e.to_string())), (rows, true)));
+                        }
+                        None if chunk.is_empty() => return None,
+                        None => return Some((Ok(chunk.into_bytes()), (rows, true))),
+                    }
+                }
+            }
+        },
+    )
+}
+
+pub async fn one(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path((id, rid)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    forms::get(&app.db, &p.account.id, &id).await?;
+    let r = responses::one(&app.db, &id, &rid).await?;
+    Ok(Json(json!({"ok": true, "response": single(&r)})))
+}
+
+pub async fn submit(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let mut m = json_object(&p, req, TAKES).await?;
+    let answers = match m.remove("answers") {
+        Some(Value::Object(a)) => a,
+        None | Some(Value::Null) => {
+            return Err(ApiError::bad_request(format!("`answers` is required; this endpoint takes {TAKES}")).with("field", "answers"))
+        }
+        Some(_) => {
+            return Err(ApiError::bad_request("`answers` must be an object keyed by field key").with("field", "answers"))
+        }
+    };
+    let from = match m.remove("as") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(ApiError::bad_request("`as` must be text").with("field", "as")),
+    };
+    let r = responses::submit(
+        &app.db,
+        &app.blobs,
+        &app.config.base_url,
+        &form,
+        Submission {
+            answers,
+            from,
+            via: Via::Api,
+        },
+    )
+    .await?;
+    let mut out = single(&r);
+    if let Some(o) = out.as_object_mut() {
+        o.remove("answers");
+    }
+    Ok(Json(json!({"ok": true, "response": out})))
+}
+
+pub async fn delete(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path((id, rid)): Path<(String, String)>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let keep = match q.get("keepDocument").map(String::as_str) {
+        None | Some("0" | "false" | "") => false,
+        Some("1" | "true") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`keepDocument` is 1 or 0, not `{other}`"
+            )))
+        }
+    };
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let binned = responses::delete(&app.db, &form, &rid, keep).await?;
+    Ok(Json(json!({"ok": true, "deleted": rid, "binned": binned})))
+}
+
+fn shares_json(list: &[shares::Share]) -> Value {
+    Value::Array(
+        list.iter()
+            .map(|s| json!({"email": s.email, "mode": s.mode, "added": s.added}))
+            .collect(),
+    )
+}
+
+pub async fn add_share(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    let form = forms::get(&app.db, &p.account.id, &id).await?;
+    let m = json_object(&p, req, "{email: <address>}").await?;
+    let email = match m.get("email") {
+        Some(Value::String(s)) => s.clone(),
+        _ => return Err(ApiError::bad_request("`email` is required: the address to invite").with("field", "email")),
+    };
+    if let Some(mode) = m.get("mode") {
+        if mode != &json!(shares::FILL) {
+            return Err(ApiError::bad_request("`mode` is `fill`, the only way a form is shared").with("field", "mode"));
+        }
+    }
+    let list = shares::add(&app.db, &app.config.base_url, &p.account, &form, &email).await?;
+    Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
+}
+
+pub async fn list_shares(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    forms::get(&app.db, &p.account.id, &id).await?;
+    let list = shares::list(&app.db, &id).await?;
+    Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
+}
+
+pub async fn remove_share(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    require_forms(&p)?;
+    forms::get(&app.db, &p.account.id, &id).await?;
+    let Some(email) = q.get("email").filter(|e| !e.trim().is_empty()) else {
+        return Err(ApiError::bad_request("DELETE takes ?email=<address>: the invitation to withdraw").with("field", "email"));
+    };
+    let list = shares::remove(&app.db, &id, email).await?;
+    Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
+}

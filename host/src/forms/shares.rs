@@ -1,0 +1,115 @@
+//! Who a form was sent to. Inviting someone mails them the public link; the plan must
+//! include sharing and forms, and the account's own address must be confirmed (an
+//! unconfirmed account could otherwise mail anyone in the service's name).
+
+use sqlx::Row;
+
+use super::{answers, FormRow};
+use crate::accounts::Account;
+use crate::error::{Error, Result};
+use crate::mail::{self, Mail};
+use crate::store::{now, Db};
+
+#[derive(Debug, Clone)]
+pub struct Share {
+    pub email: String,
+    pub mode: String,
+    pub added: f64,
+}
+
+pub const FILL: &str = "fill";
+
+pub async fn list(db: &Db, form_id: &str) -> Result<Vec<Share>> {
+    let rows = sqlx::query(
+        "SELECT email, mode, added FROM form_shares WHERE form_id = $1 ORDER BY added, email",
+    )
+    .bind(form_id)
+    .fetch_all(&db.pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Share {
+                email: r.try_get("email")?,
+                mode: r.try_get("mode")?,
+                added: r.try_get("added")?,
+            })
+        })
+        .collect()
+}
+
+/// Invites `email` to fill the form and queues the invitation in the same transaction.
+/// Inviting someone already invited sends the invitation again.
+pub async fn add(
+    db: &Db,
+    base_url: &str,
+    account: &Account,
+    form: &FormRow,
+    email: &str,
+) -> Result<Vec<Share>> {
+    if !(account.plan.sharing && account.plan.forms) {
+        return Err(Error::PlanRequired(format!(
+            "the {} plan does not include sharing forms",
+            account.plan.name
+        )));
+    }
+    if !account.email_confirmed {
+        return Err(Error::Forbidden(format!(
+            "confirm the account's address ({}) before sending invitations",
+            account.email
+        )));
+    }
+    let email = email.trim();
+    if !answers::is_email(email) {
+        return Err(Error::InvalidField {
+            field: "email".into(),
+            detail: format!("`{email}` is not an email address"),
+        });
+    }
+    let mut tx = db.pool.begin().await?;
+    let known: Option<String> =
+        sqlx::query_scalar("SELECT email FROM form_shares WHERE form_id = $1 AND email = $2")
+            .bind(&form.doc.id)
+            .bind(email)
+            .fetch_optional(&mut *tx)
+            .await?;
+    if known.is_none() {
+        sqlx::query("INSERT INTO form_shares (form_id, email, mode, added) VALUES ($1, $2, $3, $4)")
+            .bind(&form.doc.id)
+            .bind(email)
+            .bind(FILL)
+            .bind(now())
+            .execute(&mut *tx)
+            .await?;
+    }
+    mail::enqueue(
+        &mut tx,
+        &account.id,
+        Mail {
+            to: email.to_string(),
+            subject: format!("{} asks you to fill in \"{}\"", account.email, form.doc.title),
+            body: format!(
+                "{} asks you to fill in the form \"{}\".\n\nOpen it here: {base_url}/f/{}\n\nYou need no account; the link is all you need.\n",
+                account.email, form.doc.title, form.doc.id
+            ),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    list(db, &form.doc.id).await
+}
+
+/// Withdraws an invitation. The link itself stays valid: whoever holds it can still answer
+/// while the form is open (close the form to stop that).
+pub async fn remove(db: &Db, form_id: &str, email: &str) -> Result<Vec<Share>> {
+    let done = sqlx::query("DELETE FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)")
+        .bind(form_id)
+        .bind(email.trim())
+        .execute(&db.pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound(format!(
+            "the form was not shared with {email}"
+        )));
+    }
+    list(db, form_id).await
+}

@@ -1,0 +1,219 @@
+//! Outgoing mail through an outbox table. A message is a row first, written in the same
+//! transaction as whatever caused it; a sender loop hands due rows to SMTP and marks them
+//! sent only after the server took them. SMTP down, or not configured, only delays mail.
+
+use std::time::Duration;
+
+use lettre::message::{header::ContentType, Mailbox};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use sqlx::Row;
+
+use crate::config::MailConfig;
+use crate::documents::Tx;
+use crate::error::Result;
+use crate::store::{now, Db};
+
+pub struct Mail {
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+}
+
+/// One outbox row, as the CLI shows it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Queued {
+    pub id: String,
+    pub recipient: String,
+    pub subject: String,
+    pub created: f64,
+    pub attempts: i64,
+    pub sent_at: Option<f64>,
+    pub last_error: Option<String>,
+}
+
+/// How long a sender owns a claimed row before another host may try it.
+const CLAIM: f64 = 120.0;
+const BATCH: i64 = 20;
+
+pub async fn enqueue(tx: &mut Tx<'_>, account_id: &str, mail: Mail) -> Result<()> {
+    let at = now();
+    sqlx::query(
+        "INSERT INTO outbox (id, account_id, recipient, subject, body, created, next_attempt)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(crate::accounts::new_id())
+    .bind(account_id)
+    .bind(&mail.to)
+    .bind(&mail.subject)
+    .bind(&mail.body)
+    .bind(at)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Messages not yet sent (or, with `all`, every message), oldest first.
+pub async fn queued(db: &Db, all: bool) -> Result<Vec<Queued>> {
+    let filter = if all { "" } else { "WHERE sent_at IS NULL" };
+    let rows = sqlx::query(&format!(
+        "SELECT id, recipient, subject, created, attempts, sent_at, last_error FROM outbox {filter} ORDER BY created, id"
+    ))
+    .fetch_all(&db.pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Queued {
+                id: r.try_get("id")?,
+                recipient: r.try_get("recipient")?,
+                subject: r.try_get("subject")?,
+                created: r.try_get("created")?,
+                attempts: r.try_get("attempts")?,
+                sent_at: r.try_get("sent_at")?,
+                last_error: r.try_get("last_error")?,
+            })
+        })
+        .collect()
+}
+
+/// The SMTP transport `url` describes: `smtp://[user:password@]host[:port]`.
+fn transport(url: &str) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
+    let rest = url
+        .strip_prefix("smtp://")
+        .ok_or_else(|| anyhow::anyhow!("QUIRE_SMTP_URL must start with smtp://"))?;
+    let (auth, hostport) = match rest.rsplit_once('@') {
+        Some((a, h)) => (Some(a), h),
+        None => (None, rest),
+    };
+    let hostport = hostport.trim_end_matches('/');
+    let (host, port) = match hostport.rsplit_once(':') {
+        Some((h, p)) => (h, p.parse::<u16>()?),
+        None => (hostport, 25),
+    };
+    let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
+        .port(port)
+        .timeout(Some(Duration::from_secs(20)));
+    if let Some(a) = auth {
+        let (user, password) = a.split_once(':').unwrap_or((a, ""));
+        let decode = |s: &str| {
+            form_urlencoded::parse(format!("x={s}").as_bytes())
+                .next()
+                .map(|(_, v)| v.into_owned())
+                .unwrap_or_default()
+        };
+        builder = builder.credentials(Credentials::new(decode(user), decode(password)));
+    }
+    Ok(builder.build())
+}
+
+/// Sends due mail until the process ends. Only runs when SMTP is configured.
+pub fn spawn_sender(db: Db, config: MailConfig) -> anyhow::Result<()> {
+    let Some(url) = config.smtp.clone() else {
+        tracing::info!("no QUIRE_SMTP_URL: mail waits in the outbox (quire admin outbox)");
+        return Ok(());
+    };
+    let transport = transport(&url)?;
+    let from: Mailbox = config
+        .from
+        .parse()
+        .map_err(|e| anyhow::anyhow!("QUIRE_MAIL_FROM={}: {e}", config.from))?;
+    tokio::spawn(async move {
+        loop {
+            match send_due(&db, &transport, &from, config.retry_max).await {
+                Ok(n) if n > 0 => continue,
+                Ok(_) => {}
+                Err(e) => tracing::warn!("mail outbox: {e:#}"),
+            }
+            tokio::time::sleep(config.poll).await;
+        }
+    });
+    Ok(())
+}
+
+/// One pass over the due messages; returns how many were sent.
+async fn send_due(
+    db: &Db,
+    transport: &AsyncSmtpTransport<Tokio1Executor>,
+    from: &Mailbox,
+    retry_max: Duration,
+) -> Result<usize> {
+    let at = now();
+    let due = sqlx::query(
+        "SELECT id, recipient, subject, body, attempts FROM outbox
+         WHERE sent_at IS NULL AND next_attempt <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+         ORDER BY next_attempt, id LIMIT $2",
+    )
+    .bind(at)
+    .bind(BATCH)
+    .fetch_all(&db.pool)
+    .await?;
+    let mut sent = 0;
+    for row in due {
+        let id: String = row.try_get("id")?;
+        let claimed = sqlx::query(
+            "UPDATE outbox SET claimed_until = $1 WHERE id = $2 AND sent_at IS NULL
+             AND (claimed_until IS NULL OR claimed_until < $3)",
+        )
+        .bind(at + CLAIM)
+        .bind(&id)
+        .bind(at)
+        .execute(&db.pool)
+        .await?;
+        if claimed.rows_affected() == 0 {
+            continue; // another host has it
+        }
+        let attempts: i64 = row.try_get("attempts")?;
+        let outcome = deliver(
+            transport,
+            from,
+            row.try_get::<String, _>("recipient")?,
+            row.try_get::<String, _>("subject")?,
+            row.try_get::<String, _>("body")?,
+        )
+        .await;
+        match outcome {
+            Ok(()) => {
+                sqlx::query("UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2")
+                    .bind(now())
+                    .bind(&id)
+                    .execute(&db.pool)
+                    .await?;
+                sent += 1;
+            }
+            Err(e) => {
+                let wait = 2f64.powi(attempts.min(20) as i32).min(retry_max.as_secs_f64().max(1.0));
+                tracing::warn!("mail {id} not sent (attempt {}): {e:#}", attempts + 1);
+                sqlx::query(
+                    "UPDATE outbox SET attempts = attempts + 1, next_attempt = $1, claimed_until = NULL, last_error = $2 WHERE id = $3",
+                )
+                .bind(now() + wait)
+                .bind(format!("{e:#}"))
+                .bind(&id)
+                .execute(&db.pool)
+                .await?;
+                // The server is likely down for the rest of the batch too.
+                break;
+            }
+        }
+    }
+    Ok(sent)
+}
+
+async fn deliver(
+    transport: &AsyncSmtpTransport<Tokio1Executor>,
+    from: &Mailbox,
+    to: String,
+    subject: String,
+    body: String,
+) -> anyhow::Result<()> {
+    let to: Mailbox = to.parse()?;
+    let message = Message::builder()
+        .from(from.clone())
+        .to(to)
+        .subject(subject)
+        .header(ContentType::TEXT_PLAIN)
+        .body(body)?;
+    transport.send(message).await?;
+    Ok(())
+}
