@@ -21,3 +21,17 @@ python3 -c 'import pypdf' 2>/dev/null || python3 -m pip install -q pypdf
 if [ ! -d plugins/mermaid/tests/js/node_modules ]; then
   (cd plugins/mermaid/tests/js && npm ci --silent --no-audit --no-fund)
 fi
+
+# The public form page is tested in Debian's chromium, driven by playwright-core.
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+  echo "installing: chromium"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+if [ ! -d host/tests/browser/node_modules/playwright-core ]; then
+  (cd host/tests/browser && npm ci --silent --no-audit --no-fund)
+fi
+
+# A real SMTP server receives the service's mail in the tests.
+python3 -c 'import aiosmtpd' 2>/dev/null || python3 -m pip install -q aiosmtpd

@@ -182,7 +182,9 @@ async fn send_due(
                 sent += 1;
             }
             Err(e) => {
-                let wait = 2f64.powi(attempts.min(20) as i32).min(retry_max.as_secs_f64().max(1.0));
+                let wait = 2f64
+                    .powi(attempts.min(20) as i32)
+                    .min(retry_max.as_secs_f64().max(1.0));
                 tracing::warn!("mail {id} not sent (attempt {}): {e:#}", attempts + 1);
                 sqlx::query(
                     "UPDATE outbox SET attempts = attempts + 1, next_attempt = $1, claimed_until = NULL, last_error = $2 WHERE id = $3",

@@ -107,7 +107,10 @@ fn list_row(base: &str, f: &FormRow) -> Value {
 }
 
 /// `detect` from the JSON body or the query string.
-fn wants_detection(extra: &Map<String, Value>, q: &HashMap<String, String>) -> Result<bool, ApiError> {
+fn wants_detection(
+    extra: &Map<String, Value>,
+    q: &HashMap<String, String>,
+) -> Result<bool, ApiError> {
     match extra.get("detect") {
         Some(Value::Bool(b)) => Ok(*b),
         None | Some(Value::Null) => Ok(matches!(
@@ -161,7 +164,8 @@ pub async fn create(
     let form = forms::create(&app.db, &app.blobs, owner(&p), content, placed).await?;
     let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
     let questions = fields::questions(&document.fields);
-    let mut body = json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
+    let mut body =
+        json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
     if !warnings.is_empty() {
         body["warnings"] = json!(warnings);
     }
@@ -226,12 +230,21 @@ pub async fn replace(
     let (content, upload, mut warnings) = receive(&app, &p, Kind::Pdf, &q, req).await?;
     let detect_too = wants_detection(&upload.extra, &q)?;
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
-    let (form, dropped) =
-        forms::replace(&app.db, &app.blobs, owner(&p), &id, expected, content, placed).await?;
+    let (form, dropped) = forms::replace(
+        &app.db,
+        &app.blobs,
+        owner(&p),
+        &id,
+        expected,
+        content,
+        placed,
+    )
+    .await?;
     warnings.extend(dropped);
     let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
     let questions = fields::questions(&document.fields);
-    let mut body = json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
+    let mut body =
+        json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
     if !warnings.is_empty() {
         body["warnings"] = json!(warnings);
     }
@@ -239,13 +252,21 @@ pub async fn replace(
 }
 
 /// Reads a small JSON object body (settings, fields, answers, an invitation).
-pub async fn json_object(p: &Principal, req: Request, takes: &str) -> Result<Map<String, Value>, ApiError> {
+pub async fn json_object(
+    p: &Principal,
+    req: Request,
+    takes: &str,
+) -> Result<Map<String, Value>, ApiError> {
     let (parts, b) = req.into_parts();
     let bytes = body::read_limited(&parts.headers, b, SMALL_BODY, &p.account.plan.name).await?;
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::bad_request(format!("the body must be a JSON object: {takes}"))),
-        Err(e) => Err(ApiError::bad_request(format!("the body is not valid JSON ({e}); it takes {takes}"))),
+        Ok(_) => Err(ApiError::bad_request(format!(
+            "the body must be a JSON object: {takes}"
+        ))),
+        Err(e) => Err(ApiError::bad_request(format!(
+            "the body is not valid JSON ({e}); it takes {takes}"
+        ))),
     }
 }
 
@@ -253,7 +274,9 @@ fn optional_bool(m: &Map<String, Value>, name: &str) -> Result<Option<bool>, Api
     match m.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(ApiError::bad_request(format!("`{name}` must be true or false")).with("field", name)),
+        Some(_) => Err(
+            ApiError::bad_request(format!("`{name}` must be true or false")).with("field", name),
+        ),
     }
 }
 
@@ -266,14 +289,27 @@ pub async fn patch(
     require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
     let m = json_object(&p, req, TAKES).await?;
-    if let Some(unknown) = m.keys().find(|k| !["open", "multiple", "notify", "confirm"].contains(&k.as_str())) {
-        return Err(ApiError::bad_request(format!("`{unknown}` is not a form setting; PATCH takes {TAKES}")).with("field", unknown.as_str()));
+    if let Some(unknown) = m
+        .keys()
+        .find(|k| !["open", "multiple", "notify", "confirm"].contains(&k.as_str()))
+    {
+        return Err(ApiError::bad_request(format!(
+            "`{unknown}` is not a form setting; PATCH takes {TAKES}"
+        ))
+        .with("field", unknown.as_str()));
     }
     let confirm = match m.get("confirm") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.chars().count() <= 5000 => Some(s.clone()),
-        Some(Value::String(_)) => return Err(ApiError::bad_request("`confirm` is longer than 5000 characters").with("field", "confirm")),
-        Some(_) => return Err(ApiError::bad_request("`confirm` must be text").with("field", "confirm")),
+        Some(Value::String(_)) => {
+            return Err(
+                ApiError::bad_request("`confirm` is longer than 5000 characters")
+                    .with("field", "confirm"),
+            )
+        }
+        Some(_) => {
+            return Err(ApiError::bad_request("`confirm` must be text").with("field", "confirm"))
+        }
     };
     let patch = Patch {
         open: optional_bool(&m, "open")?,
@@ -282,7 +318,9 @@ pub async fn patch(
         confirm,
     };
     let form = forms::patch(&app.db, &p.account.id, &id, patch).await?;
-    Ok(Json(json!({"ok": true, "form": form_json(&app.config.base_url, &form, None)})))
+    Ok(Json(
+        json!({"ok": true, "form": form_json(&app.config.base_url, &form, None)}),
+    ))
 }
 
 pub async fn get_fields(
@@ -313,7 +351,10 @@ pub async fn put_fields(
     let m = json_object(&p, req, TAKES).await?;
     let keep = optional_bool(&m, "keep")?.unwrap_or(false);
     let Some(raw) = m.get("fields").filter(|v| !v.is_null()) else {
-        return Err(ApiError::bad_request(format!("`fields` is required; this endpoint takes {TAKES}")).with("field", "fields"));
+        return Err(ApiError::bad_request(format!(
+            "`fields` is required; this endpoint takes {TAKES}"
+        ))
+        .with("field", "fields"));
     };
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
@@ -338,12 +379,14 @@ pub async fn suggest(
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let page = match q.get("page") {
         None => None,
-        Some(_) => Some(int_param(&q, "page", 1, 1, form.doc.pages.max(1)).map_err(|_| {
-            ApiError::bad_request(format!(
-                "`page` must be a page of the form, from 1 to {}",
-                form.doc.pages
-            ))
-        })? as u32),
+        Some(_) => Some(
+            int_param(&q, "page", 1, 1, form.doc.pages.max(1)).map_err(|_| {
+                ApiError::bad_request(format!(
+                    "`page` must be a page of the form, from 1 to {}",
+                    form.doc.pages
+                ))
+            })? as u32,
+        ),
     };
     let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;
     let first = detect::next_number(&document.fields);

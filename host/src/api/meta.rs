@@ -70,7 +70,12 @@ pub const ROUTES: &[(&str, &str, &str, u16)] = &[
         "Create a form from any PDF source, with placed or detected fields",
         201,
     ),
-    ("GET", "/api/v1/forms", "List forms (state, limit, offset)", 200),
+    (
+        "GET",
+        "/api/v1/forms",
+        "List forms (state, limit, offset)",
+        200,
+    ),
     ("GET", "/api/v1/forms/{id}", "One form with its schema", 200),
     (
         "PUT",
@@ -84,7 +89,12 @@ pub const ROUTES: &[(&str, &str, &str, u16)] = &[
         "Close, reopen or configure a form (open, multiple, notify, confirm)",
         200,
     ),
-    ("GET", "/api/v1/forms/{id}/fields", "The form's questions", 200),
+    (
+        "GET",
+        "/api/v1/forms/{id}/fields",
+        "The form's questions",
+        200,
+    ),
     (
         "PUT",
         "/api/v1/forms/{id}/fields",
@@ -133,7 +143,12 @@ pub const ROUTES: &[(&str, &str, &str, u16)] = &[
         "Invite someone by email to fill the form",
         200,
     ),
-    ("GET", "/api/v1/forms/{id}/shares", "Who the form was sent to", 200),
+    (
+        "GET",
+        "/api/v1/forms/{id}/shares",
+        "Who the form was sent to",
+        200,
+    ),
     (
         "DELETE",
         "/api/v1/forms/{id}/shares",

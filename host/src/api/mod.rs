@@ -9,6 +9,7 @@ mod documents;
 pub mod error;
 mod forms;
 mod meta;
+mod public;
 mod responses;
 
 pub use meta::openapi_document;
@@ -57,7 +58,10 @@ pub fn router(app: App) -> Router {
             "/api/v1/forms/{id}/responses",
             get(responses::list).post(responses::submit),
         )
-        .route("/api/v1/forms/{id}/responses.csv", get(responses::csv_download))
+        .route(
+            "/api/v1/forms/{id}/responses.csv",
+            get(responses::csv_download),
+        )
         .route(
             "/api/v1/forms/{id}/responses/{rid}",
             get(responses::one).delete(responses::delete),
@@ -69,6 +73,8 @@ pub fn router(app: App) -> Router {
                 .delete(responses::remove_share),
         )
         .route("/auth/oauth/token", post(auth::token))
+        .route("/f/{id}", get(public::show).post(public::submit))
+        .route("/f/{id}/pages/{file}", get(public::page_picture))
         .fallback(not_found)
         .layer(from_fn(method_not_allowed_as_json))
         .layer(from_fn_with_state(app.clone(), route_gate))

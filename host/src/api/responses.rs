@@ -76,8 +76,9 @@ pub async fn csv_download(
     let db = app.db.clone();
     let form_id = form.doc.id.clone();
     let rows = async_stream_body(db, form_id, columns);
-    let body = futures_util::stream::once(async move { Ok::<_, std::io::Error>(header_row.into_bytes()) })
-        .chain(rows);
+    let body =
+        futures_util::stream::once(async move { Ok::<_, std::io::Error>(header_row.into_bytes()) })
+            .chain(rows);
     let filename = format!("responses-{id}.csv");
     Ok((
         [
@@ -155,10 +156,16 @@ pub async fn submit(
     let answers = match m.remove("answers") {
         Some(Value::Object(a)) => a,
         None | Some(Value::Null) => {
-            return Err(ApiError::bad_request(format!("`answers` is required; this endpoint takes {TAKES}")).with("field", "answers"))
+            return Err(ApiError::bad_request(format!(
+                "`answers` is required; this endpoint takes {TAKES}"
+            ))
+            .with("field", "answers"))
         }
         Some(_) => {
-            return Err(ApiError::bad_request("`answers` must be an object keyed by field key").with("field", "answers"))
+            return Err(
+                ApiError::bad_request("`answers` must be an object keyed by field key")
+                    .with("field", "answers"),
+            )
         }
     };
     let from = match m.remove("as") {
@@ -225,11 +232,19 @@ pub async fn add_share(
     let m = json_object(&p, req, "{email: <address>}").await?;
     let email = match m.get("email") {
         Some(Value::String(s)) => s.clone(),
-        _ => return Err(ApiError::bad_request("`email` is required: the address to invite").with("field", "email")),
+        _ => {
+            return Err(
+                ApiError::bad_request("`email` is required: the address to invite")
+                    .with("field", "email"),
+            )
+        }
     };
     if let Some(mode) = m.get("mode") {
         if mode != &json!(shares::FILL) {
-            return Err(ApiError::bad_request("`mode` is `fill`, the only way a form is shared").with("field", "mode"));
+            return Err(
+                ApiError::bad_request("`mode` is `fill`, the only way a form is shared")
+                    .with("field", "mode"),
+            );
         }
     }
     let list = shares::add(&app.db, &app.config.base_url, &p.account, &form, &email).await?;
@@ -256,7 +271,10 @@ pub async fn remove_share(
     require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
     let Some(email) = q.get("email").filter(|e| !e.trim().is_empty()) else {
-        return Err(ApiError::bad_request("DELETE takes ?email=<address>: the invitation to withdraw").with("field", "email"));
+        return Err(ApiError::bad_request(
+            "DELETE takes ?email=<address>: the invitation to withdraw",
+        )
+        .with("field", "email"));
     };
     let list = shares::remove(&app.db, &id, email).await?;
     Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))

@@ -20,6 +20,13 @@ pub enum AdminCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Mail waiting to be sent (invitations, submission notices); `--all` adds sent mail.
+    Outbox {
+        #[arg(long)]
+        all: bool,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -202,6 +209,27 @@ pub async fn run(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
             )
             .await?;
             println!("{}", serde_json::to_string(&p)?);
+        }
+        AdminCommand::Outbox { all, json } => {
+            let mail = crate::mail::queued(db, all).await?;
+            let text = mail
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} to {} \"{}\": {}",
+                        m.id,
+                        m.recipient,
+                        m.subject,
+                        match (&m.sent_at, &m.last_error) {
+                            (Some(_), _) => "sent".to_string(),
+                            (None, Some(e)) => format!("{} attempt(s), last: {e}", m.attempts),
+                            (None, None) => "waiting".to_string(),
+                        }
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            say(json, json!({"mail": mail}), text);
         }
         AdminCommand::Restore { doc_id, json } => {
             crate::documents::restore(db, &doc_id).await?;

@@ -30,15 +30,27 @@ fn is_blank(v: &Value) -> bool {
 
 /// Checks `answers` against `questions` and returns them normalised (numbers as numbers,
 /// checkboxes as booleans, keys in the form's order). Unknown keys are refused so a typo
-/// in a client cannot silently lose an answer.
+/// in a client cannot silently lose an answer. The error names the first bad answer.
 pub fn check(questions: &[Field], answers: &Map<String, Value>) -> Result<Map<String, Value>> {
-    if let Some(unknown) = answers
+    check_all(questions, answers).map_err(|mut problems| {
+        let (key, detail) = problems.remove(0);
+        invalid(&key, detail)
+    })
+}
+
+/// [`check`], reporting every bad answer as (key, sentence): a page shows them all at once.
+pub fn check_all(
+    questions: &[Field],
+    answers: &Map<String, Value>,
+) -> std::result::Result<Map<String, Value>, Vec<(String, String)>> {
+    let mut problems = Vec::new();
+    for unknown in answers
         .keys()
-        .find(|k| !questions.iter().any(|q| &q.key == *k))
+        .filter(|k| !questions.iter().any(|q| &q.key == *k))
     {
         let keys: Vec<&str> = questions.iter().map(|q| q.key.as_str()).collect();
-        return Err(invalid(
-            unknown,
+        problems.push((
+            unknown.clone(),
             format!(
                 "the form has no question `{unknown}`; its keys are {}",
                 keys.join(", ")
@@ -48,20 +60,35 @@ pub fn check(questions: &[Field], answers: &Map<String, Value>) -> Result<Map<St
     let mut out = Map::new();
     for q in questions {
         let given = answers.get(&q.key).cloned().unwrap_or(Value::Null);
-        let value = normalise(q, given)?;
+        let value = match normalise(q, given) {
+            Ok(v) => v,
+            Err(Error::InvalidField { detail, .. }) => {
+                problems.push((q.key.clone(), detail));
+                continue;
+            }
+            Err(e) => {
+                problems.push((q.key.clone(), e.to_string()));
+                continue;
+            }
+        };
         if q.required && is_blank(&value) {
             let what = if q.field_type == FieldType::Checkbox {
                 "must be ticked (true)"
             } else {
                 "is required"
             };
-            return Err(invalid(&q.key, format!("{} {what}", describe(q))));
+            problems.push((q.key.clone(), format!("{} {what}", describe(q))));
+            continue;
         }
         if !value.is_null() {
             out.insert(q.key.clone(), value);
         }
     }
-    Ok(out)
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
 }
 
 fn describe(q: &Field) -> String {
@@ -116,7 +143,10 @@ fn normalise(q: &Field, v: Value) -> Result<Value> {
             if !is_email(&s) {
                 return Err(invalid(
                     key,
-                    format!("{} must be an email address like name@example.com", describe(q)),
+                    format!(
+                        "{} must be an email address like name@example.com",
+                        describe(q)
+                    ),
                 ));
             }
             Ok(Value::String(s))
@@ -125,9 +155,8 @@ fn normalise(q: &Field, v: Value) -> Result<Value> {
             let n = match v {
                 Value::Number(n) => n,
                 Value::String(s) if s.trim().is_empty() => return Ok(Value::Null),
-                Value::String(s) => parse_number(s.trim()).ok_or_else(|| {
-                    invalid(key, format!("{} must be a number", describe(q)))
-                })?,
+                Value::String(s) => parse_number(s.trim())
+                    .ok_or_else(|| invalid(key, format!("{} must be a number", describe(q))))?,
                 _ => return Err(invalid(key, format!("{} must be a number", describe(q)))),
             };
             Ok(Value::Number(n))
@@ -357,12 +386,21 @@ mod tests {
     #[test]
     fn each_rule_names_its_field() {
         assert_eq!(field_of(json!({})), "answers.name");
-        assert_eq!(field_of(json!({"name": "A", "mail": "nope"})), "answers.mail");
+        assert_eq!(
+            field_of(json!({"name": "A", "mail": "nope"})),
+            "answers.mail"
+        );
         assert_eq!(field_of(json!({"name": "A", "age": "ten"})), "answers.age");
-        assert_eq!(field_of(json!({"name": "A", "born": "2023-02-30"})), "answers.born");
+        assert_eq!(
+            field_of(json!({"name": "A", "born": "2023-02-30"})),
+            "answers.born"
+        );
         assert_eq!(field_of(json!({"name": "A", "ok": "yes"})), "answers.ok");
         assert_eq!(field_of(json!({"name": "A", "size": "XL"})), "answers.size");
-        assert_eq!(field_of(json!({"name": "A", "tags": ["a", "z"]})), "answers.tags");
+        assert_eq!(
+            field_of(json!({"name": "A", "tags": ["a", "z"]})),
+            "answers.tags"
+        );
         assert_eq!(field_of(json!({"name": "A", "zzz": 1})), "answers.zzz");
     }
 

@@ -12,7 +12,8 @@ pub const SENDER_COLUMN: &str = "from";
 /// Quotes a cell when it must be, and defuses text a spreadsheet would run as a formula
 /// (a leading `=`, `+`, `-`, `@`) unless it is a plain number.
 pub fn cell(out: &mut String, text: &str) {
-    let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']) && text.parse::<f64>().is_err();
+    let formula =
+        text.starts_with(['=', '+', '-', '@', '\t', '\r']) && text.parse::<f64>().is_err();
     let text = if formula {
         format!("'{text}")
     } else {
@@ -56,9 +57,11 @@ pub fn timestamp(unix: f64) -> String {
 pub fn line(columns: &[String], r: &ResponseRow) -> String {
     row([timestamp(r.submitted), r.from.clone().unwrap_or_default()]
         .into_iter()
-        .chain(columns.iter().map(|k| {
-            answers::text(r.answers.get(k).unwrap_or(&Value::Null))
-        })))
+        .chain(
+            columns
+                .iter()
+                .map(|k| answers::text(r.answers.get(k).unwrap_or(&Value::Null))),
+        ))
 }
 
 #[cfg(test)]

@@ -29,7 +29,10 @@ pub async fn find(
         .await
         .map_err(Error::from)?;
     let detected: Detected = serde_json::from_slice(&out.value.bytes).map_err(|e| {
-        anyhow::anyhow!("the detector {} answered something unreadable: {e}", out.plugin)
+        anyhow::anyhow!(
+            "the detector {} answered something unreadable: {e}",
+            out.plugin
+        )
     })?;
     let mut fields = Vec::with_capacity(detected.fields.len());
     for mut f in detected.fields {

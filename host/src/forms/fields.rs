@@ -80,7 +80,10 @@ fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
     let key = match obj.get("key") {
         Some(Value::String(k)) if !k.trim().is_empty() => k.clone(),
         Some(Value::String(_)) | None | Some(Value::Null) => {
-            return Err(invalid(format!("{at}.key"), "is required and must not be empty"))
+            return Err(invalid(
+                format!("{at}.key"),
+                "is required and must not be empty",
+            ))
         }
         Some(_) => return Err(invalid(format!("{at}.key"), "must be a string")),
     };
@@ -335,7 +338,8 @@ mod tests {
 
     #[test]
     fn refusals_name_the_field() {
-        let ok = json!({"key": "a", "type": "text", "page": 1, "x": 10, "y": 10, "w": 100, "h": 20});
+        let ok =
+            json!({"key": "a", "type": "text", "page": 1, "x": 10, "y": 10, "w": 100, "h": 20});
         assert_eq!(parse(&json!([ok.clone()]), &doc()).unwrap().len(), 1);
         let mut bad = ok.clone();
         bad["type"] = json!("colour");
@@ -362,7 +366,8 @@ mod tests {
     fn one_key_in_several_boxes_is_one_question() {
         let a = json!({"key": "name", "label": "Name", "required": true, "page": 1, "x": 10, "y": 10, "w": 100, "h": 20});
         let b = json!({"key": "name", "page": 1, "x": 10, "y": 700, "w": 100, "h": 20});
-        let c = json!({"key": "ok", "type": "checkbox", "page": 1, "x": 10, "y": 40, "w": 12, "h": 12});
+        let c =
+            json!({"key": "ok", "type": "checkbox", "page": 1, "x": 10, "y": 40, "w": 12, "h": 12});
         let fields = parse(&json!([a, b, c]), &doc()).unwrap();
         let q = questions(&fields);
         assert_eq!(q.len(), 2);

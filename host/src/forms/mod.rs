@@ -53,7 +53,8 @@ pub struct Patch {
 /// The text a respondent sees after Send when the owner has not written one.
 pub const DEFAULT_CONFIRM: &str = "Thank you. Your answers have been sent.";
 
-const FORM_COLUMNS: &str = "d.id, d.title, d.kind, d.pages, d.shapes, d.version, d.created, d.updated, d.account_id,
+const FORM_COLUMNS: &str =
+    "d.id, d.title, d.kind, d.pages, d.shapes, d.version, d.created, d.updated, d.account_id,
      f.is_open, f.multiple, f.notify, f.confirm, f.configured, f.questions, f.responses, f.columns";
 
 fn row_to_form(row: &sqlx::any::AnyRow) -> Result<FormRow> {
@@ -152,11 +153,7 @@ pub async fn get_public(db: &Db, id: &str) -> Result<FormRow> {
 }
 
 /// The form's current model and assets.
-pub async fn load(
-    db: &Db,
-    blobs: &Blobs,
-    form: &FormRow,
-) -> Result<(Document, Vec<Asset>)> {
+pub async fn load(db: &Db, blobs: &Blobs, form: &FormRow) -> Result<(Document, Vec<Asset>)> {
     let (_, document, assets) = documents::load(db, blobs, &form.account_id, &form.doc.id).await?;
     Ok((document, assets))
 }

@@ -47,7 +47,8 @@ pub struct ResponseRow {
     pub summary: String,
 }
 
-const RESPONSE_COLUMNS: &str = "id, form_id, respondent, via, submitted, document, answers, summary";
+const RESPONSE_COLUMNS: &str =
+    "id, form_id, respondent, via, submitted, document, answers, summary";
 
 fn row_to_response(row: &sqlx::any::AnyRow) -> Result<ResponseRow> {
     let answers: String = row.try_get("answers")?;
@@ -97,12 +98,14 @@ pub async fn submit(
     let once_key = if form.settings.multiple {
         None
     } else {
-        Some(from.as_ref().map(|f| f.to_lowercase()).ok_or_else(|| {
-            Error::InvalidField {
-                field: "as".into(),
-                detail: "this form takes one answer per person: say who is answering".into(),
-            }
-        })?)
+        Some(
+            from.as_ref()
+                .map(|f| f.to_lowercase())
+                .ok_or_else(|| Error::InvalidField {
+                    field: "as".into(),
+                    detail: "this form takes one answer per person: say who is answering".into(),
+                })?,
+        )
     };
     let (mut document, assets) = load(db, blobs, form).await?;
     let questions = fields::questions(&document.fields);
@@ -161,12 +164,11 @@ pub async fn submit(
             other?;
         }
     }
-    let opened = sqlx::query(
-        "UPDATE forms SET responses = responses + 1 WHERE doc_id = $1 AND is_open = 1",
-    )
-    .bind(&form.doc.id)
-    .execute(&mut *tx)
-    .await?;
+    let opened =
+        sqlx::query("UPDATE forms SET responses = responses + 1 WHERE doc_id = $1 AND is_open = 1")
+            .bind(&form.doc.id)
+            .execute(&mut *tx)
+            .await?;
     if opened.rows_affected() == 0 {
         // Closed between our read and this write: the close wins.
         return Err(Error::Conflict(format!(
@@ -175,7 +177,9 @@ pub async fn submit(
         )));
     }
     if form.settings.notify {
-        let who = from.as_deref().unwrap_or("someone who did not say who they are");
+        let who = from
+            .as_deref()
+            .unwrap_or("someone who did not say who they are");
         mail::enqueue(
             &mut tx,
             &owner.id,

@@ -73,13 +73,15 @@ pub async fn add(
             .fetch_optional(&mut *tx)
             .await?;
     if known.is_none() {
-        sqlx::query("INSERT INTO form_shares (form_id, email, mode, added) VALUES ($1, $2, $3, $4)")
-            .bind(&form.doc.id)
-            .bind(email)
-            .bind(FILL)
-            .bind(now())
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "INSERT INTO form_shares (form_id, email, mode, added) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&form.doc.id)
+        .bind(email)
+        .bind(FILL)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?;
     }
     mail::enqueue(
         &mut tx,
@@ -101,11 +103,12 @@ pub async fn add(
 /// Withdraws an invitation. The link itself stays valid: whoever holds it can still answer
 /// while the form is open (close the form to stop that).
 pub async fn remove(db: &Db, form_id: &str, email: &str) -> Result<Vec<Share>> {
-    let done = sqlx::query("DELETE FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)")
-        .bind(form_id)
-        .bind(email.trim())
-        .execute(&db.pool)
-        .await?;
+    let done =
+        sqlx::query("DELETE FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)")
+            .bind(form_id)
+            .bind(email.trim())
+            .execute(&db.pool)
+            .await?;
     if done.rows_affected() == 0 {
         return Err(Error::NotFound(format!(
             "the form was not shared with {email}"

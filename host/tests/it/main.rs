@@ -2,11 +2,14 @@
 //! They use real components built by `make plugins`, a real database and real files.
 
 mod api;
+mod browser;
 mod common;
 mod convert_cli;
 mod corpus;
+mod forms;
 mod golden;
 mod limits;
+mod mail;
 mod sandbox;
 mod schema;
 mod server;

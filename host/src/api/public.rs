@@ -1,0 +1,500 @@
+//! The public form page, `{base_url}/f/{id}`: plain HTML that works without JavaScript,
+//! built from the form's schema, with the document's pages as pictures beside the
+//! questions. Answers sent here are responses with `via: link`. No bearer token reaches
+//! this (the route gate answers 404 to one); the link is the permission.
+
+use std::sync::{Mutex, OnceLock};
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Form;
+use quire_sdk::{Field, FieldType};
+use serde_json::{Map, Value};
+
+use super::error::ApiError;
+use crate::app::App;
+use crate::error::Error;
+use crate::forms::responses::{self, Submission, Via};
+use crate::forms::{self, answers, fields, FormRow};
+
+/// Resolution of the page pictures: sharp on a laptop screen, small enough to load fast.
+const PAGE_DPI: u32 = 96;
+/// Rendered pages kept in memory (a popular form is viewed far more often than it changes).
+const CACHE_PAGES: usize = 64;
+/// The name of the "who are you" input; answers use `a.<key>`, which never collides.
+const FROM_INPUT: &str = "_as";
+
+type PageKey = (String, i64, u32);
+
+fn page_cache() -> &'static Mutex<Vec<(PageKey, bytes::Bytes)>> {
+    static CACHE: OnceLock<Mutex<Vec<(PageKey, bytes::Bytes)>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// What the page shows: the form, or what became of a submission.
+enum Outcome<'a> {
+    Fill {
+        values: &'a Map<String, Value>,
+        from: &'a str,
+        problems: &'a [(String, String)],
+        notice: Option<&'a str>,
+    },
+    Sent(&'a str),
+}
+
+const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#f6f6f4}
+main{display:flex;flex-wrap:wrap;gap:2rem;padding:1.5rem;max-width:1400px;margin:auto}
+.pages{flex:1 1 480px;min-width:280px}.pages img{width:100%;height:auto;border:1px solid #bbb;background:#fff;margin-bottom:1rem}
+.questions{flex:1 1 360px;min-width:280px;background:#fff;border:1px solid #ddd;border-radius:6px;padding:1.25rem}
+h1{font-size:1.5rem;margin:0 0 .5rem}.q{margin:0 0 1.1rem}.q>label,legend{display:block;font-weight:600}
+input[type=text],input[type=email],input[type=number],input[type=date],textarea,select{box-sizing:border-box;width:100%;padding:.45rem;font:inherit;border:1px solid #888;border-radius:4px}
+fieldset{border:0;padding:0;margin:0}.error{color:#a00000;margin:.25rem 0 0}.notice{padding:.75rem;border-radius:4px;background:#fff3cd;border:1px solid #e0c060}
+.problems{padding:.75rem;border:2px solid #a00000;border-radius:4px}.hint{color:#555;font-size:.9rem;margin:.1rem 0 .3rem}
+button{font:inherit;padding:.6rem 1.4rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;cursor:pointer}.req{color:#a00000}";
+
+fn page_shell(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>{body}</body></html>",
+        esc(title)
+    )
+}
+
+fn input_id(i: usize) -> String {
+    format!("q{i}")
+}
+
+/// One question's control, labelled, with its error message tied to it for screen readers.
+fn question_html(
+    i: usize,
+    q: &Field,
+    value: Option<&Value>,
+    problem: Option<&str>,
+    closed: bool,
+) -> String {
+    let id = input_id(i);
+    let name = format!("a.{}", esc(&q.key));
+    let label = if q.label.trim().is_empty() {
+        esc(&q.key)
+    } else {
+        esc(q.label.trim())
+    };
+    let star = if q.required {
+        " <span class=\"req\" aria-hidden=\"true\">*</span>"
+    } else {
+        ""
+    };
+    let required = if q.required {
+        " required aria-required=\"true\""
+    } else {
+        ""
+    };
+    let disabled = if closed { " disabled" } else { "" };
+    let invalid = if problem.is_some() {
+        format!(" aria-invalid=\"true\" aria-describedby=\"{id}-error\"")
+    } else {
+        String::new()
+    };
+    let attrs = format!("{required}{disabled}{invalid}");
+    let text_value = value.map(answers::text).unwrap_or_default();
+    let error = problem
+        .map(|p| format!("<p class=\"error\" id=\"{id}-error\">{}</p>", esc(p)))
+        .unwrap_or_default();
+    let control = match q.field_type {
+        FieldType::Multiline => format!(
+            "<label for=\"{id}\">{label}{star}</label><textarea id=\"{id}\" name=\"{name}\" rows=\"4\"{attrs}>{}</textarea>",
+            esc(&text_value)
+        ),
+        FieldType::Checkbox => {
+            let checked = if value == Some(&Value::Bool(true)) { " checked" } else { "" };
+            format!(
+                "<input type=\"checkbox\" id=\"{id}\" name=\"{name}\" value=\"on\"{checked}{attrs}> <label for=\"{id}\" style=\"display:inline\">{label}{star}</label>"
+            )
+        }
+        FieldType::Radio => {
+            let mut s = format!("<fieldset{invalid}><legend>{label}{star}</legend>");
+            for (j, o) in q.options.iter().enumerate() {
+                let checked = if text_value == *o { " checked" } else { "" };
+                s.push_str(&format!(
+                    "<div><input type=\"radio\" id=\"{id}-{j}\" name=\"{name}\" value=\"{}\"{checked}{required}{disabled}> <label for=\"{id}-{j}\">{}</label></div>",
+                    esc(o),
+                    esc(o)
+                ));
+            }
+            s.push_str("</fieldset>");
+            s
+        }
+        FieldType::Select | FieldType::List => {
+            let multiple = q.field_type == FieldType::List;
+            let chosen: Vec<String> = match value {
+                Some(Value::Array(a)) => a.iter().map(answers::text).collect(),
+                Some(v) => vec![answers::text(v)],
+                None => Vec::new(),
+            };
+            let mut s = format!(
+                "<label for=\"{id}\">{label}{star}</label>{}<select id=\"{id}\" name=\"{name}\"{}{attrs}>",
+                if multiple { "<p class=\"hint\">Choose one or more.</p>" } else { "" },
+                if multiple { " multiple" } else { "" }
+            );
+            if !multiple {
+                s.push_str("<option value=\"\">Choose…</option>");
+            }
+            for o in &q.options {
+                let sel = if chosen.contains(o) { " selected" } else { "" };
+                s.push_str(&format!("<option value=\"{}\"{sel}>{}</option>", esc(o), esc(o)));
+            }
+            s.push_str("</select>");
+            s
+        }
+        _ => {
+            let (ty, hint, extra) = match q.field_type {
+                FieldType::Email => ("email", "", " autocomplete=\"email\""),
+                FieldType::Number => ("number", "", " step=\"any\" inputmode=\"decimal\""),
+                FieldType::Date => ("date", "<p class=\"hint\">Year-month-day, e.g. 2026-01-31.</p>", ""),
+                FieldType::Signature => ("text", "<p class=\"hint\">Type your full name as your signature.</p>", ""),
+                _ => ("text", "", ""),
+            };
+            format!(
+                "<label for=\"{id}\">{label}{star}</label>{hint}<input type=\"{ty}\" id=\"{id}\" name=\"{name}\" value=\"{}\"{extra}{attrs}>",
+                esc(&text_value)
+            )
+        }
+    };
+    format!("<div class=\"q\">{control}{error}</div>")
+}
+
+fn render(form: &FormRow, questions: &[Field], outcome: Outcome<'_>) -> String {
+    let id = &form.doc.id;
+    let mut pictures = String::new();
+    for n in 1..=form.doc.pages.max(0) {
+        pictures.push_str(&format!(
+            "<img src=\"/f/{id}/pages/{n}.png?v={}\" alt=\"Page {n} of {} of {}\" loading=\"lazy\">",
+            form.doc.version,
+            form.doc.pages,
+            esc(&form.doc.title)
+        ));
+    }
+    let side = match outcome {
+        Outcome::Sent(confirm) => format!(
+            "<h1>{}</h1><div role=\"status\" class=\"notice\" id=\"confirmation\"><p>{}</p></div>",
+            esc(&form.doc.title),
+            esc(confirm).replace('\n', "<br>")
+        ),
+        Outcome::Fill {
+            values,
+            from,
+            problems,
+            notice,
+        } => {
+            let closed = !form.settings.open;
+            let mut s = format!("<h1>{}</h1>", esc(&form.doc.title));
+            if closed {
+                s.push_str("<p role=\"status\" class=\"notice\" id=\"closed\">This form is closed: it no longer takes answers. You can still see what it asks.</p>");
+            } else if let Some(n) = notice {
+                s.push_str(&format!(
+                    "<p role=\"alert\" class=\"notice\">{}</p>",
+                    esc(n)
+                ));
+            }
+            if !problems.is_empty() {
+                s.push_str("<div role=\"alert\" class=\"problems\" id=\"problems\"><p><strong>Please correct the following:</strong></p><ul>");
+                for (key, detail) in problems {
+                    let anchor = questions
+                        .iter()
+                        .position(|q| &q.key == key)
+                        .map(input_id)
+                        .unwrap_or_default();
+                    s.push_str(&format!(
+                        "<li><a href=\"#{anchor}\">{}</a></li>",
+                        esc(detail)
+                    ));
+                }
+                s.push_str("</ul></div>");
+            }
+            s.push_str(&format!(
+                "<form method=\"post\" action=\"/f/{id}\" novalidate><p class=\"hint\">Fields marked <span class=\"req\">*</span> are required.</p>"
+            ));
+            let who_required = !form.settings.multiple;
+            let who_problem = problems
+                .iter()
+                .find(|(k, _)| k == FROM_INPUT)
+                .map(|(_, d)| d.as_str());
+            s.push_str(&format!(
+                "<div class=\"q\"><label for=\"{FROM_INPUT}\">Your email address{}</label><p class=\"hint\">{}</p><input type=\"email\" id=\"{FROM_INPUT}\" name=\"{FROM_INPUT}\" value=\"{}\" autocomplete=\"email\"{}{}{}>{}</div>",
+                if who_required { " <span class=\"req\" aria-hidden=\"true\">*</span>" } else { "" },
+                if who_required { "This form takes one answer per person." } else { "Optional: tells the form's owner who answered." },
+                esc(from),
+                if who_required { " required aria-required=\"true\"" } else { "" },
+                if closed { " disabled" } else { "" },
+                if who_problem.is_some() { format!(" aria-invalid=\"true\" aria-describedby=\"{FROM_INPUT}-error\"") } else { String::new() },
+                who_problem.map(|p| format!("<p class=\"error\" id=\"{FROM_INPUT}-error\">{}</p>", esc(p))).unwrap_or_default(),
+            ));
+            for (i, q) in questions.iter().enumerate() {
+                let problem = problems
+                    .iter()
+                    .find(|(k, _)| *k == q.key)
+                    .map(|(_, d)| d.as_str());
+                s.push_str(&question_html(i, q, values.get(&q.key), problem, closed));
+            }
+            if !closed {
+                s.push_str("<button type=\"submit\">Send</button>");
+            }
+            s.push_str("</form>");
+            s
+        }
+    };
+    page_shell(
+        &form.doc.title,
+        &format!(
+            "<main><section class=\"pages\" aria-label=\"The document\">{pictures}</section><section class=\"questions\" aria-label=\"Questions\">{side}</section></main>"
+        ),
+    )
+}
+
+/// A page for when there is no form to show.
+fn missing(detail: &str) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Html(page_shell(
+            "Form not found",
+            &format!("<main><section class=\"questions\"><h1>Form not found</h1><p>{}</p></section></main>", esc(detail)),
+        )),
+    )
+        .into_response()
+}
+
+async fn load(app: &App, id: &str) -> Result<(FormRow, Vec<Field>), Response> {
+    let form =
+        match forms::get_public(&app.db, id).await {
+            Ok(f) => f,
+            Err(Error::NotFound(_)) => return Err(missing(
+                "There is no form at this address; the link may be mistyped or the form deleted.",
+            )),
+            Err(e) => return Err(ApiError::from(e).into_response()),
+        };
+    let (document, _) = forms::load(&app.db, &app.blobs, &form)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?;
+    let questions = fields::questions(&document.fields);
+    Ok((form, questions))
+}
+
+pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
+    let (form, questions) = match load(&app, &id).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let empty = Map::new();
+    Html(render(
+        &form,
+        &questions,
+        Outcome::Fill {
+            values: &empty,
+            from: "",
+            problems: &[],
+            notice: None,
+        },
+    ))
+    .into_response()
+}
+
+/// The posted pairs as answers of the right JSON types, for the same checks the API runs.
+fn answers_from_pairs(questions: &[Field], pairs: &[(String, String)]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for q in questions {
+        let name = format!("a.{}", q.key);
+        let given: Vec<&str> = pairs
+            .iter()
+            .filter(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+            .collect();
+        let value = match q.field_type {
+            FieldType::Checkbox => Value::Bool(!given.is_empty()),
+            FieldType::List => Value::Array(
+                given
+                    .iter()
+                    .filter(|v| !v.is_empty())
+                    .map(|v| Value::String(v.to_string()))
+                    .collect(),
+            ),
+            // Browsers send a textarea's line breaks as CRLF (HTML's form encoding); the
+            // API's answers use plain newlines.
+            _ => match given.first() {
+                Some(v) if !v.trim().is_empty() => Value::String(v.replace("\r\n", "\n")),
+                _ => continue,
+            },
+        };
+        out.insert(q.key.clone(), value);
+    }
+    out
+}
+
+pub async fn submit(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    posted: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
+) -> Response {
+    let Ok(Form(pairs)) = posted else {
+        return ApiError::bad_request(
+            "the form page posts application/x-www-form-urlencoded answers",
+        )
+        .into_response();
+    };
+    let (form, questions) = match load(&app, &id).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let values = answers_from_pairs(&questions, &pairs);
+    let from = pairs
+        .iter()
+        .find(|(k, _)| k == FROM_INPUT)
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_default();
+    let page = |status: StatusCode, problems: &[(String, String)], notice: Option<&str>| {
+        (
+            status,
+            Html(render(
+                &form,
+                &questions,
+                Outcome::Fill {
+                    values: &values,
+                    from: &from,
+                    problems,
+                    notice,
+                },
+            )),
+        )
+            .into_response()
+    };
+    if !form.settings.open {
+        return page(StatusCode::CONFLICT, &[], None);
+    }
+    let mut problems = match answers::check_all(&questions, &values) {
+        Ok(_) => Vec::new(),
+        Err(p) => p,
+    };
+    if !from.is_empty() && !answers::is_email(&from) {
+        problems.insert(
+            0,
+            (
+                FROM_INPUT.to_string(),
+                format!("`{from}` is not an email address"),
+            ),
+        );
+    } else if from.is_empty() && !form.settings.multiple {
+        problems.insert(
+            0,
+            (
+                FROM_INPUT.to_string(),
+                "Your email address is required: this form takes one answer per person".to_string(),
+            ),
+        );
+    }
+    if !problems.is_empty() {
+        return page(StatusCode::BAD_REQUEST, &problems, None);
+    }
+    let submitted = responses::submit(
+        &app.db,
+        &app.blobs,
+        &app.config.base_url,
+        &form,
+        Submission {
+            answers: values.clone(),
+            from: Some(from.clone()).filter(|f| !f.is_empty()),
+            via: Via::Link,
+        },
+    )
+    .await;
+    match submitted {
+        Ok(_) => {
+            let confirm = form.settings.confirm.as_deref().unwrap_or(forms::DEFAULT_CONFIRM);
+            Html(render(&form, &questions, Outcome::Sent(confirm))).into_response()
+        }
+        Err(Error::InvalidField { field, detail }) => {
+            let key = field.strip_prefix("answers.").unwrap_or(FROM_INPUT).to_string();
+            page(StatusCode::BAD_REQUEST, &[(key, detail)], None)
+        }
+        Err(Error::Conflict(detail)) => page(StatusCode::CONFLICT, &[], Some(&detail)),
+        Err(Error::StorageFull { .. }) => page(
+            StatusCode::INSUFFICIENT_STORAGE,
+            &[],
+            Some("The form's owner has run out of storage, so your answers could not be kept. Please tell them."),
+        ),
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+/// One page of the form's document as a picture, drawn by the PNG converter.
+pub async fn page_picture(
+    State(app): State<App>,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    let Some(n) = file
+        .strip_suffix(".png")
+        .and_then(|n| n.parse::<u32>().ok())
+    else {
+        return ApiError::not_found("pages are /f/{id}/pages/{n}.png").into_response();
+    };
+    let form = match forms::get_public(&app.db, &id).await {
+        Ok(f) => f,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    if n == 0 || i64::from(n) > form.doc.pages {
+        return ApiError::not_found(format!("the form has {} page(s)", form.doc.pages))
+            .into_response();
+    }
+    let key: PageKey = (id.clone(), form.doc.version, n);
+    let cached = page_cache()
+        .lock()
+        .ok()
+        .and_then(|c| c.iter().find(|(k, _)| *k == key).map(|(_, b)| b.clone()));
+    let bytes = match cached {
+        Some(b) => b,
+        None => {
+            let (document, assets) = match forms::load(&app.db, &app.blobs, &form).await {
+                Ok(x) => x,
+                Err(e) => return ApiError::from(e).into_response(),
+            };
+            let out = match app
+                .plugins
+                .export(&document, &assets, "png", Some(n), Some(PAGE_DPI))
+                .await
+            {
+                Ok(o) => o,
+                Err(e) => return ApiError::from(e).into_response(),
+            };
+            let b = bytes::Bytes::from(out.value.bytes);
+            if let Ok(mut c) = page_cache().lock() {
+                c.retain(|(k, _)| !(k.0 == key.0 && k.1 != key.1));
+                if c.len() >= CACHE_PAGES {
+                    c.remove(0);
+                }
+                c.push((key, b.clone()));
+            }
+            b
+        }
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            (header::CACHE_CONTROL, "public, max-age=300"),
+        ],
+        bytes,
+    )
+        .into_response()
+}

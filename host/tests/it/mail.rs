@@ -1,0 +1,176 @@
+//! Mail through a real SMTP server (aiosmtpd): invitations and submission notices wait in
+//! the outbox while SMTP is down and are delivered once it is up, nothing lost.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::run_tool;
+use crate::forms::{create_form, good_answers};
+use crate::server::*;
+
+struct Smtpd(Child);
+
+impl Drop for Smtpd {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start_smtpd(port: u16, maildir: &std::path::Path) -> Smtpd {
+    let child = Command::new("python3")
+        .args([
+            "-m",
+            "aiosmtpd",
+            "-n",
+            "-l",
+            &format!("127.0.0.1:{port}"),
+            "-c",
+            "aiosmtpd.handlers.Mailbox",
+        ])
+        .arg(maildir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 -m aiosmtpd (make deps installs aiosmtpd)");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "aiosmtpd did not start (is it installed? `pip install aiosmtpd`)"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Smtpd(child)
+}
+
+/// The delivered messages, read with Python's own mailbox and email modules.
+fn delivered(maildir: &std::path::Path) -> Vec<Value> {
+    let script = "import json,mailbox,sys\nout=[]\nfor m in mailbox.Maildir(sys.argv[1], create=False):\n    out.append({'to': m['To'], 'from': m['From'], 'subject': m['Subject'], 'body': m.get_payload(decode=True).decode('utf-8')})\nprint(json.dumps(out))";
+    let out = run_tool(Command::new("python3").args(["-c", script]).arg(maildir));
+    serde_json::from_str::<Vec<Value>>(&out).unwrap()
+}
+
+#[test]
+fn mail_waits_for_smtp_and_is_then_delivered() {
+    let port = free_port();
+    let smtp_url = format!("smtp://127.0.0.1:{port}");
+    let s = Server::start(&[
+        ("QUIRE_SMTP_URL", smtp_url.as_str()),
+        ("QUIRE_MAIL_FROM", "forms@quire.test"),
+        ("QUIRE_MAIL_POLL_MS", "200"),
+        ("QUIRE_MAIL_RETRY_MAX_SECS", "1"),
+    ]);
+    let a = s.account("pro");
+    s.cli(&["admin", "account", "confirm-email", &a.id]);
+    let owner_email = s.cli_json(&["admin", "outbox", "--all", "--json"]);
+    assert_eq!(owner_email["mail"], json!([]));
+    let t = s.token(&a);
+    let form = create_form(&s, &t, "Picnic signup");
+    let id = form["id"].as_str().unwrap();
+    s.send_json(
+        "PATCH",
+        &t,
+        &format!("/api/v1/forms/{id}"),
+        &json!({"notify": true}),
+    );
+    let r = s.send_json(
+        "POST",
+        &t,
+        &format!("/api/v1/forms/{id}/shares"),
+        &json!({"email": "guest@example.org"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let r = s.send_json(
+        "POST",
+        &t,
+        &format!("/api/v1/forms/{id}/responses"),
+        &json!({"answers": good_answers(), "as": "ann@example.org"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+
+    // SMTP is down: both messages wait, with the failure recorded.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let waiting = s.cli_json(&["admin", "outbox", "--json"]);
+        let mail = waiting["mail"].as_array().unwrap().clone();
+        assert_eq!(mail.len(), 2, "{waiting}");
+        if mail
+            .iter()
+            .all(|m| m["attempts"].as_i64().unwrap() >= 1 && m["last_error"].is_string())
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no delivery attempt was recorded: {waiting}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    // SMTP comes up: delivery resumes and everything arrives.
+    let dir = tempfile::tempdir().unwrap();
+    let maildir = dir.path().join("Maildir"); // aiosmtpd creates it, with tmp/new/cur
+    let _smtpd = start_smtpd(port, &maildir);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let waiting = s.cli_json(&["admin", "outbox", "--json"]);
+        if waiting["mail"].as_array().unwrap().is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the outbox did not drain once SMTP was up: {waiting}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let got = delivered(&maildir);
+    assert_eq!(got.len(), 2, "{got:?}");
+    let invite = got
+        .iter()
+        .find(|m| m["to"] == "guest@example.org")
+        .expect("the invitation");
+    assert_eq!(invite["from"], "forms@quire.test");
+    assert!(invite["subject"]
+        .as_str()
+        .unwrap()
+        .contains("Picnic signup"));
+    assert!(
+        invite["body"]
+            .as_str()
+            .unwrap()
+            .contains(&s.url(&format!("/f/{id}"))),
+        "{invite}"
+    );
+    let notice = got
+        .iter()
+        .find(|m| m["to"] != "guest@example.org")
+        .expect("the notice");
+    assert!(
+        notice["to"].as_str().unwrap().ends_with("@example.com"),
+        "to the owner: {notice}"
+    );
+    assert_eq!(notice["subject"], "New response to Picnic signup");
+    let body = notice["body"].as_str().unwrap();
+    assert!(
+        body.contains("ann@example.org") && body.contains("Ann \"Nan\" Example"),
+        "{body}"
+    );
+    // Sent mail stays listed with --all, marked sent.
+    let all = s.cli_json(&["admin", "outbox", "--all", "--json"]);
+    assert!(all["mail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["sent_at"].is_number()));
+}
