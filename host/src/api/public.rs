@@ -9,7 +9,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Form;
-use quire_sdk::{Field, FieldType};
+use quire_sdk::{Document, Field, FieldType};
 use serde_json::{Map, Value};
 
 use super::error::ApiError;
@@ -60,7 +60,9 @@ enum Outcome<'a> {
 
 const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#f6f6f4}
 main{display:flex;flex-wrap:wrap;gap:2rem;padding:1.5rem;max-width:1400px;margin:auto}
-.pages{flex:1 1 480px;min-width:280px}.pages img{width:100%;height:auto;border:1px solid #bbb;background:#fff;margin-bottom:1rem}
+.pages{flex:1 1 480px;min-width:280px}.page{position:relative;margin-bottom:1rem}.page img{display:block;width:100%;height:auto;border:1px solid #bbb;background:#fff}
+.box{position:absolute;outline:2px solid rgba(29,78,216,.55);background:rgba(29,78,216,.08)}.box:hover,.box:focus{background:rgba(29,78,216,.25)}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .questions{flex:1 1 360px;min-width:280px;background:#fff;border:1px solid #ddd;border-radius:6px;padding:1.25rem}
 h1{font-size:1.5rem;margin:0 0 .5rem}.q{margin:0 0 1.1rem}.q>label,legend{display:block;font-weight:600}
 input[type=text],input[type=email],input[type=number],input[type=date],textarea,select{box-sizing:border-box;width:100%;padding:.45rem;font:inherit;border:1px solid #888;border-radius:4px}
@@ -77,6 +79,21 @@ fn page_shell(title: &str, body: &str) -> String {
 
 fn input_id(i: usize) -> String {
     format!("q{i}")
+}
+
+/// The words a question is known by: its label, else its key.
+fn question_name(q: &Field) -> &str {
+    if q.label.trim().is_empty() {
+        &q.key
+    } else {
+        q.label.trim()
+    }
+}
+
+/// What a page is drawn from: the form's model and its questions.
+struct Page<'a> {
+    document: &'a Document,
+    questions: Vec<Field>,
 }
 
 /// One question's control, labelled, with its error message tied to it for screen readers.
@@ -178,12 +195,32 @@ fn question_html(
     format!("<div class=\"q\">{control}{error}</div>")
 }
 
-fn render(form: &FormRow, questions: &[Field], outcome: Outcome<'_>) -> String {
+fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
+    let questions = page.questions.as_slice();
     let id = &form.doc.id;
     let mut pictures = String::new();
-    for n in 1..=form.doc.pages.max(0) {
+    for (n, p) in page.document.pages.iter().enumerate() {
+        let n = n + 1;
+        // Each box is outlined over the picture and links to its question, in CSS alone.
+        let mut boxes = String::new();
+        for f in page.document.fields.iter().filter(|f| f.page as usize == n) {
+            let Some(i) = questions.iter().position(|q| q.key == f.key) else {
+                continue;
+            };
+            let pct = |v: f64, of: f64| if of > 0.0 { v / of * 100.0 } else { 0.0 };
+            boxes.push_str(&format!(
+                "<a class=\"box\" href=\"#{}\" title=\"{}\" style=\"left:{:.3}%;top:{:.3}%;width:{:.3}%;height:{:.3}%\"><span class=\"visually-hidden\">{}</span></a>",
+                input_id(i),
+                esc(question_name(&questions[i])),
+                pct(f.frame.x, p.width),
+                pct(f.frame.y, p.height),
+                pct(f.frame.w, p.width),
+                pct(f.frame.h, p.height),
+                esc(question_name(&questions[i])),
+            ));
+        }
         pictures.push_str(&format!(
-            "<img src=\"/f/{id}/pages/{n}.png?v={}\" alt=\"Page {n} of {} of {}\" loading=\"lazy\">",
+            "<div class=\"page\"><img src=\"/f/{id}/pages/{n}.png?v={}\" alt=\"Page {n} of {} of {}\" loading=\"lazy\">{boxes}</div>",
             form.doc.version,
             form.doc.pages,
             esc(&form.doc.title)
@@ -278,7 +315,7 @@ fn missing(detail: &str) -> Response {
         .into_response()
 }
 
-async fn load(app: &App, id: &str) -> Result<(FormRow, Vec<Field>), Response> {
+async fn load(app: &App, id: &str) -> Result<(FormRow, Document), Response> {
     let form =
         match forms::get_public(&app.db, id).await {
             Ok(f) => f,
@@ -290,19 +327,22 @@ async fn load(app: &App, id: &str) -> Result<(FormRow, Vec<Field>), Response> {
     let (document, _) = forms::load(&app.db, &app.blobs, &form)
         .await
         .map_err(|e| ApiError::from(e).into_response())?;
-    let questions = fields::questions(&document.fields);
-    Ok((form, questions))
+    Ok((form, document))
 }
 
 pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
-    let (form, questions) = match load(&app, &id).await {
+    let (form, document) = match load(&app, &id).await {
         Ok(x) => x,
         Err(r) => return r,
+    };
+    let page = Page {
+        questions: fields::questions(&document.fields),
+        document: &document,
     };
     let empty = Map::new();
     Html(render(
         &form,
-        &questions,
+        &page,
         Outcome::Fill {
             values: &empty,
             from: "",
@@ -355,22 +395,27 @@ pub async fn submit(
         )
         .into_response();
     };
-    let (form, questions) = match load(&app, &id).await {
+    let (form, document) = match load(&app, &id).await {
         Ok(x) => x,
         Err(r) => return r,
     };
+    let page = Page {
+        questions: fields::questions(&document.fields),
+        document: &document,
+    };
+    let questions = page.questions.as_slice();
     let values = answers_from_pairs(&questions, &pairs);
     let from = pairs
         .iter()
         .find(|(k, _)| k == FROM_INPUT)
         .map(|(_, v)| v.trim().to_string())
         .unwrap_or_default();
-    let page = |status: StatusCode, problems: &[(String, String)], notice: Option<&str>| {
+    let reply = |status: StatusCode, problems: &[(String, String)], notice: Option<&str>| {
         (
             status,
             Html(render(
                 &form,
-                &questions,
+                &page,
                 Outcome::Fill {
                     values: &values,
                     from: &from,
@@ -382,7 +427,7 @@ pub async fn submit(
             .into_response()
     };
     if !form.settings.open {
-        return page(StatusCode::CONFLICT, &[], None);
+        return reply(StatusCode::CONFLICT, &[], None);
     }
     let mut problems = match answers::check_all(&questions, &values) {
         Ok(_) => Vec::new(),
@@ -406,7 +451,7 @@ pub async fn submit(
         );
     }
     if !problems.is_empty() {
-        return page(StatusCode::BAD_REQUEST, &problems, None);
+        return reply(StatusCode::BAD_REQUEST, &problems, None);
     }
     let submitted = responses::submit(
         &app.db,
@@ -423,14 +468,14 @@ pub async fn submit(
     match submitted {
         Ok(_) => {
             let confirm = form.settings.confirm.as_deref().unwrap_or(forms::DEFAULT_CONFIRM);
-            Html(render(&form, &questions, Outcome::Sent(confirm))).into_response()
+            Html(render(&form, &page, Outcome::Sent(confirm))).into_response()
         }
         Err(Error::InvalidField { field, detail }) => {
             let key = field.strip_prefix("answers.").unwrap_or(FROM_INPUT).to_string();
-            page(StatusCode::BAD_REQUEST, &[(key, detail)], None)
+            reply(StatusCode::BAD_REQUEST, &[(key, detail)], None)
         }
-        Err(Error::Conflict(detail)) => page(StatusCode::CONFLICT, &[], Some(&detail)),
-        Err(Error::StorageFull { .. }) => page(
+        Err(Error::Conflict(detail)) => reply(StatusCode::CONFLICT, &[], Some(&detail)),
+        Err(Error::StorageFull { .. }) => reply(
             StatusCode::INSUFFICIENT_STORAGE,
             &[],
             Some("The form's owner has run out of storage, so your answers could not be kept. Please tell them."),
