@@ -13,7 +13,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub detail: String,
     /// Fields a program acts on (e.g. `locked`, `allows`), beside `ok` and `detail`.
-    pub extra: Map<String, Value>,
+    /// Boxed: an ordered map is large and most refusals carry none.
+    pub extra: Box<Map<String, Value>>,
     pub headers: Vec<(HeaderName, String)>,
 }
 
@@ -22,7 +23,7 @@ impl ApiError {
         ApiError {
             status,
             detail: detail.into(),
-            extra: Map::new(),
+            extra: Box::default(),
             headers: Vec::new(),
         }
     }
@@ -57,7 +58,7 @@ impl IntoResponse for ApiError {
         let mut body = Map::new();
         body.insert("ok".into(), Value::Bool(false));
         body.insert("detail".into(), Value::String(self.detail));
-        body.extend(self.extra);
+        body.extend(*self.extra);
         let mut response = (self.status, axum::Json(Value::Object(body))).into_response();
         for (name, value) in self.headers {
             if let Ok(v) = HeaderValue::from_str(&value) {

@@ -404,7 +404,7 @@ pub async fn submit(
         document: &document,
     };
     let questions = page.questions.as_slice();
-    let values = answers_from_pairs(&questions, &pairs);
+    let values = answers_from_pairs(questions, &pairs);
     let from = pairs
         .iter()
         .find(|(k, _)| k == FROM_INPUT)
@@ -429,7 +429,7 @@ pub async fn submit(
     if !form.settings.open {
         return reply(StatusCode::CONFLICT, &[], None);
     }
-    let mut problems = match answers::check_all(&questions, &values) {
+    let mut problems = match answers::check_all(questions, &values) {
         Ok(_) => Vec::new(),
         Err(p) => p,
     };

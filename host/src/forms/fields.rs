@@ -306,7 +306,7 @@ pub fn placed_json(f: &Field) -> Value {
 /// The CSV's columns after `fields`: the old order kept, keys never seen appended.
 pub fn extend_columns(columns: &mut Vec<String>, fields: &[Field]) {
     for f in fields {
-        if !columns.iter().any(|c| *c == f.key) {
+        if !columns.contains(&f.key) {
             columns.push(f.key.clone());
         }
     }
