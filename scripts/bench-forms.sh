@@ -25,7 +25,7 @@ SECRET=$(echo "$CRED" | python3 -c 'import json,sys; print(json.load(sys.stdin)[
 $Q serve & SERVER=$!
 LUA=$(mktemp --suffix=.lua)
 trap 'kill $SERVER 2>/dev/null; rm -rf "$DATA" "$LUA"' EXIT
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/api/v1" && break; sleep 0.1; done
+for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$PORT/api/v1" && break; sleep 0.1; done  # the first start compiles every plugin
 TOKEN=$(curl -s -d grant_type=client_credentials -d "client_id=$CID" -d "client_secret=$SECRET" "http://127.0.0.1:$PORT/auth/oauth/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
 
 # A one-page form of 20 text, email, number, date and checkbox questions.

@@ -39,7 +39,7 @@ CID=$(echo "$CRED" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cl
 SECRET=$(echo "$CRED" | python3 -c 'import json,sys; print(json.load(sys.stdin)["client_secret"])')
 $Q serve & SERVER=$!
 trap 'kill $SERVER 2>/dev/null; rm -rf "$DATA"' EXIT
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/api/v1" && break; sleep 0.1; done
+for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$PORT/api/v1" && break; sleep 0.1; done  # the first start compiles every plugin
 TOKEN=$(curl -s -d grant_type=client_credentials -d "client_id=$CID" -d "client_secret=$SECRET" "http://127.0.0.1:$PORT/auth/oauth/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
 DOC=$(curl -s -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   -d '{"markdown": "# Bench\n\nOne page of **Markdown** with a [link](https://example.com).\n\n- a\n- b\n"}' \
