@@ -21,6 +21,7 @@
 
 mod device;
 mod fonts;
+mod form;
 mod images;
 mod open;
 mod order;
@@ -38,6 +39,7 @@ use quire_sdk::validate::{MAX_PAGE_SIDE, MAX_SHAPES};
 use quire_sdk::{ConvertError, Document, ImportRequest, Imported, Kind, Page, Rect, Shape};
 
 use device::{Budget, Collector, Notes};
+use form::Form;
 use images::AssetStore;
 pub use open::Unlock;
 
@@ -173,6 +175,10 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
         )));
     }
 
+    let mut form = guarded(|| Form::read(pdf.xref(), pages)).unwrap_or_else(|| {
+        warnings.push("the PDF's form fields could not be read and were left out".into());
+        Form::empty()
+    });
     let mut reader = Reader {
         settings: InterpreterSettings::default(),
         cache: InterpreterCache::new(),
@@ -187,18 +193,21 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
     for (i, page) in pages.iter().enumerate() {
         let n = i + 1;
         let model = if pictures {
-            reader.picture_page(page, n)?
+            reader.picture_page(page, n, &mut form)?
         } else {
-            reader.editable_page(page, n)
+            reader.editable_page(page, n, &mut form)
         };
         out.push(model);
     }
+    let (fields, form_warnings) = form.into_fields();
     warnings.append(&mut reader.warnings);
+    warnings.extend(form_warnings);
     warnings.extend(note_warnings(&reader.notes));
 
     let mut document = Document::new(Kind::Pdf);
     document.title = title.or_else(|| pdf.metadata().title.as_deref().and_then(text_string));
     document.pages = out;
+    document.fields = fields;
     Ok(Imported {
         document,
         assets: reader.store.assets,
@@ -266,21 +275,10 @@ fn decryption_error(
     }
 }
 
-/// A PDF text string (UTF-16BE or UTF-8 with a byte-order mark, else PDFDocEncoding, read
-/// as Latin-1) as text; `None` when empty.
+/// A PDF text string (UTF-16BE or UTF-8 with a byte-order mark, else PDFDocEncoding) as
+/// trimmed text; `None` when empty.
 fn text_string(bytes: &[u8]) -> Option<String> {
-    let s = if let Some(rest) = bytes.strip_prefix(&[0xFE, 0xFF]) {
-        let units: Vec<u16> = rest
-            .chunks_exact(2)
-            .map(|c| u16::from_be_bytes([c[0], c[1]]))
-            .collect();
-        String::from_utf16_lossy(&units)
-    } else if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
-        String::from_utf8_lossy(rest).into_owned()
-    } else {
-        bytes.iter().map(|&b| char::from(b)).collect()
-    };
-    let s = s.trim().to_string();
+    let s = form::pdf_text(bytes).trim().to_string();
     (!s.is_empty()).then_some(s)
 }
 
@@ -331,8 +329,14 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn picture_page(&mut self, page: &'a PdfPage<'a>, n: usize) -> Result<Page, ConvertError> {
+    fn picture_page(
+        &mut self,
+        page: &'a PdfPage<'a>,
+        n: usize,
+        form: &mut Form,
+    ) -> Result<Page, ConvertError> {
         let g = Geometry::of(page);
+        form.place(n - 1, g.transform(), g.width, g.height);
         let mut model = Page::new(g.width, g.height);
         model.rotate = g.rotate;
         let crop = (g.x0, g.y0, g.width, g.height);
@@ -365,10 +369,11 @@ impl<'a> Reader<'a> {
         Ok(model)
     }
 
-    fn editable_page(&mut self, page: &'a PdfPage<'a>, n: usize) -> Page {
+    fn editable_page(&mut self, page: &'a PdfPage<'a>, n: usize, form: &mut Form) -> Page {
         let g = Geometry::of(page);
         let mark = self.store.assets.len();
         let Some(mut collected) = self.collect(page, g.transform(), g.width, g.height) else {
+            form.place(n - 1, g.transform(), g.width, g.height);
             self.warnings
                 .push(format!("page {n} could not be read and was left blank"));
             let mut model = Page::new(g.width, g.height);
@@ -376,6 +381,7 @@ impl<'a> Reader<'a> {
             return model;
         };
         let (mut width, mut height, mut rotate) = (g.width, g.height, g.rotate);
+        let mut transform = g.transform();
         if g.rotate != 0 && collected.notes.rotated_glyphs > collected.glyphs.len() {
             // Most text is turned in page space: the page is meant to be read turned.
             // Applying the rotation to the content makes that text upright and editable.
@@ -390,6 +396,7 @@ impl<'a> Reader<'a> {
                 if turned.notes.rotated_glyphs < turned.glyphs.len() {
                     collected = turned;
                     (width, height, rotate) = (w, h, 0);
+                    transform = upright;
                     self.warnings.push(format!(
                         "page {n} was turned upright (its rotation applied) so its text could \
                          be edited"
@@ -402,6 +409,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
+        form.place(n - 1, transform, width, height);
         self.notes.add(&collected.notes);
         let mut model = Page::new(width, height);
         model.rotate = rotate;
