@@ -1,0 +1,146 @@
+//! Detection on the corpus's scanned forms, scored against hand-made truth
+//! (`tests/truth/*.json`, blanks a person would fill, in page points after import). The
+//! table of precision and recall is printed (`cargo test -p quire-detect -- --nocapture`);
+//! the floors below sit a little under what was measured, so a regression fails.
+
+#[path = "common/score.rs"]
+#[allow(dead_code)]
+mod score;
+
+use quire_sdk::{ExportRequest, FieldType, Shape};
+use score::{Case, CASES};
+
+/// (file, precision floor, recall floor), measured values in the comments.
+const FLOORS: &[(&str, f64, f64)] = &[
+    ("employment-application", 0.60, 0.75),
+    ("verification-of-employment", 0.55, 0.80),
+    ("vaccination-card", 0.38, 0.75),
+    ("cms1500-claim", 0.72, 0.72),
+    ("patient-intake-photo", 0.65, 0.80),
+    ("scanned-form-patient-intake.pdf", 0.65, 0.80),
+];
+const OVERALL: (f64, f64) = (0.66, 0.75);
+
+#[test]
+fn scanned_forms_meet_their_precision_and_recall() {
+    let scores: Vec<score::Score> = CASES.iter().map(score::score).collect();
+    println!("{}", score::table(&scores));
+    for s in &scores {
+        let &(_, p, r) = FLOORS
+            .iter()
+            .find(|f| f.0 == s.name)
+            .unwrap_or_else(|| panic!("no floor for {}", s.name));
+        assert!(
+            s.precision() >= p && s.recall() >= r,
+            "{}: precision {:.2} (floor {p}), recall {:.2} (floor {r})",
+            s.name,
+            s.precision(),
+            s.recall()
+        );
+        // Tick boxes are told from text blanks: nearly every match agrees on which it is.
+        assert!(
+            s.kind_agrees + 2 >= s.matched,
+            "{}: {} of {} matches agree on tick box or not",
+            s.name,
+            s.kind_agrees,
+            s.matched
+        );
+    }
+    let sum = |f: fn(&score::Score) -> usize| scores.iter().map(f).sum::<usize>() as f64;
+    let (p, r) = (
+        sum(|s| s.matched) / sum(|s| s.found),
+        sum(|s| s.matched) / sum(|s| s.truth),
+    );
+    assert!(p >= OVERALL.0 && r >= OVERALL.1, "overall {p:.2} / {r:.2}");
+}
+
+fn case(name: &str) -> &'static Case {
+    CASES.iter().find(|c| c.name == name).expect("a case")
+}
+
+/// The PDF wraps the photo's JPEG (EXIF orientation 6) in a /Rotate 90 page; the importer
+/// keeps the JPEG as it is, in a 792 x 594 frame. Detection reads the picture upright, as
+/// the exporters draw it, so its blanks are the photo's, mapped onto that frame.
+#[test]
+fn the_scanned_pdf_finds_the_photos_blanks_on_its_frame() {
+    let (photo, photo_assets) = score::import(case("patient-intake-photo"));
+    let (pdf, pdf_assets) = score::import(case("scanned-form-patient-intake.pdf"));
+    assert_eq!(pdf.pages[0].rotate, 90);
+    let frame = |d: &quire_sdk::Document| match &d.pages[0].shapes[0] {
+        Shape::Image(i) => i.frame,
+        other => panic!("expected the picture, got {other:?}"),
+    };
+    let (fp, fd) = (frame(&photo), frame(&pdf));
+    let a = quire_detect::detect(&photo, &photo_assets, None)
+        .unwrap()
+        .fields;
+    let b = quire_detect::detect(&pdf, &pdf_assets, None)
+        .unwrap()
+        .fields;
+    assert!(a.len() >= 25, "{}", a.len());
+    // Reading order may differ where rows nearly tie after squashing; compare as sets.
+    let mapped: Vec<(FieldType, [f64; 4])> = a
+        .iter()
+        .map(|f| {
+            let (sx, sy) = (fd.w / fp.w, fd.h / fp.h);
+            (
+                f.field_type,
+                [
+                    f.frame.x * sx,
+                    f.frame.y * sy,
+                    f.frame.w * sx,
+                    f.frame.h * sy,
+                ],
+            )
+        })
+        .collect();
+    assert_eq!(a.len(), b.len());
+    for f in &b {
+        let r = [f.frame.x, f.frame.y, f.frame.w, f.frame.h];
+        assert!(
+            mapped
+                .iter()
+                .any(|(t, m)| *t == f.field_type
+                    && m.iter().zip(r).all(|(p, q)| (p - q).abs() < 0.05)),
+            "{f:?} is not a photo blank mapped onto the PDF's frame"
+        );
+    }
+}
+
+#[test]
+fn scanned_answer_has_the_contract_shape() {
+    let (document, assets) = score::import(case("patient-intake-photo"));
+    let out = quire_detect::export(&ExportRequest {
+        document,
+        assets,
+        media_type: quire_detect::MEDIA_TYPE.into(),
+        page: Some(1),
+        dpi: None,
+        options: Vec::new(),
+    })
+    .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.bytes).unwrap();
+    let fields = json["fields"].as_array().unwrap();
+    assert!(fields.len() >= 25);
+    for (n, f) in fields.iter().enumerate() {
+        let o = f.as_object().unwrap();
+        let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+        let mut want = ["h", "key", "label", "page", "type", "w", "x", "y"];
+        want.sort();
+        let mut got = keys.clone();
+        got.sort();
+        assert_eq!(got, want);
+        assert_eq!(o["key"], format!("field_{}", n + 1));
+        assert_eq!(o["page"], 1);
+        // No OCR: a scan's blanks have no label.
+        assert_eq!(o["label"], "");
+        assert!(["text", "multiline", "checkbox"].contains(&o["type"].as_str().unwrap()));
+        let (x, y) = (o["x"].as_f64().unwrap(), o["y"].as_f64().unwrap());
+        let (w, h) = (o["w"].as_f64().unwrap(), o["h"].as_f64().unwrap());
+        assert!(x >= 0.0 && y >= 0.0 && w > 0.0 && h > 0.0);
+        assert!(x + w <= 3024.01 && y + h <= 4032.01);
+    }
+    // Reading order: rows go down the page.
+    let ys: Vec<f64> = fields.iter().map(|f| f["y"].as_f64().unwrap()).collect();
+    assert!(ys.first() < ys.last());
+}
