@@ -230,17 +230,34 @@ async fn replace(
             kind.as_str()
         )));
     }
-    let (content, _, warnings) = receive(&app, &principal, kind, &query, req).await?;
-    let row = documents::replace(
-        &app.db,
-        &app.blobs,
-        owner(&principal),
-        &id,
-        kind,
-        expected,
-        content,
-    )
-    .await?;
+    let (content, _, mut warnings) = receive(&app, &principal, kind, &query, req).await?;
+    // A form replaced through /pdfs keeps its fields and its question bookkeeping, exactly
+    // as through PUT /forms/{id}.
+    let row = if crate::forms::is_form(&app.db, &id).await? {
+        let (form, dropped) = crate::forms::replace(
+            &app.db,
+            &app.blobs,
+            owner(&principal),
+            &id,
+            expected,
+            content,
+            None,
+        )
+        .await?;
+        warnings.extend(dropped);
+        form.doc
+    } else {
+        documents::replace(
+            &app.db,
+            &app.blobs,
+            owner(&principal),
+            &id,
+            kind,
+            expected,
+            content,
+        )
+        .await?
+    };
     Ok(created_response(
         StatusCode::OK,
         &app.config.base_url,

@@ -745,6 +745,18 @@ fn replace_keeps_answers(s: &Server, t: &str) {
         s.get(t, &format!("/api/v1/forms/{id}/responses")).json()["total"],
         1
     );
+    // Replaced as a plain document, it stays the same form.
+    let r = s.send_json(
+        "PUT",
+        t,
+        &format!("/api/v1/pdfs/{id}"),
+        &json!({"markdown": "# Via pdfs"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["document"]["version"], 5);
+    let f = s.get(t, &format!("/api/v1/forms/{id}")).json()["form"].clone();
+    assert_eq!(f["form"]["count"], 1);
+    assert_eq!(f["form"]["fields"][0]["key"], "only");
 }
 
 fn shares(s: &Server, a: &Account, t: &str) {
@@ -873,4 +885,115 @@ fn forms_on_postgres() {
     };
     let s = Server::start_with_db(Some(url), &[]);
     suite(&s);
+}
+
+/// Detection over HTTP: blanks on a text page get the words beside them as labels with
+/// `detect: true`; /suggest returns the same blanks without labels; a scanned form (a
+/// picture, no text) gets its ruled blanks and tick boxes.
+#[test]
+fn detection_over_http() {
+    use base64::Engine as _;
+    let s = shared();
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let md = "# Sign-up\n\nName: ______________________\n\nCity: ______________________\n";
+    let r = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/forms",
+        &json!({"markdown": md, "detect": true}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let form = r.json()["form"].clone();
+    let id = form["id"].as_str().unwrap();
+    let fields = form["form"]["fields"].as_array().unwrap().clone();
+    assert_eq!(fields.len(), 2, "{fields:?}");
+    assert_eq!(fields[0]["key"], "field_1");
+    assert_eq!(fields[1]["key"], "field_2");
+    assert!(
+        fields[0]["label"].as_str().unwrap().contains("Name"),
+        "{fields:?}"
+    );
+    assert!(
+        fields[1]["label"].as_str().unwrap().contains("City"),
+        "{fields:?}"
+    );
+
+    let sug = s.get(&t, &format!("/api/v1/forms/{id}/suggest")).json();
+    let sug = sug["fields"].as_array().unwrap();
+    assert_eq!(sug.len(), 2);
+    for f in sug {
+        assert_eq!(f["label"], "", "a suggestion has no label: {f}");
+        assert!(f.get("required").is_none(), "{f}");
+        assert_eq!(f["page"], 1);
+        assert!(
+            f["w"].as_f64().unwrap() > 50.0 && f["h"].as_f64().unwrap() > 5.0,
+            "{f}"
+        );
+    }
+    assert!(sug[0]["y"].as_f64().unwrap() < sug[1]["y"].as_f64().unwrap());
+    assert!(sug[0]["key"].as_str().unwrap().starts_with("field_"));
+    assert_eq!(
+        s.get(&t, &format!("/api/v1/forms/{id}/suggest?page=1"))
+            .json()["fields"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        s.get(&t, &format!("/api/v1/forms/{id}/suggest?page=2"))
+            .status,
+        400
+    );
+    // Suggestions placed with keep become questions of their own (keys do not collide).
+    let r = s.send_json(
+        "PUT",
+        &t,
+        &format!("/api/v1/forms/{id}/fields"),
+        &json!({"fields": sug, "keep": true}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["count"], 4);
+
+    // A scanned paper form: a picture with no text layer.
+    let png = std::fs::read(corpus("images/form-employment-application.png")).unwrap();
+    let image = base64::engine::general_purpose::STANDARD.encode(png);
+    let r = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/forms",
+        &json!({"image": image, "detect": true, "title": "Scan"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let form = r.json()["form"].clone();
+    let fields = form["form"]["fields"].as_array().unwrap();
+    assert!(
+        fields.len() >= 8,
+        "blanks found on the scan: {}",
+        fields.len()
+    );
+    for f in fields {
+        assert_eq!(f["label"], "", "no text, so no label: {f}");
+        assert!(
+            [
+                "text",
+                "multiline",
+                "checkbox",
+                "date",
+                "email",
+                "signature"
+            ]
+            .contains(&f["type"].as_str().unwrap()),
+            "{f}"
+        );
+    }
+    // Its PDF carries them as a real form.
+    let id = form["id"].as_str().unwrap();
+    let pdf = s.get(&t, &format!("/api/v1/documents/{id}.pdf"));
+    qpdf_check(&pdf.body);
+    assert_eq!(
+        pypdf_read(&pdf.body)["fields"].as_object().unwrap().len(),
+        fields.len()
+    );
 }
