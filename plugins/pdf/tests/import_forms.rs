@@ -728,22 +728,37 @@ fn malformed_forms_never_panic_or_break_the_model() {
 
 #[test]
 fn widgets_past_the_cap_are_left_out_quickly() {
-    // 6,000 widgets of one text field on one page.
-    let n = 6_000;
-    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", i + 5)).collect();
+    // 6,000 widgets: a radio group of 1,000 buttons that all call their on state `Yes`,
+    // then a text field with 5,000 boxes.
+    let (radios, n) = (1_000, 6_000);
+    let refs = |range: std::ops::Range<usize>| -> String {
+        range
+            .map(|i| format!("{} 0 R", i + 6))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let mut objects = vec![
-        "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>".to_string(),
+        "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R 5 0 R] >> >>".to_string(),
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
         format!(
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Annots [{}] >>",
-            kids.join(" ")
+            refs(0..n)
         ),
-        format!("<< /T (many) /FT /Tx /Kids [{}] >>", kids.join(" ")),
+        format!(
+            "<< /T (choose) /FT /Btn /Ff 32768 /Kids [{}] >>",
+            refs(0..radios)
+        ),
+        format!("<< /T (many) /FT /Tx /Kids [{}] >>", refs(radios..n)),
     ];
     for i in 0..n {
         let (x, y) = ((i % 50) as f64 * 12.0, (i / 50) as f64 * 6.0);
+        let (parent, look) = if i < radios {
+            (4, "/AP << /N << /Yes 1 0 R /Off 1 0 R >> >>")
+        } else {
+            (5, "")
+        };
         objects.push(format!(
-            "<< /Subtype /Widget /Parent 4 0 R /Rect [{x} {y} {} {}] >>",
+            "<< /Subtype /Widget /Parent {parent} 0 R {look} /Rect [{x} {y} {} {}] >>",
             x + 10.0,
             y + 5.0
         ));
@@ -756,12 +771,116 @@ fn widgets_past_the_cap_are_left_out_quickly() {
         started.elapsed()
     );
     valid(&imported, "many widgets");
-    assert_eq!(imported.document.fields.len(), 5_000);
+    let fields = &imported.document.fields;
+    let radio: Vec<&Field> = fields.iter().filter(|f| f.key == "choose").collect();
+    assert_eq!(radio.len(), 500);
+    assert_eq!(radio[0].options.len(), 500);
+    assert_eq!(radio[0].options[..3], ["Yes", "Yes (2)", "Yes (3)"]);
+    assert_eq!(fields.iter().filter(|f| f.key == "many").count(), 4_000);
+    for expected in ["1000 were left out", "500 radio buttons were left out"] {
+        assert!(
+            imported.warnings.iter().any(|w| w.contains(expected)),
+            "{expected}: {:?}",
+            imported.warnings
+        );
+    }
+}
+
+#[test]
+fn inherited_options_cannot_multiply_memory() {
+    // A parent with 2,000 options of 1,000 bytes (2 MB) and 100 list fields under it: read
+    // in full, every field would copy the options, 200 MB from a 2 MB file.
+    let n = 100;
+    let option = "x".repeat(996);
+    let opts: Vec<String> = (0..2000).map(|i| format!("({option}{i:04})")).collect();
+    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", i + 5)).collect();
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Annots [{}] >>",
+            kids.join(" ")
+        ),
+        format!(
+            "<< /T (p) /FT /Ch /Opt [{}] /Kids [{}] >>",
+            opts.join(" "),
+            kids.join(" ")
+        ),
+    ];
+    for i in 0..n {
+        let y = i as f64 * 7.0;
+        objects.push(format!(
+            "<< /Subtype /Widget /T (f{i}) /Parent 4 0 R /Rect [10 {y} 200 {}] >>",
+            y + 6.0
+        ));
+    }
+    let started = Instant::now();
+    let imported = import(pdf(&objects), &[]).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    valid(&imported, "large options");
+    let count = questions(&imported.document.fields);
+    assert!(count > 0 && count < n, "{count} fields");
+    // The host takes at most 500 options a question.
+    assert!(imported
+        .document
+        .fields
+        .iter()
+        .all(|f| f.options.len() == 500));
     assert!(
         imported
             .warnings
             .iter()
-            .any(|w| w.contains("1000 were left out")),
+            .any(|w| w.contains("larger than the importer reads")),
+        "{:?}",
+        imported.warnings
+    );
+}
+
+#[test]
+fn boxes_repeating_large_options_are_bounded() {
+    // One list field of 500 options of 1,000 bytes with 3,000 widgets: each box repeats
+    // the options, 1.5 GB of model from a 1 MB file if nothing stopped it.
+    let n = 3_000;
+    let option = "y".repeat(996);
+    let opts: Vec<String> = (0..500).map(|i| format!("({option}{i:04})")).collect();
+    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", i + 5)).collect();
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Annots [{}] >>",
+            kids.join(" ")
+        ),
+        format!(
+            "<< /T (big) /FT /Ch /Opt [{}] /Kids [{}] >>",
+            opts.join(" "),
+            kids.join(" ")
+        ),
+    ];
+    for i in 0..n {
+        let (x, y) = ((i % 50) as f64 * 12.0, (i / 50) as f64 * 12.0);
+        objects.push(format!(
+            "<< /Subtype /Widget /Parent 4 0 R /Rect [{x} {y} {} {}] >>",
+            x + 10.0,
+            y + 10.0
+        ));
+    }
+    let started = Instant::now();
+    let imported = import(pdf(&objects), &[]).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    valid(&imported, "repeated options");
+    let boxes = imported.document.fields.len();
+    assert!(boxes > 10 && boxes < 100, "{boxes} boxes");
+    assert!(
+        imported.warnings.iter().any(|w| w.contains("MiB of text")),
         "{:?}",
         imported.warnings
     );

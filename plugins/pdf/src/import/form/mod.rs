@@ -36,6 +36,8 @@ const COMBO: u32 = 1 << 17;
 /// Boxes thinner than this after cutting to the page cannot be clicked; the exporter
 /// leaves them out as well.
 const MIN_SIDE: f64 = 1.0;
+/// Text the fields of one model may hold (each box repeats its question's options).
+const MAX_MODEL_TEXT: usize = 32 << 20;
 /// The host's limits on keys and labels.
 const MAX_KEY: usize = 190;
 const MAX_LABEL: usize = 2000;
@@ -59,8 +61,31 @@ pub struct FieldInfo {
     pub ft: Vec<u8>,
     pub ff: u32,
     pub value: RawValue,
-    /// `/Opt` as (export value, display text).
+    /// `/Opt` as (export value, display text), cleaned by [`choice_options`].
     pub options: Vec<(String, String)>,
+    /// Whether `/Opt` had more than [`MAX_OPTIONS`] usable entries.
+    pub options_cut: bool,
+}
+
+/// `/Opt` entries as a choice field offers them: display texts trimmed, blank and repeated
+/// ones dropped, at most [`MAX_OPTIONS`]; and whether any were cut for that limit.
+pub fn choice_options(
+    entries: impl Iterator<Item = (String, String)>,
+) -> (Vec<(String, String)>, bool) {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (export, display) in entries {
+        let display = display.trim();
+        if display.is_empty() || seen.contains(display) {
+            continue;
+        }
+        if out.len() == MAX_OPTIONS {
+            return (out, true);
+        }
+        seen.insert(display.to_string());
+        out.push((export, display.to_string()));
+    }
+    (out, false)
 }
 
 impl FieldInfo {
@@ -72,7 +97,7 @@ impl FieldInfo {
             b"Btn" if self.ff & PUSH_BUTTON != 0 => None,
             b"Btn" if self.ff & RADIO != 0 => Some(FieldType::Radio),
             b"Btn" => Some(FieldType::Checkbox),
-            b"Ch" if self.choices().is_empty() => Some(FieldType::Text),
+            b"Ch" if self.options.is_empty() => Some(FieldType::Text),
             b"Ch" if self.ff & COMBO != 0 => Some(FieldType::Select),
             b"Ch" => Some(FieldType::List),
             b"Sig" => Some(FieldType::Signature),
@@ -80,31 +105,19 @@ impl FieldInfo {
         }
     }
 
-    /// The display texts of a choice field, blank and repeated ones dropped.
+    /// The display texts of a choice field.
     fn choices(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for (_, display) in &self.options {
-            let d = display.trim();
-            if !d.is_empty() && !out.iter().any(|o| o == d) {
-                out.push(d.to_string());
-            }
-            if out.len() == MAX_OPTIONS {
-                break;
-            }
-        }
-        out
+        self.options.iter().map(|(_, d)| d.clone()).collect()
     }
 
     /// The display text a stored choice value stands for (it may be the export value).
-    fn chosen(&self, v: &str, choices: &[String]) -> Option<String> {
+    fn chosen(&self, v: &str) -> Option<String> {
         let v = v.trim();
         self.options
             .iter()
             .find(|(export, _)| export.trim() == v)
-            .map(|(_, display)| display.trim())
-            .filter(|d| choices.iter().any(|c| c == d))
-            .or_else(|| choices.iter().find(|c| *c == v).map(String::as_str))
-            .map(str::to_string)
+            .or_else(|| self.options.iter().find(|(_, display)| display == v))
+            .map(|(_, display)| display.clone())
     }
 }
 
@@ -203,6 +216,7 @@ impl Form {
         let mut keys = Keys::default();
         let mut out = Vec::new();
         let mut cut_options = 0;
+        let (mut text, mut over, mut radio_cut) = (0usize, 0usize, 0usize);
         for (field, mut boxes) in groups {
             let Some(info) = fields.get(field) else {
                 continue;
@@ -211,14 +225,16 @@ impl Form {
                 continue;
             };
             boxes.sort_by_key(|(w, _)| (w.order, w.page, w.seq));
+            // Each radio box is an option, and a question offers at most MAX_OPTIONS.
+            if kind == FieldType::Radio && boxes.len() > MAX_OPTIONS {
+                radio_cut += boxes.len() - MAX_OPTIONS;
+                boxes.truncate(MAX_OPTIONS);
+            }
             let options = match kind {
                 FieldType::Radio => radio_options(boxes.iter().map(|(w, _)| w.on.as_deref())),
                 FieldType::Select | FieldType::List => {
-                    let choices = info.choices();
-                    if info.options.len() > choices.len() && choices.len() == MAX_OPTIONS {
-                        cut_options += 1;
-                    }
-                    choices
+                    cut_options += usize::from(info.options_cut);
+                    info.choices()
                 }
                 _ => Vec::new(),
             };
@@ -226,7 +242,17 @@ impl Form {
             let key = keys.assign(info, kind, &options);
             let label = label(info, &key);
             let required = info.ff & REQUIRED != 0;
+            // Every box carries its own copy of the question.
+            let each = key.len()
+                + label.len()
+                + options.iter().map(String::len).sum::<usize>()
+                + value.as_ref().map_or(0, |v| v.to_string().len());
             for (w, frame) in boxes {
+                text += each;
+                if text > MAX_MODEL_TEXT {
+                    over += 1;
+                    continue;
+                }
                 out.push(Field {
                     key: key.clone(),
                     field_type: kind,
@@ -243,6 +269,19 @@ impl Form {
             warnings.push(format!(
                 "{cut_options} choice fields offer more than {MAX_OPTIONS} options; the rest were \
                  left out"
+            ));
+        }
+        if radio_cut > 0 {
+            warnings.push(format!(
+                "{radio_cut} radio buttons were left out: a question offers at most \
+                 {MAX_OPTIONS} options"
+            ));
+        }
+        if over > 0 {
+            warnings.push(format!(
+                "{over} form field boxes were left out: the form's questions exceed {} MiB of \
+                 text",
+                MAX_MODEL_TEXT >> 20
             ));
         }
         (out, warnings)
@@ -270,17 +309,26 @@ fn thousandths(v: f64) -> f64 {
 /// option i.
 fn radio_options<'a>(states: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // The next suffix to try per name, so many boxes of one name cost no quadratic search.
+    let mut next: HashMap<String, usize> = HashMap::new();
     for (i, state) in states.enumerate() {
         let base = state
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map_or_else(|| format!("option{}", i + 1), str::to_string);
         let mut name = base.clone();
-        let mut n = 2;
-        while out.contains(&name) {
-            name = format!("{base} ({n})");
-            n += 1;
+        if taken.contains(&name) {
+            let n = next.entry(base.clone()).or_insert(2);
+            loop {
+                name = format!("{base} ({n})");
+                *n += 1;
+                if !taken.contains(&name) {
+                    break;
+                }
+            }
         }
+        taken.insert(name.clone());
         out.push(name);
     }
     out
@@ -300,9 +348,7 @@ fn value(info: &FieldInfo, kind: FieldType, options: &[String]) -> Option<Value>
             .filter(|s| *s != "Off")
             .and_then(|s| options.iter().find(|o| *o == s))
             .map(|s| Value::String(s.clone())),
-        FieldType::Select => single
-            .and_then(|s| info.chosen(s, options))
-            .map(Value::String),
+        FieldType::Select => single.and_then(|s| info.chosen(s)).map(Value::String),
         FieldType::List => {
             let items: Vec<&str> = match raw {
                 RawValue::Name(s) | RawValue::Text(s) => vec![s.as_str()],
@@ -311,7 +357,7 @@ fn value(info: &FieldInfo, kind: FieldType, options: &[String]) -> Option<Value>
             };
             let mut chosen: Vec<String> = Vec::new();
             for s in items {
-                if let Some(c) = info.chosen(s, options) {
+                if let Some(c) = info.chosen(s) {
                     if !chosen.contains(&c) {
                         chosen.push(c);
                     }
@@ -389,7 +435,8 @@ fn readable(name: &str) -> Option<String> {
             '[' => {
                 // Skip `[digits]`; keep a bracket that encloses anything else.
                 let rest: String = chars.clone().take_while(|c| *c != ']').collect();
-                if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+                let closed = chars.clone().nth(rest.chars().count()) == Some(']');
+                if closed && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
                     for _ in 0..=rest.chars().count() {
                         chars.next();
                     }
@@ -419,6 +466,7 @@ mod tests {
             ff,
             value: RawValue::None,
             options: Vec::new(),
+            options_cut: false,
         }
     }
 
@@ -435,7 +483,7 @@ mod tests {
         assert_eq!(info(b"XX", 0).kind(), None);
         let mut ch = info(b"Ch", COMBO);
         assert_eq!(ch.kind(), Some(FieldType::Text), "no options: text");
-        ch.options = vec![("a".into(), "A".into()), (" ".into(), " ".into())];
+        ch.options = vec![("a".into(), "A".into())];
         assert_eq!(ch.kind(), Some(FieldType::Select));
         ch.ff = 0;
         assert_eq!(ch.kind(), Some(FieldType::List));
@@ -444,12 +492,10 @@ mod tests {
     #[test]
     fn choice_values_read_as_display_texts() {
         let mut ch = info(b"Ch", 0);
-        ch.options = vec![
-            ("1".into(), "One".into()),
-            ("2".into(), "Two".into()),
-            ("2".into(), "Two".into()),
-            ("".into(), "  ".into()),
-        ];
+        let raw = [("1", "One"), ("2", " Two"), ("2", "Two"), ("", "  ")];
+        (ch.options, ch.options_cut) =
+            choice_options(raw.iter().map(|(e, d)| (e.to_string(), d.to_string())));
+        assert!(!ch.options_cut);
         let choices = ch.choices();
         assert_eq!(choices, ["One", "Two"]);
         ch.value = RawValue::List(vec!["2".into(), "One".into(), "9".into()]);
@@ -511,6 +557,7 @@ mod tests {
             Some("subform a[x]")
         );
         assert_eq!(readable("2"), None);
+        assert_eq!(readable("a[12").as_deref(), Some("a[12"));
         let mut f = info(b"Tx", 0);
         f.name = "cfda.2".into();
         f.partial = "2".into();

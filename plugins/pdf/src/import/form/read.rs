@@ -14,7 +14,7 @@ use hayro::hayro_interpret::hayro_syntax::object::{
 use hayro::hayro_interpret::hayro_syntax::page::Page as PdfPage;
 use hayro::hayro_interpret::hayro_syntax::xref::XRef;
 
-use super::{FieldInfo, RawValue, Widget};
+use super::{choice_options, FieldInfo, RawValue, Widget};
 
 /// Field dictionaries nest a few levels in real forms; deeper is damage or a trap.
 const MAX_DEPTH: usize = 32;
@@ -22,6 +22,10 @@ const MAX_DEPTH: usize = 32;
 const MAX_NODES: usize = 50_000;
 /// Widgets turned into boxes in one document.
 pub const MAX_WIDGETS: usize = 5_000;
+/// Text read out of field dictionaries (names, labels, values, options). Inherited entries
+/// are read again for every field below them, so a large `/Opt` high in a tree could
+/// otherwise cost far more memory than the file's size.
+const MAX_TEXT_BYTES: usize = 32 << 20;
 /// Annotations looked at in one document.
 const MAX_ANNOTATIONS: usize = 200_000;
 /// Choice options kept per field (the host accepts no more).
@@ -153,27 +157,25 @@ fn raw_value(v: Option<Object<'_>>) -> RawValue {
 }
 
 /// `/Opt` as (export value, display text) pairs; an entry may be one string for both.
-fn options(opt: Option<Array<'_>>) -> Vec<(String, String)> {
+fn options(opt: Option<Array<'_>>) -> (Vec<(String, String)>, bool) {
     let Some(opt) = opt else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let text = |o: Object<'_>| match o {
         Object::String(s) => Some(pdf_text(s.as_bytes())),
         Object::Name(n) => Some(name_text(&n)),
         _ => None,
     };
-    opt.iter::<Object>()
-        .take(MAX_OPTIONS * 4)
-        .filter_map(|o| match o {
-            Object::Array(pair) => {
-                let mut it = pair.iter::<Object>();
-                let export = it.next().and_then(text)?;
-                let display = it.next().and_then(text).unwrap_or_else(|| export.clone());
-                Some((export, display))
-            }
-            other => text(other).map(|t| (t.clone(), t)),
-        })
-        .collect()
+    let entries = opt.iter::<Object>().filter_map(move |o| match o {
+        Object::Array(pair) => {
+            let mut it = pair.iter::<Object>();
+            let export = it.next().and_then(text)?;
+            let display = it.next().and_then(text).unwrap_or_else(|| export.clone());
+            Some((export, display))
+        }
+        other => text(other).map(|t| (t.clone(), t)),
+    });
+    choice_options(entries)
 }
 
 fn join(parent: Option<&str>, partial: Option<&str>) -> Option<String> {
@@ -190,6 +192,7 @@ fn field_info(
     tu: Option<String>,
     inh: Inherited<'_>,
 ) -> FieldInfo {
+    let (options, options_cut) = options(inh.opt);
     FieldInfo {
         name: name.unwrap_or_default(),
         partial: partial.unwrap_or_default(),
@@ -197,8 +200,20 @@ fn field_info(
         ft: inh.ft.unwrap_or_default(),
         ff: inh.ff.unwrap_or(0),
         value: raw_value(inh.v),
-        options: options(inh.opt),
+        options,
+        options_cut,
     }
+}
+
+/// Bytes of text a field holds, for [`MAX_TEXT_BYTES`].
+fn text_bytes(f: &FieldInfo) -> usize {
+    let value = match &f.value {
+        RawValue::None => 0,
+        RawValue::Name(s) | RawValue::Text(s) => s.len(),
+        RawValue::List(items) => items.iter().map(String::len).sum(),
+    };
+    let options: usize = f.options.iter().map(|(e, d)| e.len() + d.len()).sum();
+    f.name.len() + f.partial.len() + f.tooltip.as_ref().map_or(0, String::len) + value + options
 }
 
 /// Where a widget belongs: its field and its place among the field's widgets.
@@ -218,6 +233,7 @@ struct Walk<'a> {
     by_widget: HashMap<ObjRef, Slot>,
     /// Terminal field dictionaries already made into fields (tree or orphan).
     by_field: HashMap<ObjRef, usize>,
+    text: usize,
     cut: bool,
 }
 
@@ -231,6 +247,10 @@ impl<'a> Walk<'a> {
     }
 
     fn add_field(&mut self, info: FieldInfo, own: Option<ObjRef>, widgets: Vec<ObjRef>) -> usize {
+        self.text += text_bytes(&info);
+        if self.text > MAX_TEXT_BYTES {
+            self.cut = true;
+        }
         let index = self.fields.len();
         self.fields.push(info);
         for (order, w) in widgets.iter().enumerate() {
@@ -308,21 +328,24 @@ impl<'a> Walk<'a> {
     /// The field of a widget that the tree did not list: the widget itself when it has a
     /// name, else its `/Parent`, with names and inherited entries from further up.
     fn orphan(&mut self, widget: &Dict<'a>, id: ObjRef) -> Option<Slot> {
-        let (terminal, terminal_id) =
-            if widget.contains_key(b"T") || !widget.contains_key(b"Parent") {
-                (widget.clone(), Some(id))
-            } else {
-                (widget.get::<Dict>(b"Parent")?, widget.get_ref(b"Parent"))
-            };
-        let field = match terminal_id.and_then(|t| self.by_field.get(&t).copied()) {
+        let parent = widget
+            .get::<Dict>(b"Parent")
+            .zip(widget.get_ref(b"Parent"))
+            .filter(|_| !widget.contains_key(b"T"));
+        let (terminal, terminal_id) = match parent {
+            Some((d, r)) => (d, r),
+            None => (widget.clone(), id),
+        };
+        let field = match self.by_field.get(&terminal_id).copied() {
             Some(field) => field,
+            None if !self.budget() => return None,
             None => {
                 let mut inh = Inherited::default();
                 inh.under(&terminal);
                 let partial = text_entry(&terminal, b"T");
                 let tu = text_entry(&terminal, b"TU");
                 let mut names: Vec<String> = partial.iter().cloned().collect();
-                let mut seen: HashSet<ObjRef> = terminal_id.into_iter().collect();
+                let mut seen: HashSet<ObjRef> = HashSet::from([terminal_id]);
                 let mut up = terminal
                     .get::<Dict>(b"Parent")
                     .zip(terminal.get_ref(b"Parent"));
@@ -339,7 +362,7 @@ impl<'a> Walk<'a> {
                 names.reverse();
                 let name = (!names.is_empty()).then(|| names.join("."));
                 let kids: Vec<ObjRef> = match terminal_id {
-                    Some(t) if t != id => terminal
+                    t if t != id => terminal
                         .get::<Array>(b"Kids")
                         .map(|k| {
                             k.raw_iter()
@@ -350,7 +373,7 @@ impl<'a> Walk<'a> {
                         .unwrap_or_default(),
                     _ => vec![id],
                 };
-                self.add_field(field_info(name, partial, tu, inh), terminal_id, kids)
+                self.add_field(field_info(name, partial, tu, inh), Some(terminal_id), kids)
             }
         };
         let order = self.kids[field]
@@ -386,7 +409,7 @@ fn on_state(widget: &Dict<'_>) -> Option<String> {
         .map(|n| name_text(&n))
 }
 
-/// Reads the form of a document whose catalog is `root` and whose pages are `pages`.
+/// Reads the form of the document `xref` belongs to, whose pages are `pages`.
 pub fn read(xref: &XRef, pages: &[PdfPage<'_>]) -> Reading {
     let mut walk = Walk {
         xref,
@@ -396,6 +419,7 @@ pub fn read(xref: &XRef, pages: &[PdfPage<'_>]) -> Reading {
         kids: Vec::new(),
         by_widget: HashMap::new(),
         by_field: HashMap::new(),
+        text: 0,
         cut: false,
     };
     let root = xref.get::<Dict>(xref.root_id());
@@ -461,20 +485,23 @@ pub fn read(xref: &XRef, pages: &[PdfPage<'_>]) -> Reading {
 
     // Widgets of the tree that no page lists are shown by no viewer either (a `/P` entry
     // alone does not put a widget on its page), so they are only counted.
-    let unplaced = walk.kids[..tree_fields]
+    let unplaced: usize = walk.kids[..tree_fields]
         .iter()
-        .flatten()
-        .filter(|id| !placed.contains(id))
-        .count();
+        .zip(&walk.fields)
+        .filter(|(_, f)| f.kind().is_some())
+        .map(|(kids, _)| kids.iter().filter(|id| !placed.contains(id)).count())
+        .sum();
     if unplaced > 0 && left_out == 0 {
         out.warnings.push(format!(
             "{unplaced} form field boxes are on no page and were left out"
         ));
     }
     if walk.cut {
-        out.warnings.push(format!(
-            "the form's field tree is larger than {MAX_NODES} entries; the rest was left out"
-        ));
+        out.warnings.push(
+            "the form is larger than the importer reads (field entries or their text); the \
+             rest was left out"
+                .into(),
+        );
     }
     out.fields = walk.fields;
     out
