@@ -1,7 +1,8 @@
 //! Quire's PDF converter. It exports the document model as PDF ([`export_pdf`]) and imports
 //! PDF into the model ([`import_pdf`]): page by page as editable text, paths and pictures,
-//! or (`mode=image`) each page as one picture; locked and password-protected files are
-//! opened as the contract's `unlock` and `password` options say.
+//! or (`mode=image`) each page as one picture, with the PDF's interactive form read into
+//! the model's `fields`; locked and password-protected files are opened as the contract's
+//! `unlock` and `password` options say.
 
 pub mod export;
 pub mod import;
@@ -28,7 +29,7 @@ impl Converter for Pdf {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "pdf".into(),
-            version: "1.1.0".into(),
+            version: "1.2.0".into(),
             imports: vec![Format::new(import::MEDIA_TYPE, "pdf")],
             exports: vec![Format::new(export::MEDIA_TYPE, "pdf")],
             options: vec![
