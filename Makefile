@@ -7,7 +7,7 @@ TARGET_DIR   := $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/nu
 WASM_OUT     := $(TARGET_DIR)/$(WASM_TARGET)/plugin
 PLUGINS_OUT  := $(TARGET_DIR)/plugins
 # Converters shipped with Quire (copied to $(PLUGINS_OUT), installed on a fresh data dir).
-PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid
+PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
 TEST_PLUGINS := hostile hostile-v2 broken-describe not-a-converter
 

@@ -9,7 +9,7 @@ use quire_sdk::geometry::text_area;
 use quire_sdk::layout::layout_text;
 use quire_sdk::metrics::FontFace;
 use quire_sdk::validate::MAX_FONT_SIZE;
-use quire_sdk::{Page, Rect, Shape, ShapeWalk, Text, VAlign};
+use quire_sdk::{FontFamily, Page, Rect, Shape, ShapeWalk, Text, VAlign};
 
 /// What a piece of a line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +69,8 @@ pub fn tokens(page: &Page) -> Vec<Token> {
 #[derive(Debug, Clone, Copy)]
 struct Placed {
     ch: char,
+    /// Set in Courier: code, where `___` and `[ ]` are program text, not blanks.
+    mono: bool,
     x: f64,
     width: f64,
     size: f64,
@@ -114,6 +116,7 @@ fn read(text: &Text, area: Rect, out: &mut Vec<Token>) {
                 let width = face.char_width(ch) * size / 1000.0;
                 placed.push(Placed {
                     ch,
+                    mono: run.font == FontFamily::Courier,
                     x,
                     width,
                     size,
@@ -145,13 +148,18 @@ fn split(chars: &[Placed], baseline: f64, out: &mut Vec<Token>) {
     };
     while i < chars.len() {
         let ch = chars[i].ch;
-        // Underscores: three or more in a row.
+        // Underscores: three or more in a row (six in code, where `___` is an example).
         if ch == '_' {
             let end = chars[i..]
                 .iter()
                 .position(|p| p.ch != '_')
                 .map_or(chars.len(), |n| i + n);
-            if end - i >= 3 {
+            let least = if chars[i..end].iter().all(|p| p.mono) {
+                6
+            } else {
+                3
+            };
+            if end - i >= least {
                 if let Some(s) = word_start.take() {
                     flush(s, i, TokenKind::Word, out);
                 }
@@ -160,13 +168,15 @@ fn split(chars: &[Placed], baseline: f64, out: &mut Vec<Token>) {
                 continue;
             }
         }
-        // `[ ]`, `[]`, `[  ]`.
+        // `[ ]` and `[  ]`; in code only at the start of a line (a task list's marker),
+        // since programs write `[ ]` anywhere.
         if ch == '[' {
-            let close = (1..=3)
+            let close = (2..=3)
                 .map(|n| i + n)
                 .take_while(|&j| j < chars.len())
                 .find(|&j| chars[j].ch == ']');
-            if let Some(j) = close {
+            let starts_line = chars[..i].iter().all(|p| p.ch == ' ');
+            if let Some(j) = close.filter(|_| starts_line || !chars[i].mono) {
                 if chars[i + 1..j].iter().all(|p| p.ch == ' ') {
                     if let Some(s) = word_start.take() {
                         flush(s, i, TokenKind::Word, out);

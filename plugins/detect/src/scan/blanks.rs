@@ -51,10 +51,12 @@ pub fn find(strokes: &Strokes) -> Vec<Blank> {
             .iter()
             .filter(|s| {
                 // A ruling is long for its weight; the bar of a bold capital is not. Nor is
-                // the foot of a word, which has the letters standing on it.
+                // the foot of a word, which has the letters standing on it. A short line
+                // is thin and ends in paper.
                 s.len() >= MIN_LINE.max(10.0 * s.thick)
                     && !is_box_edge(s, &boxes, false)
-                    && attached(&strokes.ink, s) <= 0.5
+                    && attached(&strokes.ink, s) <= 0.35
+                    && (s.len() >= 100.0 || (s.thick <= 3.5 && free_end(&strokes.ink, s)))
             })
             .copied()
             .chain(strokes.tints.iter().copied())
@@ -114,6 +116,21 @@ fn attached(ink: &Ink, s: &Seg) -> f64 {
         }
     }
     f64::from(up.max(down)) / (a1 - a0) as f64
+}
+
+/// Whether a short stroke ends in paper on at least one side: a hyphen or the bar of a
+/// letter runs into letters at both ends, a blank line after its label does not.
+fn free_end(ink: &Ink, s: &Seg) -> bool {
+    let reach = s.thick / 2.0 + 1.0;
+    let inked = |x0: f64, x1: f64, c: f64| {
+        ink.count(
+            x0.round() as i64,
+            (c - reach).round() as i64,
+            x1.round() as i64,
+            (c + reach).round() as i64 + 1,
+        ) > 0
+    };
+    !(inked(s.a0 - 6.0, s.a0 - 1.0, s.c0) && inked(s.a1 + 1.0, s.a1 + 6.0, s.c1))
 }
 
 /// Joins strokes that continue one another across a small gap (a broken or dashed line),
@@ -248,6 +265,11 @@ fn line_blanks(
         if bottom - y0 < MIN_ROOM {
             continue;
         }
+        // A wide line with printed prose all along it closes a paragraph; an answer
+        // written on a wide line leaves most of it bare.
+        if x1 - x0 >= 0.5 * ink.width as f64 && inked_share(ink, x0, y0, x1, bottom - 2.0) >= 0.7 {
+            continue;
+        }
         out.push(Blank {
             x0: x0 + 1.0,
             y0,
@@ -257,6 +279,19 @@ fn line_blanks(
         });
     }
     out
+}
+
+/// The share of columns in `[x0, x1)` with ink between `y0` and `y1`.
+fn inked_share(ink: &Ink, x0: f64, y0: f64, x1: f64, y1: f64) -> f64 {
+    let (a, b) = (x0.round() as i64, x1.round() as i64);
+    let (top, bottom) = (y0.round() as i64, y1.round() as i64);
+    if b <= a || bottom <= top {
+        return 0.0;
+    }
+    let hits = (a..b)
+        .filter(|&x| ink.count(x, top, x + 1, bottom) > 0)
+        .count();
+    hits as f64 / (b - a) as f64
 }
 
 /// Whether a ruling at `x` hangs down from `y` (starts there and runs a field's height
@@ -337,13 +372,15 @@ fn tick_boxes(strokes: &Strokes) -> Vec<Blank> {
                     continue;
                 }
                 let (lo, hi) = if a.mid() < b.mid() { (a, b) } else { (b, a) };
-                let side = (lo.len() + hi.len()) / 2.0;
+                // Runs end one past their last pixel: sides are a pixel shorter, centre to
+                // centre, than the strokes are long.
+                let side = (lo.len() + hi.len()) / 2.0 - 1.0;
                 let apart = hi.mid() - lo.mid();
                 if !(side * 0.75..=side * 1.35).contains(&apart) {
                     continue;
                 }
                 let (c0, c1) = (lo.mid(), hi.mid());
-                let (a0, a1) = (a.a0.min(b.a0), a.a1.max(b.a1));
+                let (a0, a1) = (a.a0.min(b.a0), a.a1.max(b.a1) - 1.0);
                 let (x0, y0, x1, y1) = if vertical {
                     (c0, a0, c1, a1)
                 } else {
@@ -397,6 +434,8 @@ fn square(ink: &Ink, x0: f64, y0: f64, x1: f64, y1: f64, thick: f64) -> Option<f
     // leaves the rows near it bare.
     // The innermost position near where the side should be that is inked along its whole
     // length: a box standing on a ruling has two bottoms, its own and the ruling's.
+    // How far to look: never so far inward that the other side, or a tick, is found.
+    let reach = (w.min(h) / 5.0).round().clamp(1.0, 4.0) as i64;
     let side = |horizontal: bool, at: i64, inward: i64| -> (f64, i64) {
         let (from, to) = if horizontal { (x0i, x1i) } else { (y0i, y1i) };
         let cover = |c: i64| {
@@ -413,7 +452,7 @@ fn square(ink: &Ink, x0: f64, y0: f64, x1: f64, y1: f64, thick: f64) -> Option<f
             hits as f64 / (to - from + 1).max(1) as f64
         };
         let mut best = (0.0, at);
-        for d in (-4..=4).rev() {
+        for d in (-reach..=reach).rev() {
             let c = at + d * inward;
             let v = cover(c);
             if v >= 0.9 {
