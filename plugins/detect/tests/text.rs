@@ -368,3 +368,68 @@ fn hostile_models_do_not_panic() {
     assert!(found.fields.is_empty());
     assert_eq!(found.warnings.len(), 1, "{:?}", found.warnings);
 }
+
+/// A PNG that is only its header: `width x height` grey pixels declared, an empty image
+/// data chunk.
+fn png_header(width: u32, height: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = 0xFFFF_FFFFu32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend(width.to_be_bytes());
+    ihdr.extend(height.to_be_bytes());
+    ihdr.extend([8, 0, 0, 0, 0]);
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png.extend(13u32.to_be_bytes());
+    png.extend(&ihdr);
+    png.extend(crc32(&ihdr).to_be_bytes());
+    for chunk in [&b"IDAT"[..], b"IEND"] {
+        png.extend(0u32.to_be_bytes());
+        png.extend(chunk);
+        png.extend(crc32(chunk).to_be_bytes());
+    }
+    png
+}
+
+#[test]
+fn huge_pictures_are_skipped_before_they_are_decoded() {
+    let mut d = Document::new(Kind::Pdf);
+    for n in 0..2 {
+        let mut p = Page::new(612.0, 792.0);
+        p.shapes.push(Shape::Image(Image {
+            id: format!("i{n}"),
+            frame: Rect::new(0.0, 0.0, 612.0, 792.0),
+            asset: format!("p{n}.png"),
+            alt: None,
+            link: None,
+        }));
+        d.pages.push(p);
+    }
+    let asset = |n: u32, bytes: Vec<u8>| Asset {
+        name: format!("p{n}.png"),
+        media_type: "image/png".into(),
+        bytes,
+    };
+    // Past what one request may decode (a long scan is asked for page by page), and past
+    // the largest side decoded at all.
+    let assets = [
+        asset(0, png_header(12_000, 9_000)),
+        asset(1, png_header(30_000, 10)),
+    ];
+    let found = quire_detect::detect(&d, &assets, None).unwrap();
+    assert!(found.fields.is_empty());
+    assert_eq!(found.warnings.len(), 2, "{:?}", found.warnings);
+    assert!(found.warnings[0].contains("page 1") && found.warnings[0].contains("12000 x 9000"));
+    assert!(found.warnings[1].contains("page 2") && found.warnings[1].contains("20000"));
+}

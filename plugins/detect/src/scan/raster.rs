@@ -202,6 +202,29 @@ mod tests {
     }
 
     #[test]
+    fn a_jpeg_is_turned_by_its_exif_orientation_and_shrunk() {
+        // Stored 4032 x 3024 with orientation 6: upright it is portrait, a third the size.
+        let path = "/work/shared/corpus/images/form-patient-intake-photo.jpg";
+        let bytes = std::fs::read(path).expect("the corpus photo");
+        let d = decode(&bytes, u64::MAX).expect("it decodes");
+        assert_eq!((d.gray.width, d.gray.height), (1008, 1344));
+        assert_eq!(d.source_pixels, 4032 * 3024);
+        // The form's heading is at the top left once turned: dark ink there, paper below.
+        let ink = |x0: usize, y0: usize| {
+            (0..40)
+                .flat_map(|dy| (0..200).map(move |dx| (x0 + dx, y0 + dy)))
+                .filter(|&(x, y)| d.gray.at(x, y) < 100)
+                .count()
+        };
+        assert!(ink(25, 75) > 300, "{}", ink(25, 75));
+        assert!(ink(25, 650) < 20);
+        assert!(decode(&bytes, 1_000_000)
+            .unwrap_err()
+            .0
+            .contains("4032 x 3024"));
+    }
+
+    #[test]
     fn garbage_is_skipped_with_a_reason() {
         assert!(decode(b"", u64::MAX).is_err());
         assert!(decode(b"GIF89a", u64::MAX)
