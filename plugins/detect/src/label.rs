@@ -13,18 +13,24 @@ const MAX_LABEL: usize = 120;
 /// Farthest a label may sit from its blank, in font sizes.
 const REACH: f64 = 12.0;
 
-/// Labels every candidate from the page's words. `others` are all candidates of the page,
-/// so a label stops where another blank begins.
+/// Labels every candidate from the page's words; a label stops where another candidate
+/// begins.
 pub fn assign(candidates: &mut [Candidate], tokens: &[Token]) {
-    let words: Vec<&Token> = tokens
+    let mut all: Vec<&Token> = tokens
         .iter()
-        .filter(|t| t.kind == TokenKind::Word)
+        .filter(|t| t.kind == TokenKind::Word && t.rect.y.is_finite())
         .collect();
-    if words.is_empty() {
+    if all.is_empty() {
         return;
     }
+    // Words by their top, so each blank looks only at the few lines around it.
+    all.sort_by(|a, b| a.rect.y.total_cmp(&b.rect.y));
+    let tallest = all.iter().map(|t| t.size).fold(0.0, f64::max).min(200.0);
     let rects: Vec<Rect> = candidates.iter().map(|c| c.rect).collect();
     for (i, c) in candidates.iter_mut().enumerate() {
+        let lo = all.partition_point(|t| t.rect.y < c.rect.y - 3.0 * tallest - 2.0);
+        let hi = all.partition_point(|t| t.rect.y <= c.rect.bottom() + 2.0);
+        let words = &all[lo..hi.max(lo)];
         let blocked = |a: f64, b: f64, r: &Rect| {
             rects.iter().enumerate().any(|(j, o)| {
                 j != i && o.x < b && o.right() > a && o.y < r.bottom() && o.bottom() > r.y
@@ -32,13 +38,13 @@ pub fn assign(candidates: &mut [Candidate], tokens: &[Token]) {
         };
         let mut label = String::new();
         if c.kind == FieldType::Checkbox {
-            label = right_of(&c.rect, &words, &blocked);
+            label = right_of(&c.rect, words, &blocked);
         }
         if label.is_empty() {
-            label = left_of(&c.rect, &words, &blocked);
+            label = left_of(&c.rect, words, &blocked);
         }
         if label.is_empty() {
-            label = above(&c.rect, &words);
+            label = above(&c.rect, words);
         }
         c.label = clean(&label);
         if c.kind == FieldType::Text {

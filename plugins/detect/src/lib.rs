@@ -44,6 +44,8 @@ use geom::{clip, reading_order, same_blank, Candidate};
 pub const MEDIA_TYPE: &str = "application/vnd.quire.fields+json";
 /// Most fields suggested for one document: what the host's place-fields endpoint accepts.
 pub const MAX_FIELDS: usize = 500;
+/// Most candidates examined on one page (labelling and merging cost grows with them).
+const MAX_PAGE_CANDIDATES: usize = 2_000;
 
 /// The converter as the host sees it.
 pub struct Detect;
@@ -170,6 +172,15 @@ fn page_fields(
             Some(c)
         })
         .collect();
+    if found.len() > MAX_PAGE_CANDIDATES {
+        // A page of thousands of blanks is a pattern, not a form; its work stays bounded.
+        warnings.push(format!(
+            "page {number}: only the first {MAX_PAGE_CANDIDATES} of {} possible blanks were \
+             examined",
+            found.len()
+        ));
+        found.truncate(MAX_PAGE_CANDIDATES);
+    }
     found = dedupe(found);
     // What the document already asks on this page is not suggested again.
     let existing: Vec<_> = document

@@ -45,9 +45,33 @@ pub fn candidates(page: &Page, tokens: &[Token]) -> Vec<Candidate> {
     let drawn = drawn(page);
     let mut out = Vec::new();
     text_blanks(tokens, &mut out);
-    box_blanks(page, &drawn, tokens, &mut out);
-    line_blanks(&drawn, tokens, &mut out);
+    let index = Tokens::new(tokens);
+    box_blanks(page, &drawn, &index, &mut out);
+    line_blanks(&drawn, &index, &mut out);
     out
+}
+
+/// The page's tokens by their top edge, so a box or a line looks only at the words near it.
+struct Tokens<'a> {
+    by_top: Vec<&'a Token>,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(tokens: &'a [Token]) -> Self {
+        let mut by_top: Vec<&Token> = tokens.iter().filter(|t| t.rect.y.is_finite()).collect();
+        by_top.sort_by(|a, b| a.rect.y.total_cmp(&b.rect.y));
+        Tokens { by_top }
+    }
+
+    /// Tokens whose top lies in `[y0, y1]`.
+    fn between(&self, y0: f64, y1: f64) -> &[&'a Token] {
+        let lo = self.by_top.partition_point(|t| t.rect.y < y0);
+        let hi = self.by_top.partition_point(|t| t.rect.y <= y1);
+        &self.by_top[lo..hi.max(lo)]
+    }
+
+    /// The tallest a token may be and still reach a region from above it.
+    const REACH: f64 = 120.0;
 }
 
 /// Underscore runs and box glyphs, where the exporters draw them.
@@ -197,13 +221,18 @@ fn centre_in(t: &Token, r: &Rect) -> bool {
 }
 
 /// Empty boxes, and the room a box leaves beside or below the label it holds.
-fn box_blanks(page: &Page, d: &Drawn, tokens: &[Token], out: &mut Vec<Candidate>) {
+fn box_blanks(page: &Page, d: &Drawn, tokens: &Tokens, out: &mut Vec<Candidate>) {
     let page_area = page.width * page.height;
     for b in &d.boxes {
         if b.w < 4.0 || b.h < 4.0 || area(b) > 0.25 * page_area {
             continue;
         }
-        let inside: Vec<&Token> = tokens.iter().filter(|t| centre_in(t, b)).collect();
+        let inside: Vec<&Token> = tokens
+            .between(b.y - Tokens::REACH, b.bottom())
+            .iter()
+            .filter(|t| centre_in(t, b))
+            .copied()
+            .collect();
         let inner = Rect::new(b.x + 1.5, b.y + 1.5, b.w - 3.0, b.h - 3.0);
         if inside.is_empty() {
             let square = b.w.max(b.h) <= BOX_MAX && b.w.max(b.h) <= 1.6 * b.w.min(b.h);
@@ -271,7 +300,7 @@ fn is_box_side(l: &Line, boxes: &[Rect]) -> bool {
 
 /// Fields above drawn lines: each line cut where rulings stand on it, each piece as high as
 /// the room above it allows, and none where words sit on the line.
-fn line_blanks(d: &Drawn, tokens: &[Token], out: &mut Vec<Candidate>) {
+fn line_blanks(d: &Drawn, tokens: &Tokens, out: &mut Vec<Candidate>) {
     let mut lines: Vec<Line> = d
         .horizontal
         .iter()
@@ -288,11 +317,15 @@ fn line_blanks(d: &Drawn, tokens: &[Token], out: &mut Vec<Candidate>) {
         }
     }
     let all: Vec<Line> = merged.clone();
+    let mut by_bottom = d.boxes.clone();
+    by_bottom.sort_by(|a, b| a.bottom().total_cmp(&b.bottom()));
+    let mut verticals = d.vertical.clone();
+    verticals.sort_by(|a, b| a.c.total_cmp(&b.c));
     for line in merged.iter().filter(|l| l.a1 - l.a0 >= MIN_LINE) {
         let mut cuts = vec![line.a0, line.a1];
-        for v in &d.vertical {
-            let inside = v.c > line.a0 + 1.0 && v.c < line.a1 - 1.0;
-            if inside && v.a0 <= line.c - 4.0 && v.a1 >= line.c - 1.0 {
+        let from = verticals.partition_point(|v| v.c <= line.a0 + 1.0);
+        for v in verticals[from..].iter().take_while(|v| v.c < line.a1 - 1.0) {
+            if v.a0 <= line.c - 4.0 && v.a1 >= line.c - 1.0 {
                 cuts.push(v.c);
             }
         }
@@ -302,7 +335,7 @@ fn line_blanks(d: &Drawn, tokens: &[Token], out: &mut Vec<Candidate>) {
             if x1 - x0 < MIN_PIECE {
                 continue;
             }
-            if let Some(r) = room_above(line, x0, x1, &all, &d.boxes, tokens) {
+            if let Some(r) = room_above(line, x0, x1, &all, &by_bottom, tokens) {
                 out.push(Candidate::new(r, FieldType::Text, Source::Vector));
             }
         }
@@ -316,12 +349,12 @@ fn room_above(
     x1: f64,
     lines: &[Line],
     boxes: &[Rect],
-    tokens: &[Token],
+    tokens: &Tokens,
 ) -> Option<Rect> {
     let y = line.c - line.width / 2.0;
     let overlaps = |a0: f64, a1: f64| a1.min(x1) - a0.max(x0) > 1.0;
     let mut limit = y - LINE_FIELD_H - 1.0;
-    for t in tokens {
+    for t in tokens.between(y - LINE_FIELD_H - Tokens::REACH, y + 2.0) {
         if !overlaps(t.rect.x, t.rect.right()) {
             continue;
         }
@@ -333,13 +366,24 @@ fn room_above(
             limit = limit.max(t.rect.bottom());
         }
     }
-    for l in lines {
-        if l.c < y - 0.5 && overlaps(l.a0, l.a1) {
+    // Lines are sorted by position and boxes by bottom: only those in the band above
+    // can lower the field's top.
+    let band = y - LINE_FIELD_H - 1.0;
+    let from = lines.partition_point(|l| l.c < band - MAX_LINE_WIDTH);
+    for l in &lines[from..] {
+        if l.c >= y - 0.5 {
+            break;
+        }
+        if overlaps(l.a0, l.a1) {
             limit = limit.max(l.c + l.width / 2.0);
         }
     }
-    for b in boxes {
-        if b.bottom() < y - 0.5 && overlaps(b.x, b.right()) {
+    let from = boxes.partition_point(|b| b.bottom() < band);
+    for b in &boxes[from..] {
+        if b.bottom() >= y - 0.5 {
+            break;
+        }
+        if overlaps(b.x, b.right()) {
             limit = limit.max(b.bottom());
         }
     }

@@ -433,3 +433,29 @@ fn huge_pictures_are_skipped_before_they_are_decoded() {
     assert!(found.warnings[0].contains("page 1") && found.warnings[0].contains("12000 x 9000"));
     assert!(found.warnings[1].contains("page 2") && found.warnings[1].contains("20000"));
 }
+
+#[test]
+fn a_page_of_thousands_of_blanks_stays_bounded() {
+    let mut page = Page::new(612.0, 14_000.0);
+    let mut shapes = vec![Shape::Text(TextBox {
+        id: "t".into(),
+        frame: Rect::new(20.0, 20.0, 570.0, 13_900.0),
+        text: Text::plain("Name ___ ".repeat(40_000), 6.0),
+        fill: None,
+        stroke: None,
+    })];
+    for i in 0..5_000 {
+        let y = 20.0 + i as f64 * 2.7;
+        shapes.push(line(&format!("l{i}"), 40.0, 580.0, y));
+    }
+    page.shapes = shapes;
+    let mut d = Document::new(Kind::Pdf);
+    d.pages.push(page);
+    let start = std::time::Instant::now();
+    let found = quire_detect::detect(&d, &[], None).unwrap();
+    assert_eq!(found.fields.len(), quire_detect::MAX_FIELDS);
+    assert!(found.warnings.iter().any(|w| w.contains("possible blanks")));
+    assert!(found.warnings.iter().any(|w| w.contains("first 500")));
+    // Generous for an unoptimised test build.
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}

@@ -42,6 +42,18 @@ const MIN_ROOM: f64 = 12.0;
 const MIN_SHADE: f64 = 0.75;
 /// Slack when deciding that two strokes meet.
 const MEET: f64 = 4.0;
+/// Most lines and rulings examined on one picture.
+const MAX_LINES: usize = 4_000;
+const MAX_RULINGS: usize = 8_000;
+/// Most tick-box candidates kept on one picture (a sheet of graph paper has thousands).
+const MAX_BOXES: usize = 3_000;
+
+/// The rulings (sorted by position) within `slack` of `x`.
+fn near(rulings: &[Seg], x: f64, slack: f64) -> &[Seg] {
+    let lo = rulings.partition_point(|r| r.mid() < x - slack);
+    let hi = rulings.partition_point(|r| r.mid() <= x + slack);
+    &rulings[lo..hi.max(lo)]
+}
 
 pub fn find(strokes: &Strokes) -> Vec<Blank> {
     let boxes = tick_boxes(strokes);
@@ -62,12 +74,18 @@ pub fn find(strokes: &Strokes) -> Vec<Blank> {
             .chain(strokes.tints.iter().copied())
             .collect(),
     );
-    let rulings: Vec<Seg> = strokes
+    // Strokes come longest first; a page of hatching keeps only its longest ones, so the
+    // work stays bounded.
+    let mut lines = lines;
+    lines.truncate(MAX_LINES);
+    let mut rulings: Vec<Seg> = strokes
         .vertical
         .iter()
         .filter(|s| s.len() >= 10.0 && !is_box_edge(s, &boxes, true))
+        .take(MAX_RULINGS)
         .copied()
         .collect();
+    rulings.sort_by(|a, b| a.mid().total_cmp(&b.mid()));
     let mut out: Vec<Blank> = Vec::new();
     for line in &lines {
         out.extend(line_blanks(line, &lines, &rulings, &boxes, &strokes.ink));
@@ -185,7 +203,8 @@ fn line_blanks(
     // Rulings that divide the room above the line: they reach the line and either cross it
     // or rise to (or past) the line above.
     let mut cuts: Vec<f64> = vec![line.a0, line.a1];
-    for r in rulings {
+    let middle = (line.a0 + line.a1) / 2.0;
+    for r in near(rulings, middle, (line.a1 - line.a0) / 2.0) {
         let x = r.mid();
         if x <= line.a0 + MEET || x >= line.a1 - MEET {
             continue;
@@ -203,11 +222,10 @@ fn line_blanks(
         // column of a grid (handwritten strokes do not line up like that).
         let column = y_here - r.a0 >= 12.0
             && r.thick <= 3.0
-            && rulings
+            && near(rulings, x, 2.0)
                 .iter()
                 .filter(|o| {
-                    (o.mid() - x).abs() <= 2.0
-                        && (o.a1 < r.a0 - 2.0 || o.a0 > r.a1 + 2.0)
+                    (o.a1 < r.a0 - 2.0 || o.a0 > r.a1 + 2.0)
                         && (o.len() - r.len()).abs() <= 0.25 * r.len()
                 })
                 .count()
@@ -297,7 +315,8 @@ fn inked_share(ink: &Ink, x0: f64, y0: f64, x1: f64, y1: f64) -> f64 {
 /// Whether a ruling at `x` hangs down from `y` (starts there and runs a field's height
 /// down) without rising above it.
 fn hangs(x: f64, y: f64, rulings: &[Seg]) -> bool {
-    rulings.iter().any(|r| {
+    // A slanted ruling's middle may lie a little away from where it meets the line.
+    near(rulings, x, 40.0).iter().any(|r| {
         (r.at(y) - x).abs() <= MEET + r.thick
             && (r.a0 - y).abs() <= MEET * 2.0
             && r.a1 - y >= FIELD_H
@@ -332,7 +351,7 @@ fn cell(x0: f64, x1: f64, top: f64, bottom: f64, rulings: &[Seg], ink: &Ink) -> 
         return None;
     }
     let closed = |x: f64| {
-        rulings.iter().any(|r| {
+        near(rulings, x, MEET + 8.0).iter().any(|r| {
             (r.mid() - x).abs() <= MEET + r.thick
                 && r.a0 <= top + MEET * 2.0
                 && r.a1 >= bottom - MEET * 2.0
@@ -402,13 +421,49 @@ fn tick_boxes(strokes: &Strokes) -> Vec<Blank> {
     }
     // The same box found from both pairs of sides, or twice: keep the best.
     found.sort_by(|a, b| b.1.total_cmp(&a.1));
+    found.truncate(MAX_BOXES);
     let mut out: Vec<Blank> = Vec::new();
     for (b, _) in found {
         if !out.iter().any(|o| iou(o, &b) > 0.3) {
             out.push(b);
         }
     }
-    out
+    // Three or more squares sharing sides are the cells of a grid (a comb of character
+    // boxes, graph paper), not boxes to tick.
+    let adjoin = |a: &Blank, b: &Blank| {
+        a.x0 <= b.x1 + MEET && b.x0 <= a.x1 + MEET && a.y0 <= b.y1 + MEET && b.y0 <= a.y1 + MEET
+    };
+    // Union-find over boxes that adjoin; sorted by left edge, only near neighbours compare.
+    out.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    let mut parent: Vec<usize> = (0..out.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..out.len() {
+        for j in i + 1..out.len() {
+            if out[j].x0 > out[i].x1 + MEET {
+                break;
+            }
+            if adjoin(&out[i], &out[j]) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let group: Vec<usize> = (0..out.len()).map(|i| root(&mut parent, i)).collect();
+    let sizes = group.iter().fold(vec![0usize; out.len()], |mut n, &g| {
+        n[g] += 1;
+        n
+    });
+    out.into_iter()
+        .zip(&group)
+        .filter(|(_, &g)| sizes[g] < 3)
+        .map(|(b, _)| b)
+        .collect()
 }
 
 /// How well `[x0, x1] x [y0, y1]` (about the centre lines of its sides, which are about

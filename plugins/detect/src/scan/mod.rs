@@ -188,4 +188,21 @@ mod tests {
             "{b:?}"
         );
     }
+
+    #[test]
+    fn graph_paper_is_bounded_work_and_no_tick_boxes() {
+        // 1600 x 1600 pixels ruled every 20: thousands of squares and line pieces.
+        let g = gray(1600, 1600, |x, y| {
+            if x % 20 == 0 || y % 20 == 0 {
+                30
+            } else {
+                250
+            }
+        });
+        let start = std::time::Instant::now();
+        let found = find(&g);
+        assert!(found.iter().all(|b| b.kind != blanks::Kind::Checkbox));
+        // Generous for unoptimised test builds; a release build takes well under a second.
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    }
 }
