@@ -919,9 +919,21 @@ fn detection_over_http() {
         "{fields:?}"
     );
 
+    // Blanks the form already has a field on are not suggested again.
+    let again = s.get(&t, &format!("/api/v1/forms/{id}/suggest")).json();
+    assert_eq!(again["fields"], json!([]), "{again}");
+
+    // The same page without detection: /suggest finds the blanks, placing nothing.
+    let r = s.send_json("POST", &t, "/api/v1/forms", &json!({"markdown": md}));
+    let id = r.json()["form"]["id"].as_str().unwrap().to_string();
+    let id = id.as_str();
     let sug = s.get(&t, &format!("/api/v1/forms/{id}/suggest")).json();
     let sug = sug["fields"].as_array().unwrap();
     assert_eq!(sug.len(), 2);
+    assert_eq!(
+        s.get(&t, &format!("/api/v1/forms/{id}")).json()["form"]["form"]["count"],
+        0
+    );
     for f in sug {
         assert_eq!(f["label"], "", "a suggestion has no label: {f}");
         assert!(f.get("required").is_none(), "{f}");
@@ -954,7 +966,7 @@ fn detection_over_http() {
         &json!({"fields": sug, "keep": true}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json()["count"], 4);
+    assert_eq!(r.json()["count"], 2);
 
     // A scanned paper form: a picture with no text layer.
     let png = std::fs::read(corpus("images/form-employment-application.png")).unwrap();
@@ -996,4 +1008,61 @@ fn detection_over_http() {
         pypdf_read(&pdf.body)["fields"].as_object().unwrap().len(),
         fields.len()
     );
+}
+
+/// A fillable PDF uploaded as a form keeps its questions, and answers fill them.
+#[test]
+fn a_fillable_pdf_keeps_its_form() {
+    use base64::Engine as _;
+    let s = shared();
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let bytes = std::fs::read(corpus("pdf/pdfjs-bug1883609-acroform-mixed.pdf")).unwrap();
+    let r = s.send_raw(
+        "POST",
+        &t,
+        "/api/v1/forms?title=Imported",
+        "application/pdf",
+        bytes.clone(),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let form = r.json()["form"].clone();
+    assert_eq!(form["form"]["count"], 17);
+    let id = form["id"].as_str().unwrap();
+    let fields = form["form"]["fields"].as_array().unwrap();
+    let checkbox = fields
+        .iter()
+        .find(|f| f["type"] == "checkbox")
+        .expect("a checkbox");
+    let text = fields
+        .iter()
+        .find(|f| f["type"] == "text" && !f["key"].as_str().unwrap().contains('.'))
+        .expect("a text field");
+    let answers = json!({checkbox["key"].as_str().unwrap(): true, text["key"].as_str().unwrap(): "from the API"});
+    let r = s.send_json(
+        "POST",
+        &t,
+        &format!("/api/v1/forms/{id}/responses"),
+        &json!({"answers": answers}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let copy = r.json()["response"]["document"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let read = pypdf_read(&s.get(&t, &format!("/api/v1/documents/{copy}.pdf")).body);
+    assert_eq!(
+        read["fields"][text["key"].as_str().unwrap()]["/V"],
+        "from the API"
+    );
+    // The same file through JSON with the image mode keeps the form too.
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let r = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/forms",
+        &json!({"pdf": b64, "mode": "image"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["form"]["form"]["count"], 17);
 }
