@@ -10,7 +10,7 @@ use quire_sdk::{Field, Kind};
 use serde_json::{json, Map, Value};
 
 use super::body;
-use super::documents::{expected_version, int_param, links, receive};
+use super::documents::{expected_version, int_param, links, receive, row_json};
 use super::error::ApiError;
 use crate::accounts::Principal;
 use crate::app::App;
@@ -76,20 +76,10 @@ fn form_member(f: &FormRow, questions: Option<&[Field]>) -> Value {
 
 /// A whole form: the document row, `form`, and the form's links.
 pub fn form_json(base: &str, f: &FormRow, questions: Option<&[Field]>) -> Value {
-    let d = &f.doc;
-    json!({
-        "id": d.id,
-        "title": d.title,
-        "kind": d.kind.as_str(),
-        "pages": d.pages,
-        "shapes": d.shapes,
-        "version": d.version,
-        "created": d.created,
-        "updated": d.updated,
-        "your_role": "owner",
-        "form": form_member(f, questions),
-        "links": form_links(base, &d.id),
-    })
+    let mut row = row_json(base, &f.doc);
+    row["form"] = form_member(f, questions);
+    row["links"] = Value::Object(form_links(base, &f.doc.id));
+    row
 }
 
 fn list_row(base: &str, f: &FormRow) -> Value {
@@ -162,8 +152,7 @@ pub async fn create(
     let detect_too = wants_detection(&upload.extra, &q)?;
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
     let form = forms::create(&app.db, &app.blobs, owner(&p), content, placed).await?;
-    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
-    let questions = fields::questions(&document.fields);
+    let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let mut body =
         json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
     if !warnings.is_empty() {
@@ -206,8 +195,7 @@ pub async fn get(
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
-    let questions = fields::questions(&document.fields);
+    let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     Ok(Json(json!({
         "ok": true,
         "form": form_json(&app.config.base_url, &form, Some(&questions)),
@@ -241,8 +229,7 @@ pub async fn replace(
     )
     .await?;
     warnings.extend(dropped);
-    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
-    let questions = fields::questions(&document.fields);
+    let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let mut body =
         json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
     if !warnings.is_empty() {
@@ -330,8 +317,7 @@ pub async fn get_fields(
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
-    let questions = fields::questions(&document.fields);
+    let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     Ok(Json(json!({
         "ok": true,
         "fields": questions.iter().map(fields::schema_json).collect::<Vec<_>>(),

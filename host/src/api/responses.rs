@@ -52,8 +52,7 @@ pub async fn list(
     let limit = int_param(&q, "limit", 200, 0, 1000)?;
     let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
-    let questions = fields::questions(&document.fields);
+    let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let (total, rows) = responses::list(&app.db, &id, limit, offset).await?;
     Ok(Json(json!({
         "ok": true,

@@ -158,6 +158,12 @@ pub async fn load(db: &Db, blobs: &Blobs, form: &FormRow) -> Result<(Document, V
     Ok((document, assets))
 }
 
+/// The form's questions now: one per key, in the order keys first appear.
+pub async fn questions(db: &Db, blobs: &Blobs, form: &FormRow) -> Result<Vec<Field>> {
+    let (document, _) = load(db, blobs, form).await?;
+    Ok(fields::questions(&document.fields))
+}
+
 /// The account's forms, newest first, optionally only open or only closed ones.
 pub async fn list(
     db: &Db,
