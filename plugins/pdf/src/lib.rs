@@ -29,7 +29,7 @@ impl Converter for Pdf {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "pdf".into(),
-            version: "1.2.0".into(),
+            version: "1.2.1".into(),
             imports: vec![Format::new(import::MEDIA_TYPE, "pdf")],
             exports: vec![Format::new(export::MEDIA_TYPE, "pdf")],
             options: vec![

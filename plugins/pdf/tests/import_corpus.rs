@@ -233,6 +233,54 @@ fn page_one_renders_like_the_original() {
     assert!(ink_difference(&a, &blank, 12, 16) > 2.0 * diff.max(0.01));
 }
 
+/// The scan is a JPEG with EXIF orientation 6 on a /Rotate 90 page. Viewers ignore EXIF
+/// inside a PDF, Quire's exporter applies it: unless the importer neutralises it, the round
+/// trip turns the picture a second time and squashes it into the frame.
+#[test]
+fn a_scanned_page_with_exif_in_its_jpeg_round_trips_upright() {
+    let file = "scanned-form-patient-intake.pdf";
+    let imported = import_corpus(file, &[]);
+    let ours = export_checked(&imported, "scanned-intake.render");
+    let a = render_grey(
+        std::path::Path::new(&corpus_path(file)),
+        1,
+        40,
+        "scanned-intake.orig",
+    );
+    let b = render_grey(&ours, 1, 40, "scanned-intake.import");
+    assert_eq!(
+        (a.width, a.height),
+        (b.width, b.height),
+        "page sizes differ"
+    );
+    // The /Rotate 90 page of a 792 x 594 box stands portrait.
+    assert!(a.height > a.width, "{} x {}", a.width, a.height);
+    assert!(mean_ink(&b) > 0.05, "the import renders nearly blank");
+    let diff = ink_difference(&a, &b, 12, 16);
+    // The page turned a further quarter, as the exporter drew it before the fix.
+    let mut turned = Grey {
+        width: a.width,
+        height: a.height,
+        pixels: vec![255; a.width * a.height],
+    };
+    for y in 0..a.height {
+        for x in 0..a.width {
+            // Nearest sample of the original page turned clockwise, squashed to its box.
+            let (u, v) = (
+                y * a.width / a.height,
+                (a.width - 1 - x) * a.height / a.width,
+            );
+            turned.pixels[y * a.width + x] = a.pixels[v * a.width + u.min(a.width - 1)];
+        }
+    }
+    let off = ink_difference(&a, &turned, 12, 16);
+    assert!(
+        diff < 0.02 && off > 3.0 * diff.max(0.005),
+        "the round trip renders unlike the original: {diff:.4} mean ink per cell \
+         (a turned page: {off:.4})"
+    );
+}
+
 #[test]
 fn scanned_pages_keep_their_picture_size_and_rotation() {
     let imported = import_corpus("scanned-form-patient-intake.pdf", &[]);
@@ -242,14 +290,27 @@ fn scanned_pages_keep_their_picture_size_and_rotation() {
         panic!("expected the scan as a picture: {:?}", page.shapes)
     };
     assert!((img.frame.w - 792.0).abs() < 0.5 && (img.frame.h - 594.0).abs() < 0.5);
-    // The JPEG goes through untouched: no decoding, no loss.
+    // The JPEG goes through undecoded: the file's bytes, but for its EXIF orientation (6)
+    // set to 1, since PDF viewers ignore EXIF in a DCTDecode stream and Quire's exporters
+    // apply it.
     let asset = &imported.assets[0];
     assert_eq!(asset.media_type, "image/jpeg");
     let source = read(&corpus_path("scanned-form-patient-intake.pdf"));
-    assert!(
-        source.windows(64).any(|w| w == &asset.bytes[..64]),
-        "the JPEG bytes are not the ones in the file"
-    );
+    let start = source
+        .windows(64)
+        .position(|w| w == &asset.bytes[..64])
+        .or_else(|| {
+            let tail = &asset.bytes[asset.bytes.len() - 64..];
+            let end = source.windows(64).position(|w| w == tail)? + 64;
+            end.checked_sub(asset.bytes.len())
+        })
+        .expect("the JPEG bytes are not the ones in the file");
+    let original = &source[start..start + asset.bytes.len()];
+    let changed: Vec<usize> = (0..original.len())
+        .filter(|&i| original[i] != asset.bytes[i])
+        .collect();
+    assert_eq!(changed.len(), 1, "bytes changed at {changed:?}");
+    assert_eq!((original[changed[0]], asset.bytes[changed[0]]), (6, 1));
 
     // A 1-bit CCITT scan comes out as a 1-bit PNG of the same pixels.
     let imported = import_corpus("ocrmypdf-ccitt-scan.pdf", &[]);

@@ -55,6 +55,9 @@ pub struct Case {
     pub path: &'static str,
     pub media_type: &'static str,
     pub truth: &'static str,
+    /// The truth was annotated on the picture turned upright by its EXIF orientation 6, but
+    /// the page holds the picture as stored: a quarter turn anticlockwise of the annotation.
+    pub stored_sideways: bool,
 }
 
 pub const CASES: &[Case] = &[
@@ -63,38 +66,45 @@ pub const CASES: &[Case] = &[
         path: "images/form-employment-application.png",
         media_type: "image/png",
         truth: "form-employment-application",
+        stored_sideways: false,
     },
     Case {
         name: "verification-of-employment",
         path: "images/form-verification-of-employment.png",
         media_type: "image/png",
         truth: "form-verification-of-employment",
+        stored_sideways: false,
     },
     Case {
         name: "vaccination-card",
         path: "images/form-vaccination-card.png",
         media_type: "image/png",
         truth: "form-vaccination-card",
+        stored_sideways: false,
     },
     Case {
         name: "cms1500-claim",
         path: "images/form-cms1500-claim.png",
         media_type: "image/png",
         truth: "form-cms1500-claim",
+        stored_sideways: false,
     },
     Case {
         name: "patient-intake-photo",
         path: "images/form-patient-intake-photo.jpg",
         media_type: "image/jpeg",
         truth: "form-patient-intake-photo",
+        stored_sideways: false,
     },
-    // The same photo wrapped in a PDF page: its truth is the photo's, mapped onto the frame
-    // the PDF importer gives the picture.
+    // The same photo's JPEG wrapped in a /Rotate 90 page, which viewers draw upright by the
+    // page's rotation, not by the EXIF inside (the importer sets that to 1). Its truth is the
+    // photo's, turned back to the stored pixels and mapped onto the picture's frame.
     Case {
         name: "scanned-form-patient-intake.pdf",
         path: "pdf/scanned-form-patient-intake.pdf",
         media_type: "application/pdf",
         truth: "form-patient-intake-photo",
+        stored_sideways: true,
     },
 ];
 
@@ -138,25 +148,32 @@ pub fn truth(case: &Case, document: &Document) -> Vec<Truth> {
             _ => None,
         })
         .expect("a scanned page holds its picture");
-    let (sx, sy) = (frame.w / tw, frame.h / th);
     json["fields"]
         .as_array()
         .expect("fields")
         .iter()
         .map(|f| {
             let n = |k: &str| f[k].as_f64().expect("a number");
+            let upright = Rect::new(n("x"), n("y"), n("w"), n("h"));
+            let (r, (pw, ph)) = if case.stored_sideways {
+                (unturn_exif6(upright, tw), (th, tw))
+            } else {
+                (upright, (tw, th))
+            };
+            let (sx, sy) = (frame.w / pw, frame.h / ph);
             Truth {
                 kind: f["type"].as_str().expect("a type").to_string(),
-                rect: Rect::new(
-                    frame.x + n("x") * sx,
-                    frame.y + n("y") * sy,
-                    n("w") * sx,
-                    n("h") * sy,
-                ),
+                rect: Rect::new(frame.x + r.x * sx, frame.y + r.y * sy, r.w * sx, r.h * sy),
                 what: f["what"].as_str().unwrap_or("").to_string(),
             }
         })
         .collect()
+}
+
+/// A rectangle on a picture shown upright by EXIF orientation 6 (the stored pixels turned a
+/// quarter clockwise), `upright_width` wide, as it lies on the stored pixels.
+pub fn unturn_exif6(r: Rect, upright_width: f64) -> Rect {
+    Rect::new(r.y, upright_width - r.x - r.w, r.h, r.w)
 }
 
 fn iou(a: &Rect, b: &Rect) -> f64 {

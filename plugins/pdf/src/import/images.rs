@@ -1,10 +1,11 @@
 //! Pictures of the source PDF turned into model assets.
 //!
-//! A JPEG (`/DCTDecode`) drawn upright in a plain colour space is kept byte for byte: no
-//! quality is lost and nothing is decoded. Everything else is decoded by hayro and written
-//! as PNG: grey, RGB, or RGBA when the picture has a mask; black-and-white pictures (scans,
-//! fax images) as 1-bit grey, which keeps them small. A picture drawn mirrored or turned by a
-//! quarter turn has its pixels turned, because a model picture is always upright.
+//! A JPEG (`/DCTDecode`) drawn upright in a plain colour space is kept byte for byte (but
+//! for its EXIF orientation, see `jpeg`): no quality is lost and nothing is decoded.
+//! Everything else is decoded by hayro and written as PNG: grey, RGB, or RGBA when the
+//! picture has a mask; black-and-white pictures (scans, fax images) as 1-bit grey, which
+//! keeps them small. A picture drawn mirrored or turned by a quarter turn has its pixels
+//! turned, because a model picture is always upright.
 
 use std::collections::HashMap;
 
@@ -13,6 +14,8 @@ use hayro_interpret::hayro_syntax::Filter;
 use hayro_interpret::kurbo::{Affine, Point};
 use hayro_interpret::{ImageData, LumaData};
 use quire_sdk::{Asset, Rect};
+
+use super::jpeg;
 
 /// Largest picture decoded, in pixels; larger ones are asked for at a lower resolution.
 pub const MAX_DECODED_PIXELS: u64 = 24_000_000;
@@ -179,7 +182,8 @@ fn pack_bits(grey: &[u8], width: usize) -> Vec<u8> {
 }
 
 /// The JPEG bytes of an image stream that can be kept as they are: only `/DCTDecode`, grey or
-/// RGB, no `/Decode` remapping and no mask (a model picture carries no separate mask).
+/// RGB, no `/Decode` remapping and no mask (a model picture carries no separate mask). Its
+/// EXIF orientation, which viewers ignore inside a PDF, is set to 1.
 pub fn passthrough_jpeg(stream: &Stream<'_>) -> Option<Vec<u8>> {
     let filters = stream.filters();
     if filters.as_slice() != [Filter::DctDecode] {
@@ -206,7 +210,10 @@ pub fn passthrough_jpeg(stream: &Stream<'_>) -> Option<Vec<u8>> {
     if bytes.len() < 4 || bytes[0] != 0xFF || bytes[1] != 0xD8 {
         return None;
     }
-    Some(bytes.into_owned())
+    let mut jpeg = bytes.into_owned();
+    // The PDF draws the pixels as they lie; the model's readers would turn them by EXIF.
+    jpeg::neutralise_exif_orientation(&mut jpeg);
+    Some(jpeg)
 }
 
 /// A picture as drawn: the image object and how it is turned.

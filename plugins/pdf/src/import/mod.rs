@@ -23,6 +23,7 @@ mod device;
 mod fonts;
 mod form;
 mod images;
+mod jpeg;
 mod open;
 mod order;
 mod render;

@@ -17,4 +17,4 @@ boxes = [(2076, 2378, 2170, 2455), (2381, 2381, 2475, 2460), (2075, 2647, 2167, 
 for i, b in enumerate(boxes):
     F.append(("checkbox", b, f"question {i//2+1} {'Yes' if i % 2 == 0 else 'No'} (tick box)"))
 emit("form-patient-intake-photo", "images/form-patient-intake-photo.jpg (EXIF orientation 6, annotated upright)", 3024, 4032, 3024, 4032, F,
-     "Phone photo of a filled intake form: 19 answer lines with handwriting, six yes/no questions with a tick box each side (ticked ones included: they are the form's boxes). The scanned PDF wraps the same JPEG; its truth is this one mapped onto its picture's frame.")
+     "Phone photo of a filled intake form: 19 answer lines with handwriting, six yes/no questions with a tick box each side (ticked ones included: they are the form's boxes). The scanned PDF wraps the same JPEG, stored sideways on a /Rotate 90 page; its truth is this one turned back a quarter to the stored pixels and mapped onto its picture's frame (tests/common/score.rs).")
