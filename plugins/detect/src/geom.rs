@@ -77,6 +77,19 @@ pub fn clip(r: Rect, width: f64, height: f64) -> Option<Rect> {
     ok.then(|| Rect::new(x0, y0, x1 - x0, y1 - y0))
 }
 
+/// `r`, on a `width x height` page, where it shows once the page is turned `turns` quarters
+/// clockwise for display.
+pub fn to_display(r: &Rect, width: f64, height: f64, turns: u8) -> Rect {
+    match turns % 4 {
+        0 => *r,
+        // A point (x, y) shows at (height - y, x).
+        1 => Rect::new(height - r.bottom(), r.x, r.h, r.w),
+        2 => Rect::new(width - r.right(), height - r.bottom(), r.w, r.h),
+        // A point (x, y) shows at (y, width - x).
+        _ => Rect::new(r.y, width - r.right(), r.h, r.w),
+    }
+}
+
 /// Reading order: top to bottom by rows (boxes that share most of their height are one row),
 /// left to right within a row. Returns the order as indices into `rects`.
 pub fn reading_order(rects: &[Rect]) -> Vec<usize> {
@@ -149,5 +162,21 @@ mod tests {
             Rect::new(200.0, 98.0, 10.0, 10.0),
         ];
         assert_eq!(reading_order(&rects), [1, 3, 0, 2]);
+    }
+
+    #[test]
+    fn display_turns_follow_the_page() {
+        // A box near the top left of a 600 x 800 page.
+        let r = Rect::new(10.0, 20.0, 30.0, 40.0);
+        let shown = |t| {
+            let d = to_display(&r, 600.0, 800.0, t);
+            (d.x, d.y, d.w, d.h)
+        };
+        assert_eq!(shown(0), (10.0, 20.0, 30.0, 40.0));
+        // Turned clockwise, the page's top left corner is the display's top right.
+        assert_eq!(shown(1), (740.0, 10.0, 40.0, 30.0));
+        assert_eq!(shown(2), (560.0, 740.0, 30.0, 40.0));
+        // Anticlockwise, it is the bottom left.
+        assert_eq!(shown(3), (20.0, 560.0, 40.0, 30.0));
     }
 }

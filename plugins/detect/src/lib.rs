@@ -11,8 +11,8 @@
 //! ```
 //!
 //! Geometry is in page points, origin at the top left of the page (before its `rotate`),
-//! like every shape of the model. Keys are `field_<n>` in reading order: page, then rows
-//! top to bottom, then left to right.
+//! like every shape of the model. Keys are `field_<n>` in reading order as the page is
+//! displayed (turned by its `rotate`): page, then rows top to bottom, then left to right.
 //!
 //! Two finders feed it:
 //! - [`vector`]: the model's own shapes. Underscore runs and `[ ]`/`☐` in text (placed with
@@ -21,8 +21,8 @@
 //!   next to a blank ([`label`]), and a label asking for a date, an e-mail address or a
 //!   signature sets the type.
 //! - [`scan`]: pictures covering most of a page. Ruled lines, cells and empty tick boxes are
-//!   found in the pixels; there is no OCR, so their labels are empty unless the page also
-//!   carries text shapes (an OCR layer).
+//!   found in the pixels, read the way the page is displayed; there is no OCR, so their
+//!   labels are empty unless the page also carries text shapes (an OCR layer).
 //!
 //! A blank that an existing field of the document already covers is not suggested again.
 
@@ -54,7 +54,7 @@ impl Converter for Detect {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "detect".into(),
-            version: "1.0.0".into(),
+            version: "1.0.1".into(),
             imports: Vec::new(),
             exports: vec![Format::new(MEDIA_TYPE, "fields")],
             options: Vec::new(),
@@ -157,7 +157,7 @@ fn page_fields(
             ));
             continue;
         };
-        match scan::candidates(image, asset, budget) {
+        match scan::candidates(image, asset, page.rotate, budget) {
             Ok(c) => found.extend(c),
             Err(why) => warnings.push(format!(
                 "page {number}: the picture `{}` was not read for blanks: {why}",
@@ -191,7 +191,12 @@ fn page_fields(
         .collect();
     found.retain(|c| !existing.iter().any(|e| same_blank(e, &c.rect)));
     label::assign(&mut found, &tokens);
-    let rects: Vec<_> = found.iter().map(|c| c.rect).collect();
+    // Read as displayed: on a turned page, rows run across the turned page.
+    let turns = scan::quarter_turns(page.rotate);
+    let rects: Vec<_> = found
+        .iter()
+        .map(|c| geom::to_display(&c.rect, page.width, page.height, turns))
+        .collect();
     let order = reading_order(&rects);
     let mut slots: Vec<Option<Candidate>> = found.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots[i].take()).collect()
@@ -290,7 +295,7 @@ mod tests {
         let info = Detect::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("detect", "1.0.0")
+            ("detect", "1.0.1")
         );
         assert!(info.imports.is_empty() && info.options.is_empty());
         assert_eq!(info.exports, [Format::new(MEDIA_TYPE, "fields")]);
@@ -344,6 +349,86 @@ mod tests {
             found.warnings[0].contains("scan.png"),
             "{:?}",
             found.warnings
+        );
+    }
+
+    /// A scan stored sideways on a page turned a quarter clockwise: 800 x 600 pixels on an
+    /// 800 x 600 pt page, showing a 600 x 800 upright form with four answer lines.
+    fn sideways_scan(rotate: u16) -> (Document, Vec<Asset>) {
+        // Lines as displayed: (y, x from, x to).
+        const LINES: [(u32, u32, u32); 4] = [
+            (200, 100, 500),
+            (300, 50, 300),
+            (300, 350, 550),
+            (400, 150, 450),
+        ];
+        let shown = |x: u32, y: u32| {
+            LINES
+                .iter()
+                .any(|&(ly, a, b)| (ly..ly + 2).contains(&y) && (a..b).contains(&x))
+        };
+        // The display is the stored picture turned clockwise: stored (u, v) shows at
+        // (599 - v, u).
+        let stored = image::GrayImage::from_fn(800, 600, |u, v| {
+            image::Luma([if shown(599 - v, u) { 20 } else { 250 }])
+        });
+        let mut png = Vec::new();
+        stored
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let mut d = Document::new(Kind::Pdf);
+        let mut page = Page::new(800.0, 600.0);
+        page.rotate = rotate;
+        page.shapes.push(Shape::Image(quire_sdk::Image {
+            id: "i".into(),
+            frame: quire_sdk::Rect::new(0.0, 0.0, 800.0, 600.0),
+            asset: "scan.png".into(),
+            alt: None,
+            link: None,
+        }));
+        d.pages.push(page);
+        let asset = Asset {
+            name: "scan.png".into(),
+            media_type: "image/png".into(),
+            bytes: png,
+        };
+        (d, vec![asset])
+    }
+
+    #[test]
+    fn a_sideways_scan_on_a_turned_page_is_read_as_displayed() {
+        let (d, assets) = sideways_scan(90);
+        let found = detect(&d, &assets, None).unwrap();
+        let f = &found.fields;
+        assert_eq!(f.len(), 4, "{f:?}");
+        // Displayed (X, Y) is page (Y, 600 - X): a line across the display at Y stands
+        // upright at page x = Y, and its blank (room above it as displayed) lies left of
+        // it. In display reading order: the first line, the second row's left then right
+        // half, the last line.
+        let want = [
+            (200.0, 100.0, 500.0),
+            (300.0, 300.0, 550.0),
+            (300.0, 50.0, 250.0),
+        ];
+        let want = [want[0], want[1], want[2], (400.0, 150.0, 450.0)];
+        for (field, (x, y0, y1)) in f.iter().zip(want) {
+            let r = field.frame;
+            assert_eq!(field.field_type, FieldType::Text, "{field:?}");
+            assert!((r.right() - x).abs() <= 3.0, "{r:?} should end at x {x}");
+            assert!(r.w >= 10.0 && r.w <= 40.0, "{r:?}");
+            assert!(
+                (r.y - y0).abs() <= 4.0 && (r.bottom() - y1).abs() <= 4.0,
+                "{r:?} should span y {y0}..{y1}"
+            );
+        }
+        // Read unturned, the same picture's lines stand upright: not answer lines.
+        let (d, assets) = sideways_scan(0);
+        let unturned = detect(&d, &assets, None).unwrap().fields;
+        assert!(
+            unturned
+                .iter()
+                .all(|u| !f.iter().any(|t| same_blank(&u.frame, &t.frame))),
+            "{unturned:?}"
         );
     }
 }

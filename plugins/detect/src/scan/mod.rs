@@ -78,30 +78,43 @@ pub fn is_scan(image: &Image, width: f64, height: f64) -> bool {
     width > 0.0 && height > 0.0 && covered >= MIN_COVER * width * height
 }
 
-/// The blanks of `image` (one of the page's shapes) as page candidates, or why it was not
-/// read.
+/// Clockwise quarter turns of a page's `rotate` (90, 180 or 270; anything else is none).
+pub fn quarter_turns(rotate: u16) -> u8 {
+    match rotate % 360 {
+        90 => 1,
+        180 => 2,
+        270 => 3,
+        _ => 0,
+    }
+}
+
+/// The blanks of `image` (one of the page's shapes, on a page turned `rotate` degrees
+/// clockwise for display) as page candidates, or why it was not read.
+///
+/// The pixels are read as the page is displayed, so that a form's answer lines lie across
+/// as they were drawn; what is found is mapped back into the unrotated page, where the
+/// model keeps all geometry.
 pub fn candidates(
     image: &Image,
     asset: &Asset,
+    rotate: u16,
     budget: &mut Budget,
 ) -> Result<Vec<Candidate>, String> {
     let decoded = raster::decode(&asset.bytes, budget.pixels).map_err(|s| s.0)?;
     budget.pixels = budget.pixels.saturating_sub(decoded.source_pixels);
-    let gray = &decoded.gray;
-    let found = find(gray);
+    let (w, h) = (decoded.gray.width as f64, decoded.gray.height as f64);
+    let turns = quarter_turns(rotate);
+    let shown = raster::rotate_cw(decoded.gray, turns);
+    let found = find(&shown);
     // The working image fills the frame: its pixels stretch to the frame's size.
     let f = image.frame;
-    let sx = f.w / gray.width.max(1) as f64;
-    let sy = f.h / gray.height.max(1) as f64;
+    let sx = f.w / w.max(1.0);
+    let sy = f.h / h.max(1.0);
     Ok(found
         .into_iter()
         .map(|b| {
-            let rect = Rect::new(
-                f.x + b.x0 * sx,
-                f.y + b.y0 * sy,
-                (b.x1 - b.x0) * sx,
-                (b.y1 - b.y0) * sy,
-            );
+            let (x0, y0, x1, y1) = unturn(&b, turns, w, h);
+            let rect = Rect::new(f.x + x0 * sx, f.y + y0 * sy, (x1 - x0) * sx, (y1 - y0) * sy);
             let kind = match b.kind {
                 blanks::Kind::Text => FieldType::Text,
                 blanks::Kind::Multiline => FieldType::Multiline,
@@ -110,6 +123,19 @@ pub fn candidates(
             Candidate::new(rect, kind, Source::Pixels)
         })
         .collect())
+}
+
+/// A blank found on the working image turned `turns` quarters clockwise, as edges
+/// (x0, y0, x1, y1) on the unturned `w x h` image.
+fn unturn(b: &blanks::Blank, turns: u8, w: f64, h: f64) -> (f64, f64, f64, f64) {
+    match turns % 4 {
+        0 => (b.x0, b.y0, b.x1, b.y1),
+        // Turned (x, y) was unturned (y, h - x).
+        1 => (b.y0, h - b.x1, b.y1, h - b.x0),
+        2 => (w - b.x1, h - b.y1, w - b.x0, h - b.y0),
+        // Turned (x, y) was unturned (w - y, x).
+        _ => (w - b.y1, b.x0, w - b.y0, b.x1),
+    }
 }
 
 #[cfg(test)]

@@ -188,6 +188,47 @@ fn turn(gray: Gray, orientation: Orientation) -> Gray {
     }
 }
 
+/// The working image turned clockwise by `quarter_turns` (0 to 3) quarter turns: a page's
+/// `rotate` turns the whole page, picture included, before anyone reads it.
+pub fn rotate_cw(gray: Gray, quarter_turns: u8) -> Gray {
+    let (w, h) = (gray.width, gray.height);
+    let src = |u: usize, v: usize| gray.pixels[v * w + u];
+    let (ow, oh, pixels): (usize, usize, Vec<u8>) = match quarter_turns % 4 {
+        0 => return gray,
+        // Stored (u, v) lands at (h - 1 - v, u).
+        1 => (
+            h,
+            w,
+            (0..w)
+                .flat_map(|y| (0..h).map(move |x| (y, h - 1 - x)))
+                .map(|(u, v)| src(u, v))
+                .collect(),
+        ),
+        2 => (
+            w,
+            h,
+            (0..h)
+                .flat_map(|y| (0..w).map(move |x| (w - 1 - x, h - 1 - y)))
+                .map(|(u, v)| src(u, v))
+                .collect(),
+        ),
+        // Stored (u, v) lands at (v, w - 1 - u).
+        _ => (
+            h,
+            w,
+            (0..w)
+                .flat_map(|y| (0..h).map(move |x| (w - 1 - y, x)))
+                .map(|(u, v)| src(u, v))
+                .collect(),
+        ),
+    };
+    Gray {
+        width: ow,
+        height: oh,
+        pixels,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,5 +274,30 @@ mod tests {
             .contains("neither"));
         assert!(decode(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 2], u64::MAX).is_err());
         assert!(decode(b"\x89PNG\r\n\x1a\n\0\0", u64::MAX).is_err());
+    }
+
+    #[test]
+    fn rotate_cw_turns_a_quarter_at_a_time() {
+        // 3 x 2: a b c / d e f.
+        let g = Gray {
+            width: 3,
+            height: 2,
+            pixels: vec![1, 2, 3, 4, 5, 6],
+        };
+        let t = |n| {
+            let r = rotate_cw(g.clone(), n);
+            (r.width, r.height, r.pixels)
+        };
+        assert_eq!(t(0), (3, 2, vec![1, 2, 3, 4, 5, 6]));
+        // Clockwise: the left column, read bottom up, becomes the top row.
+        assert_eq!(t(1), (2, 3, vec![4, 1, 5, 2, 6, 3]));
+        assert_eq!(t(2), (3, 2, vec![6, 5, 4, 3, 2, 1]));
+        assert_eq!(t(3), (2, 3, vec![3, 6, 2, 5, 1, 4]));
+        let e = Gray {
+            width: 0,
+            height: 5,
+            pixels: Vec::new(),
+        };
+        assert_eq!(rotate_cw(e, 1).pixels.len(), 0);
     }
 }

@@ -57,6 +57,8 @@ pub struct Case {
     pub truth: &'static str,
     /// The truth was annotated on the picture turned upright by its EXIF orientation 6, but
     /// the page holds the picture as stored: a quarter turn anticlockwise of the annotation.
+    /// The page's `rotate` (90) shows it upright again; detection reads it that way but, as
+    /// the model, answers in the unrotated page, so the truth is mapped there too.
     pub stored_sideways: bool,
 }
 
@@ -98,7 +100,8 @@ pub const CASES: &[Case] = &[
     },
     // The same photo's JPEG wrapped in a /Rotate 90 page, which viewers draw upright by the
     // page's rotation, not by the EXIF inside (the importer sets that to 1). Its truth is the
-    // photo's, turned back to the stored pixels and mapped onto the picture's frame.
+    // photo's, turned back to the stored pixels and mapped onto the picture's frame in the
+    // unrotated page space where fields are kept.
     Case {
         name: "scanned-form-patient-intake.pdf",
         path: "pdf/scanned-form-patient-intake.pdf",
