@@ -487,10 +487,17 @@ pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
         .bind(&id)
         .fetch_one(&mut *tx)
         .await?;
-        sqlx::query("DELETE FROM document_assets WHERE doc_id = $1")
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
+        // A purged form takes its answers, invitations and settings with it; a purged
+        // filled copy leaves its response without a document.
+        for sql in [
+            "DELETE FROM form_shares WHERE form_id = $1",
+            "DELETE FROM form_responses WHERE form_id = $1",
+            "DELETE FROM forms WHERE doc_id = $1",
+            "UPDATE form_responses SET document = NULL WHERE document = $1",
+            "DELETE FROM document_assets WHERE doc_id = $1",
+        ] {
+            sqlx::query(sql).bind(&id).execute(&mut *tx).await?;
+        }
         sqlx::query("DELETE FROM document_versions WHERE doc_id = $1")
             .bind(&id)
             .execute(&mut *tx)

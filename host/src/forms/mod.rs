@@ -337,3 +337,6 @@ pub async fn is_form(db: &Db, id: &str) -> Result<bool> {
         .await?;
     Ok(n > 0)
 }
+
+#[cfg(test)]
+mod tests;

@@ -66,12 +66,13 @@ pub async fn add(
         });
     }
     let mut tx = db.pool.begin().await?;
-    let known: Option<String> =
-        sqlx::query_scalar("SELECT email FROM form_shares WHERE form_id = $1 AND email = $2")
-            .bind(&form.doc.id)
-            .bind(email)
-            .fetch_optional(&mut *tx)
-            .await?;
+    let known: Option<String> = sqlx::query_scalar(
+        "SELECT email FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)",
+    )
+    .bind(&form.doc.id)
+    .bind(email)
+    .fetch_optional(&mut *tx)
+    .await?;
     if known.is_none() {
         sqlx::query(
             "INSERT INTO form_shares (form_id, email, mode, added) VALUES ($1, $2, $3, $4)",
