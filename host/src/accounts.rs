@@ -153,15 +153,33 @@ pub async fn plan(db: &Db, name: &str) -> Result<Plan> {
     Ok(plan_from_row(&row, "p_")?)
 }
 
-/// Changes a plan's limits (`None` leaves a value as it is; `Some(None)` removes a limit).
-pub async fn set_plan_limits(
-    db: &Db,
-    name: &str,
-    daily_calls: Option<Option<i64>>,
-    storage_quota: Option<Option<i64>>,
-    max_file: Option<i64>,
-) -> Result<Plan> {
+/// What `set_plan_limits` changes: `None` leaves a value as it is; `Some(None)` removes a
+/// limit.
+#[derive(Debug, Default)]
+pub struct PlanChange {
+    pub daily_calls: Option<Option<i64>>,
+    pub storage_quota: Option<Option<i64>>,
+    pub max_file: Option<i64>,
+    pub sharing: Option<bool>,
+    pub forms: Option<bool>,
+}
+
+/// Changes a plan's limits and what it includes.
+pub async fn set_plan_limits(db: &Db, name: &str, change: PlanChange) -> Result<Plan> {
+    let PlanChange {
+        daily_calls,
+        storage_quota,
+        max_file,
+        sharing,
+        forms,
+    } = change;
     let mut p = plan(db, name).await?;
+    if let Some(v) = sharing {
+        p.sharing = v;
+    }
+    if let Some(v) = forms {
+        p.forms = v;
+    }
     if let Some(v) = daily_calls {
         p.daily_calls = v;
     }
@@ -172,11 +190,13 @@ pub async fn set_plan_limits(
         p.max_file = v;
     }
     sqlx::query(
-        "UPDATE plans SET daily_calls = $1, storage_quota = $2, max_file = $3 WHERE name = $4",
+        "UPDATE plans SET daily_calls = $1, storage_quota = $2, max_file = $3, sharing = $4, forms = $5 WHERE name = $6",
     )
     .bind(p.daily_calls)
     .bind(p.storage_quota)
     .bind(p.max_file)
+    .bind(i64::from(p.sharing))
+    .bind(i64::from(p.forms))
     .bind(name)
     .execute(&db.pool)
     .await?;

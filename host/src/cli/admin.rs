@@ -97,6 +97,12 @@ pub enum PlanCommand {
         storage: Option<String>,
         #[arg(long)]
         max_file: Option<i64>,
+        /// Whether the plan may share forms by email.
+        #[arg(long)]
+        sharing: Option<bool>,
+        /// Whether the plan includes forms at all.
+        #[arg(long)]
+        forms: Option<bool>,
     },
 }
 
@@ -199,13 +205,19 @@ pub async fn run(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
             daily_calls,
             storage,
             max_file,
+            sharing,
+            forms,
         }) => {
             let p = accounts::set_plan_limits(
                 db,
                 &name,
-                limit(daily_calls)?,
-                limit(storage)?,
-                max_file,
+                accounts::PlanChange {
+                    daily_calls: limit(daily_calls)?,
+                    storage_quota: limit(storage)?,
+                    max_file,
+                    sharing,
+                    forms,
+                },
             )
             .await?;
             println!("{}", serde_json::to_string(&p)?);

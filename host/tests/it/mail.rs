@@ -173,4 +173,30 @@ fn mail_waits_for_smtp_and_is_then_delivered() {
         .unwrap()
         .iter()
         .all(|m| m["sent_at"].is_number()));
+
+    // Plans are data: without sharing, inviting is 402; without forms, every form call is.
+    // (This server is private to this test, so its plans can change.)
+    s.cli(&["admin", "plan", "set", "pro", "--sharing", "false"]);
+    let r = s.send_json(
+        "POST",
+        &t,
+        &format!("/api/v1/forms/{id}/shares"),
+        &json!({"email": "x@example.org"}),
+    );
+    assert_eq!(r.status, 402, "{}", r.text());
+    assert_eq!(s.get(&t, &format!("/api/v1/forms/{id}")).status, 200);
+    s.cli(&["admin", "plan", "set", "pro", "--forms", "false"]);
+    assert_eq!(s.get(&t, &format!("/api/v1/forms/{id}")).status, 402);
+    assert_eq!(s.get(&t, "/api/v1/forms").status, 402);
+    s.cli(&[
+        "admin",
+        "plan",
+        "set",
+        "pro",
+        "--forms",
+        "true",
+        "--sharing",
+        "true",
+    ]);
+    assert_eq!(s.get(&t, &format!("/api/v1/forms/{id}")).status, 200);
 }
