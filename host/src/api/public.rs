@@ -96,6 +96,15 @@ struct Page<'a> {
     questions: Vec<Field>,
 }
 
+impl<'a> Page<'a> {
+    fn of(document: &'a Document) -> Self {
+        Page {
+            questions: fields::questions(&document.fields),
+            document,
+        }
+    }
+}
+
 /// One question's control, labelled, with its error message tied to it for screen readers.
 fn question_html(
     i: usize,
@@ -335,10 +344,7 @@ pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let page = Page {
-        questions: fields::questions(&document.fields),
-        document: &document,
-    };
+    let page = Page::of(&document);
     let empty = Map::new();
     Html(render(
         &form,
@@ -399,10 +405,7 @@ pub async fn submit(
         Ok(x) => x,
         Err(r) => return r,
     };
-    let page = Page {
-        questions: fields::questions(&document.fields),
-        document: &document,
-    };
+    let page = Page::of(&document);
     let questions = page.questions.as_slice();
     let values = answers_from_pairs(questions, &pairs);
     let from = pairs
