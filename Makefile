@@ -9,7 +9,7 @@ PLUGINS_OUT  := $(TARGET_DIR)/plugins
 # Converters shipped with Quire (copied to $(PLUGINS_OUT), installed on a fresh data dir).
 PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
-TEST_PLUGINS := hostile hostile-v2 broken-describe not-a-converter
+TEST_PLUGINS := hostile hostile-v2 markdown-next broken-describe not-a-converter
 
 .PHONY: all build plugins host run test test-rust deps lint fmt bench clean-data
 

@@ -320,7 +320,7 @@ pub async fn rotate_secret(db: &Db, client_id: &str) -> Result<String> {
 
 /// Revokes at once: the credential and every token issued from it stop working.
 pub async fn revoke(db: &Db, client_id: &str) -> Result<()> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin().await?;
     let done = sqlx::query(
         "UPDATE credentials SET revoked = 1, old_secret_hash = NULL WHERE client_id = $1",
     )

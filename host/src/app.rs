@@ -24,7 +24,11 @@ impl App {
             format!("creating the data directory {}", config.data_dir.display())
         })?;
         let db = Db::open(config.database_url.as_deref(), &config.data_dir).await?;
-        let blobs = Blobs::open(&config.data_dir.join("blobs"))?;
+        let blobs = Blobs::open(&config.blobs)?;
+        blobs
+            .ping()
+            .await
+            .with_context(|| format!("reaching the blob store {}", config.blobs))?;
         let plugins = Plugins::open(
             db.clone(),
             blobs.clone(),

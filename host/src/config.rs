@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::Context;
 
 use crate::plugins::Limits;
+use crate::store::BlobLocation;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -18,6 +19,8 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// `DATABASE_URL`; none means SQLite in the data directory.
     pub database_url: Option<String>,
+    /// `QUIRE_BLOBS`: a directory (default `$QUIRE_DATA/blobs`) or `s3://BUCKET[/PREFIX]`.
+    pub blobs: BlobLocation,
     /// Base of the links in responses (`QUIRE_BASE_URL`).
     pub base_url: String,
     /// Where `make build` put the plugins to install on a fresh data directory.
@@ -78,11 +81,14 @@ impl Config {
                 .unwrap_or("localhost");
             format!("quire@{host}")
         });
+        let data_dir = PathBuf::from(env("QUIRE_DATA").unwrap_or_else(|| "data".into()));
+        let blobs = BlobLocation::parse(env("QUIRE_BLOBS").as_deref(), &data_dir.join("blobs"))?;
         Ok(Config {
             addr,
             admin_addr,
-            data_dir: PathBuf::from(env("QUIRE_DATA").unwrap_or_else(|| "data".into())),
+            data_dir,
             database_url: env("DATABASE_URL"),
+            blobs,
             base_url,
             plugins_dir: match env("QUIRE_PLUGINS_DIR") {
                 Some(d) => PathBuf::from(d),

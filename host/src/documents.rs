@@ -8,8 +8,7 @@ use sqlx::Row;
 use crate::error::{Error, Result};
 use crate::store::{now, Blobs, Db};
 
-/// A transaction on the service database.
-pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
+pub use crate::store::Tx;
 
 /// A document as the API lists it.
 #[derive(Debug, Clone)]
@@ -82,27 +81,65 @@ struct Written {
     size: i64,
 }
 
-fn write_blobs(blobs: &Blobs, content: &Content) -> Result<Written> {
+/// A version ready to be recorded: its title settled and its blobs already in the blob
+/// store. Staging happens before any transaction begins, so no database lock is held while
+/// bytes travel to the blob store, and a blob store that is down refuses the write before
+/// a row could name a missing blob.
+pub struct Staged {
+    title: String,
+    pages: i64,
+    shapes: i64,
+    written: Written,
+}
+
+impl Staged {
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+}
+
+/// Settles the title of `content` as a document of `kind` (the upload's title, else the
+/// model's, else `fallback_title`, else the kind's default) and writes its blobs.
+pub async fn stage(
+    blobs: &Blobs,
+    kind: Kind,
+    mut content: Content,
+    fallback_title: Option<&str>,
+) -> Result<Staged> {
+    content.document.kind = kind;
+    let title = content
+        .title
+        .clone()
+        .or_else(|| content.document.title.clone())
+        .filter(|t| !t.trim().is_empty())
+        .or_else(|| fallback_title.map(str::to_string))
+        .unwrap_or_else(|| default_title(kind).to_string());
+    content.document.title = Some(title.clone());
     let model_json = serde_json::to_vec(&content.document).map_err(anyhow::Error::from)?;
     let mut size = model_json.len() as i64;
-    let model = blobs.put(&model_json)?;
+    let model = blobs.put(&model_json).await?;
     let source = match &content.source {
         Some((bytes, media_type)) => {
             size += bytes.len() as i64;
-            Some((blobs.put(bytes)?, media_type.clone()))
+            Some((blobs.put(bytes).await?, media_type.clone()))
         }
         None => None,
     };
     let mut assets = Vec::with_capacity(content.assets.len());
     for a in &content.assets {
         size += a.bytes.len() as i64;
-        assets.push((a.name.clone(), a.media_type.clone(), blobs.put(&a.bytes)?));
+        assets.push((a.name.clone(), a.media_type.clone(), blobs.put(&a.bytes).await?));
     }
-    Ok(Written {
-        model,
-        source,
-        assets,
-        size,
+    Ok(Staged {
+        pages: content.document.pages.len() as i64,
+        shapes: content.document.shapes().count() as i64,
+        title,
+        written: Written {
+            model,
+            source,
+            assets,
+            size,
+        },
     })
 }
 
@@ -149,11 +186,10 @@ async fn insert_version(
     tx: &mut Tx<'_>,
     id: &str,
     version: i64,
-    title: &str,
-    content: &Content,
-    w: &Written,
+    staged: &Staged,
     at: f64,
 ) -> Result<()> {
+    let w = &staged.written;
     let (source_blob, source_type) = match &w.source {
         Some((b, t)) => (Some(b.clone()), Some(t.clone())),
         None => (None, None),
@@ -164,12 +200,12 @@ async fn insert_version(
     )
     .bind(id)
     .bind(version)
-    .bind(title)
+    .bind(&staged.title)
     .bind(&w.model)
     .bind(source_blob)
     .bind(source_type)
-    .bind(content.document.pages.len() as i64)
-    .bind(content.document.shapes().count() as i64)
+    .bind(staged.pages)
+    .bind(staged.shapes)
     .bind(w.size)
     .bind(at)
     .execute(&mut **tx)
@@ -194,8 +230,9 @@ pub async fn create(
     kind: Kind,
     content: Content,
 ) -> Result<DocRow> {
-    let mut tx = db.pool.begin().await?;
-    let row = create_in(&mut tx, blobs, owner, kind, content).await?;
+    let staged = stage(blobs, kind, content, None).await?;
+    let mut tx = db.begin().await?;
+    let row = create_in(&mut tx, owner, kind, &staged).await?;
     tx.commit().await?;
     Ok(row)
 }
@@ -204,25 +241,13 @@ pub async fn create(
 /// with it (a form, a response) commit together or not at all.
 pub async fn create_in(
     tx: &mut Tx<'_>,
-    blobs: &Blobs,
     Owner { account_id, quota }: Owner<'_>,
     kind: Kind,
-    mut content: Content,
+    staged: &Staged,
 ) -> Result<DocRow> {
-    content.document.kind = kind;
-    let title = content
-        .title
-        .clone()
-        .or_else(|| content.document.title.clone())
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| default_title(kind).to_string());
-    content.document.title = Some(title.clone());
-    let written = write_blobs(blobs, &content)?;
     let id = crate::accounts::new_id();
     let at = now();
-    let pages = content.document.pages.len() as i64;
-    let shapes = content.document.shapes().count() as i64;
-    charge_storage(tx, account_id, written.size, quota).await?;
+    charge_storage(tx, account_id, staged.written.size, quota).await?;
     sqlx::query(
         "INSERT INTO documents (id, account_id, kind, title, version, pages, shapes, created, updated)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -230,21 +255,21 @@ pub async fn create_in(
     .bind(&id)
     .bind(account_id)
     .bind(kind.as_str())
-    .bind(&title)
+    .bind(&staged.title)
     .bind(FIRST_VERSION)
-    .bind(pages)
-    .bind(shapes)
+    .bind(staged.pages)
+    .bind(staged.shapes)
     .bind(at)
     .bind(at)
     .execute(&mut **tx)
     .await?;
-    insert_version(tx, &id, FIRST_VERSION, &title, &content, &written, at).await?;
+    insert_version(tx, &id, FIRST_VERSION, staged, at).await?;
     Ok(DocRow {
         id,
-        title,
+        title: staged.title.clone(),
         kind,
-        pages,
-        shapes,
+        pages: staged.pages,
+        shapes: staged.shapes,
         version: FIRST_VERSION,
         created: at,
         updated: at,
@@ -263,23 +288,21 @@ pub async fn replace(
     expected: Option<i64>,
     content: Content,
 ) -> Result<DocRow> {
-    let mut tx = db.pool.begin().await?;
-    let row = replace_in(&mut tx, db, blobs, owner, id, kind, expected, content).await?;
+    let current = current_of_kind(db, owner.account_id, id, kind, expected).await?;
+    let staged = stage(blobs, kind, content, Some(&current.title)).await?;
+    let mut tx = db.begin().await?;
+    let row = replace_in(&mut tx, owner, &current, expected, &staged).await?;
     tx.commit().await?;
     Ok(row)
 }
 
-/// [`replace`] inside the caller's transaction.
-#[allow(clippy::too_many_arguments)]
-pub async fn replace_in(
-    tx: &mut Tx<'_>,
+/// The document a replace starts from: the account's, of `kind`, at `expected` if given.
+pub async fn current_of_kind(
     db: &Db,
-    blobs: &Blobs,
-    Owner { account_id, quota }: Owner<'_>,
+    account_id: &str,
     id: &str,
     kind: Kind,
     expected: Option<i64>,
-    mut content: Content,
 ) -> Result<DocRow> {
     let current = get(db, account_id, id).await?;
     if current.kind != kind {
@@ -296,27 +319,30 @@ pub async fn replace_in(
             });
         }
     }
-    content.document.kind = kind;
-    let title = content
-        .title
-        .clone()
-        .or_else(|| content.document.title.clone())
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| current.title.clone());
-    content.document.title = Some(title.clone());
-    let written = write_blobs(blobs, &content)?;
+    Ok(current)
+}
+
+/// [`replace`] inside the caller's transaction: `current` (from [`current_of_kind`]) is
+/// the version the new one follows; if another replace got there first, this one fails
+/// with a version conflict and records nothing.
+pub async fn replace_in(
+    tx: &mut Tx<'_>,
+    Owner { account_id, quota }: Owner<'_>,
+    current: &DocRow,
+    expected: Option<i64>,
+    staged: &Staged,
+) -> Result<DocRow> {
+    let id = current.id.as_str();
     let at = now();
-    let pages = content.document.pages.len() as i64;
-    let shapes = content.document.shapes().count() as i64;
     let version = current.version + 1;
     let done = sqlx::query(
         "UPDATE documents SET version = $1, title = $2, pages = $3, shapes = $4, updated = $5
          WHERE id = $6 AND account_id = $7 AND version = $8 AND binned_at IS NULL",
     )
     .bind(version)
-    .bind(&title)
-    .bind(pages)
-    .bind(shapes)
+    .bind(&staged.title)
+    .bind(staged.pages)
+    .bind(staged.shapes)
     .bind(at)
     .bind(id)
     .bind(account_id)
@@ -333,15 +359,15 @@ pub async fn replace_in(
             expected: expected.unwrap_or(current.version),
         });
     }
-    charge_storage(tx, account_id, written.size, quota).await?;
-    insert_version(tx, id, version, &title, &content, &written, at).await?;
+    charge_storage(tx, account_id, staged.written.size, quota).await?;
+    insert_version(tx, id, version, staged, at).await?;
     Ok(DocRow {
-        title,
-        pages,
-        shapes,
+        title: staged.title.clone(),
+        pages: staged.pages,
+        shapes: staged.shapes,
         version,
         updated: at,
-        ..current
+        ..current.clone()
     })
 }
 
@@ -373,7 +399,7 @@ pub async fn load(
     .bind(doc.version)
     .fetch_one(&db.pool)
     .await?;
-    let json = blobs.get(&model_blob)?;
+    let json = blobs.get(&model_blob).await?;
     let document: Document = serde_json::from_slice(&json).map_err(anyhow::Error::from)?;
     let rows = sqlx::query(
         "SELECT name, media_type, blob FROM document_assets WHERE doc_id = $1 AND version = $2",
@@ -388,7 +414,7 @@ pub async fn load(
         assets.push(Asset {
             name: r.try_get("name")?,
             media_type: r.try_get("media_type")?,
-            bytes: blobs.get(&blob)?,
+            bytes: blobs.get(&blob).await?,
         });
     }
     Ok((doc, document, assets))
@@ -480,7 +506,7 @@ pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
         .bind(&id)
         .fetch_all(&db.pool)
         .await?;
-        let mut tx = db.pool.begin().await?;
+        let mut tx = db.begin().await?;
         let size: i64 = sqlx::query_scalar(
             "SELECT COALESCE(SUM(size), 0) FROM document_versions WHERE doc_id = $1",
         )
@@ -515,7 +541,7 @@ pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
         for r in blob_rows {
             let digest: String = r.try_get("b")?;
             if !blob_in_use(db, &digest).await? {
-                blobs.remove(&digest)?;
+                blobs.remove(&digest).await?;
             }
         }
         purged += 1;

@@ -2,6 +2,7 @@
 //! them into HTTP.
 
 use crate::plugins::ConversionError;
+use crate::store::BlobError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -35,6 +36,10 @@ pub enum Error {
     StorageFull { needed: i64, left: i64, quota: i64 },
     #[error("the daily allowance of {allowed} calls is spent; it resets at midnight UTC")]
     AllowanceSpent { allowed: i64, retry_after: u64 },
+    /// Something the service depends on (the blob store) is down for now; the caller
+    /// should try again shortly. Nothing was changed.
+    #[error("{0}")]
+    Unavailable(String),
     #[error(transparent)]
     Conversion(#[from] ConversionError),
     #[error(transparent)]
@@ -44,6 +49,21 @@ pub enum Error {
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
         Error::Internal(e.into())
+    }
+}
+
+impl From<BlobError> for Error {
+    fn from(e: BlobError) -> Self {
+        match e {
+            BlobError::Unavailable(detail) => {
+                tracing::warn!("blob store: {detail}");
+                Error::Unavailable(
+                    "the blob store is not answering; nothing was changed, try again shortly"
+                        .into(),
+                )
+            }
+            other => Error::Internal(other.into()),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ pub fn plugins(rt: &tokio::runtime::Runtime, dir: &Path) -> Plugins {
     let plugins_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/plugins");
     rt.block_on(async {
         let db = Db::open(None, dir).await.unwrap();
-        let blobs = Blobs::open(&dir.join("blobs")).unwrap();
+        let blobs = Blobs::open_dir(&dir.join("blobs")).unwrap();
         let settings = PluginSettings {
             limits: Limits::default(),
             workers: 2,

@@ -2,8 +2,7 @@
 //! activate, rollback. It takes only the operator token; bearer tokens of /api/v1 are a
 //! different namespace and never open it.
 
-use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -16,6 +15,8 @@ use crate::app::App;
 pub fn router(app: App, token: String) -> Router {
     Router::new()
         .route("/admin/plugins", get(list).post(install))
+        // The install handler counts the body itself against MAX_COMPONENT (413 in JSON).
+        .layer(axum::extract::DefaultBodyLimit::disable())
         .route("/admin/plugins/{name}/activate", post(activate))
         .route("/admin/plugins/{name}/rollback", post(rollback))
         .layer(axum::middleware::from_fn(
@@ -66,17 +67,30 @@ fn yes() -> bool {
     true
 }
 
+/// The largest component the operator API takes. Components built with componentize-py
+/// carry a whole Python (about 18 MB); 64 MiB leaves room without inviting abuse.
+pub const MAX_COMPONENT: u64 = 64 << 20;
+
 async fn install(
     State(app): State<App>,
     Query(q): Query<InstallQuery>,
-    body: Bytes,
+    req: Request,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let (parts, body) = req.into_parts();
+    let body = super::body::read_capped(&parts.headers, body, MAX_COMPONENT, 4 * MAX_COMPONENT, |size| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the component is {size} bytes or more; the operator API takes components up to {MAX_COMPONENT} bytes"),
+        )
+        .with("limit", MAX_COMPONENT)
+    })
+    .await?;
     if body.is_empty() {
         return Err(ApiError::bad_request(
             "send the component's .wasm bytes as the request body",
         ));
     }
-    let info = app.plugins.install(body.to_vec(), q.activate).await?;
+    let info = app.plugins.install(body, q.activate).await?;
     Ok((
         StatusCode::CREATED,
         Json(

@@ -14,7 +14,6 @@ use serde_json::json;
 use super::error::ApiError;
 use crate::accounts::{self, AuthError, AuthenticateError, TokenError};
 use crate::app::App;
-use crate::error::Error;
 
 fn token_error(e: TokenError) -> Response {
     let (status, code) = match &e {
@@ -200,37 +199,3 @@ pub async fn gate(
     Ok(next.run(req).await)
 }
 
-impl From<Error> for ApiError {
-    fn from(e: Error) -> Self {
-        match e {
-            Error::Invalid(s) => ApiError::bad_request(s),
-            Error::InvalidField { ref field, .. } => {
-                let field = field.clone();
-                ApiError::bad_request(e.to_string()).with("field", field)
-            }
-            Error::NotFound(s) => ApiError::not_found(s),
-            Error::Conflict(s) => ApiError::new(StatusCode::CONFLICT, s),
-            Error::Forbidden(s) => ApiError::new(StatusCode::FORBIDDEN, s),
-            Error::VersionConflict { current, .. } => {
-                ApiError::new(StatusCode::CONFLICT, e.to_string()).with("version", current)
-            }
-            Error::PlanRequired(s) => ApiError::new(StatusCode::PAYMENT_REQUIRED, s),
-            Error::FileTooLarge { limit, .. } => {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()).with("limit", limit)
-            }
-            Error::StorageFull { quota, left, .. } => {
-                ApiError::new(StatusCode::INSUFFICIENT_STORAGE, e.to_string())
-                    .with("quota", quota)
-                    .with("left", left)
-            }
-            Error::AllowanceSpent {
-                retry_after,
-                allowed,
-            } => ApiError::new(StatusCode::TOO_MANY_REQUESTS, e.to_string())
-                .with("allowed", allowed)
-                .header(header::RETRY_AFTER, retry_after.to_string()),
-            Error::Conversion(c) => c.into(),
-            Error::Internal(i) => i.into(),
-        }
-    }
-}

@@ -19,32 +19,57 @@ pub async fn read_limited(
     limit: u64,
     plan: &str,
 ) -> Result<Vec<u8>, ApiError> {
-    let too_large = |size: u64| {
+    read_capped(headers, body, limit, 0, |size| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the request is {size} bytes or more; the {plan} plan takes files up to {limit} bytes"),
         )
         .with("limit", limit)
-    };
-    if let Some(len) = headers
+    })
+    .await
+}
+
+/// [`read_limited`] with the caller's refusal. Past the limit the body is refused; with
+/// `drain` > 0 up to that many more bytes are read and dropped first, so a client that
+/// sends the whole body before reading the answer (most do) gets the 413 instead of a
+/// broken connection. Public endpoints drain nothing: their callers are not trusted with
+/// that much of our bandwidth.
+pub async fn read_capped(
+    headers: &HeaderMap,
+    body: Body,
+    limit: u64,
+    drain: u64,
+    too_large: impl Fn(u64) -> ApiError,
+) -> Result<Vec<u8>, ApiError> {
+    let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        if len > limit {
-            return Err(too_large(len));
+        .and_then(|v| v.parse::<u64>().ok());
+    let mut stream = body.into_data_stream();
+    if let Some(len) = declared.filter(|len| *len > limit) {
+        if len <= limit.saturating_add(drain) {
+            while let Some(Ok(_)) = stream.next().await {}
         }
+        return Err(too_large(len));
     }
     let mut out = Vec::new();
-    let mut stream = body.into_data_stream();
+    let mut seen: u64 = 0;
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| {
             ApiError::bad_request(format!("the request body could not be read: {e}"))
         })?;
-        if out.len() as u64 + chunk.len() as u64 > limit {
-            return Err(too_large(out.len() as u64 + chunk.len() as u64));
+        seen += chunk.len() as u64;
+        if seen > limit {
+            if seen > limit.saturating_add(drain) {
+                return Err(too_large(seen));
+            }
+            out = Vec::new();
+            continue;
         }
         out.extend_from_slice(&chunk);
+    }
+    if seen > limit {
+        return Err(too_large(seen));
     }
     Ok(out)
 }
@@ -71,98 +96,124 @@ pub struct Upload {
     pub extra: Map<String, Value>,
 }
 
-struct Field {
+/// A source field the contract names (`{"markdown": "..."}`): the media type it stands for
+/// and whether its text is base64. Which of them work depends on the active importers,
+/// like everything else an endpoint reads; the names are the contract's.
+struct NamedSource {
     name: &'static str,
     base64: bool,
     media_type: &'static str,
 }
 
-const PDF_SOURCES: &[Field] = &[
-    Field {
+const PDF_SOURCES: &[NamedSource] = &[
+    NamedSource {
         name: "markdown",
         base64: false,
         media_type: "text/markdown",
     },
-    Field {
+    NamedSource {
         name: "html",
         base64: false,
         media_type: "text/html",
     },
-    Field {
+    NamedSource {
         name: "image",
         base64: true,
         media_type: "image/*",
     },
-    Field {
+    NamedSource {
         name: "pdf",
         base64: true,
         media_type: "application/pdf",
     },
 ];
 
-const DIAGRAM_SOURCES: &[Field] = &[
-    Field {
+const DIAGRAM_SOURCES: &[NamedSource] = &[
+    NamedSource {
         name: "mermaid",
         base64: false,
         media_type: "text/vnd.mermaid",
     },
-    Field {
+    NamedSource {
         name: "svg",
         base64: false,
         media_type: "image/svg+xml",
     },
-    Field {
+    NamedSource {
         name: "drawio",
         base64: false,
         media_type: "application/vnd.jgraph.mxfile",
     },
-    Field {
+    NamedSource {
         name: "vsdx",
         base64: true,
         media_type: "application/vnd.ms-visio.drawing",
     },
 ];
 
-/// Raw-body Content-Types, and the media type the importer is asked for.
-const RAW_TYPES: &[(&str, &str)] = &[
-    ("image/png", "image/png"),
-    ("image/jpeg", "image/jpeg"),
-    ("application/pdf", "application/pdf"),
-    ("text/markdown", "text/markdown"),
-    ("text/x-markdown", "text/markdown"),
-    ("text/html", "text/html"),
-    ("text/vnd.mermaid", "text/vnd.mermaid"),
-    ("image/svg+xml", "image/svg+xml"),
-    (
-        "application/vnd.jgraph.mxfile",
-        "application/vnd.jgraph.mxfile",
-    ),
-    (
-        "application/vnd.ms-visio.drawing",
-        "application/vnd.ms-visio.drawing",
-    ),
-];
+/// The generic source for formats the contract does not name:
+/// `{"file": "<base64>", "type": "<media type>"}`.
+pub const FILE_SOURCE: &str = "file";
 
-fn sources(kind: Kind) -> &'static [Field] {
+fn named_sources(kind: Kind) -> &'static [NamedSource] {
     match kind {
         Kind::Pdf => PDF_SOURCES,
         Kind::Diagram => DIAGRAM_SOURCES,
     }
 }
 
+/// The media types the active importers read, as an endpoint offers them.
+pub struct Readable(pub Vec<String>);
+
+impl Readable {
+    /// The media type the importer is asked for when a client says `given`: an exact match,
+    /// else the registered spelling of an experimental one (`text/x-markdown` is read as
+    /// `text/markdown`, `image/jpg` as `image/jpeg`) when only that is served.
+    pub fn resolve(&self, given: &str) -> Option<String> {
+        let given = given.trim().to_ascii_lowercase();
+        if self.0.contains(&given) {
+            return Some(given);
+        }
+        let (top, sub) = given.split_once('/')?;
+        let candidates = [
+            sub.strip_prefix("x-").map(|s| format!("{top}/{s}")),
+            (given == "image/jpg").then(|| "image/jpeg".to_string()),
+        ];
+        candidates.into_iter().flatten().find(|c| self.0.contains(c))
+    }
+
+    fn list(&self) -> String {
+        if self.0.is_empty() {
+            "none (no importer is active)".into()
+        } else {
+            self.0.join(", ")
+        }
+    }
+
+    fn unsupported(&self, what: String) -> ApiError {
+        ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "{what}; readable kinds are application/json (with a source field) and {}",
+                self.list()
+            ),
+        )
+        .with("readable", self.0.clone())
+    }
+}
+
 /// The sentence a 400 uses to say what an endpoint takes.
-pub fn takes(kind: Kind) -> String {
-    let names: Vec<&str> = sources(kind)
+pub fn takes(kind: Kind, readable: &Readable) -> String {
+    let names: Vec<&str> = named_sources(kind)
         .iter()
         .map(|f| f.name)
-        .chain(["model"])
+        .chain(["model", FILE_SOURCE])
         .collect();
-    let raw: Vec<&str> = RAW_TYPES.iter().map(|(t, _)| *t).collect();
     format!(
-        "this endpoint takes a JSON object with exactly one source field ({}), plus optional title{}; or the file itself as the body with its Content-Type ({}) and ?title=",
+        "this endpoint takes a JSON object with exactly one source field ({}; `file` is base64 with its media type in `type`), plus optional title{}; or the file itself as the body with its Content-Type ({}) and ?title=",
         names.join(", "),
         if kind == Kind::Pdf { ", images, mode, unlock, password" } else { "" },
-        raw.join(", ")
+        readable.list()
     )
 }
 
@@ -201,9 +252,11 @@ fn string_option(obj: &Map<String, Value>, name: &str) -> Result<Option<String>,
     }
 }
 
-/// Reads a JSON or raw create/replace body. `query_title`/`query_unlock` come from the URL.
+/// Reads a JSON or raw create/replace body. `query_title`/`query_unlock` come from the URL;
+/// `readable` is what the active importers read right now.
 pub fn parse_upload(
     kind: Kind,
+    readable: &Readable,
     headers: &HeaderMap,
     body: Vec<u8>,
     query: &std::collections::HashMap<String, String>,
@@ -232,26 +285,21 @@ pub fn parse_upload(
         options.push(("password".into(), p.to_string()));
     }
     if content_type == "application/json" || content_type.ends_with("+json") {
-        return parse_json_upload(kind, &body, query, options);
+        return parse_json_upload(kind, readable, &body, query, options);
     }
-    let readable: Vec<&str> = RAW_TYPES.iter().map(|(t, _)| *t).collect();
-    let Some((_, media_type)) = RAW_TYPES.iter().find(|(t, _)| *t == content_type) else {
-        if content_type.is_empty() {
-            return Err(ApiError::bad_request(format!(
-                "the request has no Content-Type; {}",
-                takes(kind)
-            )));
-        }
-        return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            format!("{content_type} cannot be read; readable kinds are application/json (with a source field) and {}", readable.join(", ")),
-        )
-        .with("readable", readable));
+    if content_type.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "the request has no Content-Type; {}",
+            takes(kind, readable)
+        )));
+    }
+    let Some(media_type) = readable.resolve(&content_type) else {
+        return Err(readable.unsupported(format!("{content_type} cannot be read")));
     };
     if body.is_empty() {
         return Err(ApiError::bad_request(format!(
             "the request body is empty; {}",
-            takes(kind)
+            takes(kind, readable)
         )));
     }
     if let Some(m) = query.get("mode") {
@@ -260,7 +308,7 @@ pub fn parse_upload(
     Ok(Upload {
         source: Source::File {
             bytes: body,
-            media_type: media_type.to_string(),
+            media_type,
         },
         title: query.get("title").cloned(),
         images: Vec::new(),
@@ -271,23 +319,24 @@ pub fn parse_upload(
 
 fn parse_json_upload(
     kind: Kind,
+    readable: &Readable,
     body: &[u8],
     query: &std::collections::HashMap<String, String>,
     mut options: Vec<(String, String)>,
 ) -> Result<Upload, ApiError> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| {
-        ApiError::bad_request(format!("the body is not valid JSON ({e}); {}", takes(kind)))
-    })?;
+    let takes = || takes(kind, readable);
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON ({e}); {}", takes())))?;
     let Value::Object(mut obj) = value else {
         return Err(ApiError::bad_request(format!(
             "the body must be a JSON object; {}",
-            takes(kind)
+            takes()
         )));
     };
-    let present: Vec<&str> = sources(kind)
+    let present: Vec<&str> = named_sources(kind)
         .iter()
         .map(|f| f.name)
-        .chain(["model"])
+        .chain(["model", FILE_SOURCE])
         .filter(|n| obj.get(*n).is_some_and(|v| !v.is_null()))
         .collect();
     let other_kind = match kind {
@@ -299,19 +348,19 @@ fn parse_json_upload(
             return Err(ApiError::bad_request(format!(
                 "`{}` is not a source of this endpoint; {}",
                 f.name,
-                takes(kind)
+                takes()
             )));
         }
         return Err(ApiError::bad_request(format!(
             "no source field was sent; {}",
-            takes(kind)
+            takes()
         )));
     }
     if present.len() > 1 {
         return Err(ApiError::bad_request(format!(
             "send exactly one source field, not {}; {}",
             present.join(" and "),
-            takes(kind)
+            takes()
         )));
     }
     let name = present[0];
@@ -357,8 +406,30 @@ fn parse_json_upload(
             ));
         }
         Source::Model(raw)
+    } else if name == FILE_SOURCE {
+        let Value::String(text) = raw else {
+            return Err(ApiError::bad_request(format!(
+                "`file` must be a base64 string; {}",
+                takes()
+            )));
+        };
+        let given = match obj.remove("type") {
+            Some(Value::String(t)) if !t.trim().is_empty() => t,
+            _ => {
+                return Err(ApiError::bad_request(
+                    "`file` needs `type`, the file's media type (e.g. \"text/csv\")",
+                ))
+            }
+        };
+        let media_type = readable
+            .resolve(&given)
+            .ok_or_else(|| readable.unsupported(format!("`type` {given} cannot be read")))?;
+        Source::File {
+            bytes: decode_base64(FILE_SOURCE, &text)?,
+            media_type,
+        }
     } else {
-        let field = sources(kind)
+        let field = named_sources(kind)
             .iter()
             .find(|f| f.name == name)
             .expect("name came from this list");
@@ -370,7 +441,7 @@ fn parse_json_upload(
             };
             return Err(ApiError::bad_request(format!(
                 "`{name}` must be {what}; {}",
-                takes(kind)
+                takes()
             )));
         };
         let bytes = if field.base64 {
@@ -379,17 +450,30 @@ fn parse_json_upload(
             text.into_bytes()
         };
         let media_type = if field.media_type == "image/*" {
+            let images = Readable(
+                readable
+                    .0
+                    .iter()
+                    .filter(|t| t.starts_with("image/"))
+                    .cloned()
+                    .collect(),
+            );
             sniff_image(&bytes)
+                .and_then(|t| images.resolve(t))
                 .ok_or_else(|| {
                     ApiError::new(
                         StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                        "`image` must be a PNG or JPEG picture",
+                        format!("`image` must be a picture of a readable kind ({})", images.list()),
                     )
-                    .with("readable", vec!["image/png", "image/jpeg"])
+                    .with("readable", images.0.clone())
                 })?
-                .to_string()
         } else {
-            field.media_type.to_string()
+            readable.resolve(field.media_type).ok_or_else(|| {
+                readable.unsupported(format!(
+                    "`{name}` ({}) cannot be read now: no active importer reads it",
+                    field.media_type
+                ))
+            })?
         };
         Source::File { bytes, media_type }
     };

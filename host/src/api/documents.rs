@@ -65,6 +65,36 @@ fn body_limit(principal: &Principal) -> u64 {
     max.saturating_add(max / 3).saturating_add(64 << 10)
 }
 
+/// The media types clients may send now: whatever the active importers read.
+pub fn readable(app: &App) -> body::Readable {
+    let mut types: Vec<String> = app
+        .plugins
+        .public_formats(false)
+        .into_iter()
+        .map(|f| f.media_type)
+        .collect();
+    types.dedup();
+    body::Readable(types)
+}
+
+/// Download extensions served now: every active exporter's, and the model as `.json`.
+pub fn servable(app: &App) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = app
+        .plugins
+        .public_formats(true)
+        .into_iter()
+        .map(|f| (f.extension, f.media_type))
+        .chain([(MODEL_EXTENSION.to_string(), MODEL_MEDIA_TYPE.to_string())])
+        .collect();
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The document's own model is the host's to serve, whatever converters are active.
+const MODEL_EXTENSION: &str = "json";
+const MODEL_MEDIA_TYPE: &str = "application/json";
+
 /// Reads and converts an upload into storable content (the shared part of create and
 /// replace, for documents and forms).
 pub async fn receive(
@@ -87,7 +117,8 @@ pub async fn receive(
         plan.max_file.max(0) as u64
     };
     let bytes = body::read_limited(&parts.headers, body, limit, &plan.name).await?;
-    let mut upload = body::parse_upload(kind, &parts.headers, bytes, query)?;
+    let readable = readable(app);
+    let mut upload = body::parse_upload(kind, &readable, &parts.headers, bytes, query)?;
     let file_size = match &upload.source {
         Source::File { bytes, .. } => bytes.len() as u64,
         Source::Model(_) => 0,
@@ -132,6 +163,18 @@ pub async fn receive(
                 .import(bytes.clone(), &media_type, images, upload.options.clone())
                 .await
                 .map_err(ApiError::from)?;
+            // The importer says what kind of document it made. A diagram drawn on pages is
+            // a fine PDF-kind document (the contract takes mermaid at /pdfs), but pages of
+            // text are no diagram: send them where they belong.
+            if kind == Kind::Diagram && converted.value.document.kind == Kind::Pdf {
+                return Err(ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    format!(
+                        "{media_type} makes a PDF-kind document, not a diagram; send it to /api/v1/pdfs"
+                    ),
+                )
+                .with("endpoint", "/api/v1/pdfs"));
+            }
             let content = Content {
                 document: converted.value.document,
                 assets: converted.value.assets,
@@ -363,19 +406,6 @@ pub async fn get(
     Ok(([(name, value)], Json(json!({"ok": true, "document": body}))).into_response())
 }
 
-/// The content type the contract gives each download extension.
-fn content_type(ext: &str) -> Option<&'static str> {
-    Some(match ext {
-        "pdf" => "application/pdf",
-        "png" => "image/png",
-        "svg" => "image/svg+xml",
-        "mmd" => "text/vnd.mermaid",
-        "drawio" => "application/xml",
-        "json" => "application/json",
-        _ => return None,
-    })
-}
-
 /// A header value carries visible ASCII only: anything else is written as U+XXXX.
 pub fn header_text(s: &str) -> String {
     s.chars()
@@ -397,14 +427,13 @@ async fn download(
     q: HashMap<String, String>,
 ) -> Result<Response, ApiError> {
     let (row, document, assets) = documents::load(&app.db, &app.blobs, &p.account.id, id).await?;
-    let Some(media_type) = content_type(ext) else {
-        let served: Vec<String> = app
-            .plugins
-            .formats(true)
-            .iter()
-            .map(|f| format!(".{}", f.extension))
-            .chain([".json".to_string()])
-            .collect();
+    let servable = servable(&app);
+    let Some((ext, media_type)) = servable
+        .iter()
+        .find(|(e, _)| e.eq_ignore_ascii_case(ext))
+        .cloned()
+    else {
+        let served: Vec<String> = servable.iter().map(|(e, _)| format!(".{e}")).collect();
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!(
@@ -414,6 +443,7 @@ async fn download(
         )
         .with("served", served));
     };
+    let ext = ext.as_str();
     let page = match q.get("page") {
         None => None,
         Some(_) => Some(int_param(&q, "page", 1, 1, row.pages.max(1)).map_err(|_| {
@@ -424,7 +454,7 @@ async fn download(
         })? as u32),
     };
     let dpi =
-        if ext == "png" {
+        if media_type.starts_with("image/") && media_type != "image/svg+xml" {
             match q.get("dpi") {
                 None => Some(110),
                 Some(_) => Some(int_param(&q, "dpi", 110, 1, 200).map_err(|_| {
@@ -435,11 +465,11 @@ async fn download(
             None
         };
     let (name, value) = etag(row.version);
-    if ext == "json" {
+    if ext == MODEL_EXTENSION {
         let json = serde_json::to_vec(&document).map_err(anyhow::Error::from)?;
         return Ok((
             [
-                (header::CONTENT_TYPE, media_type.to_string()),
+                (header::CONTENT_TYPE, media_type.clone()),
                 (name, value),
             ],
             json,
@@ -448,11 +478,14 @@ async fn download(
     }
     let exported = app
         .plugins
-        .export(&document, &assets, ext, page, dpi)
+        .export(&document, &assets, &media_type, page, dpi)
         .await?;
     let mut response = Body::from(exported.value.bytes).into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&media_type).map_err(anyhow::Error::from)?,
+    );
     headers.insert(
         name,
         HeaderValue::from_str(&value).map_err(anyhow::Error::from)?,
@@ -463,7 +496,12 @@ async fn download(
             headers.insert("x-service-warning", v);
         }
     }
+    // A converter may add the contract's `X-Service-*` headers and nothing else: a
+    // component must not set cookies or change what the response claims to be.
     for (k, v) in exported.value.headers {
+        if !k.to_ascii_lowercase().starts_with("x-service-") {
+            continue;
+        }
         if let (Ok(k), Ok(v)) = (
             header::HeaderName::from_bytes(k.as_bytes()),
             HeaderValue::from_str(&header_text(&v)),

@@ -6,7 +6,9 @@ use axum::response::{IntoResponse, Response};
 use quire_sdk::ConvertError;
 use serde_json::{json, Map, Value};
 
+use crate::error::Error;
 use crate::plugins::{CallError, ConversionError, QueueError, RegistryError};
+use crate::store::BlobError;
 
 #[derive(Debug)]
 pub struct ApiError {
@@ -69,8 +71,60 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A dependency that is down for now: 503 with Retry-After, so clients and load balancers
+/// back off and retry instead of treating it as a fault of the request.
+fn unavailable(detail: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, detail).header(header::RETRY_AFTER, "5")
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Invalid(s) => ApiError::bad_request(s),
+            Error::InvalidField { ref field, .. } => {
+                let field = field.clone();
+                ApiError::bad_request(e.to_string()).with("field", field)
+            }
+            Error::NotFound(s) => ApiError::not_found(s),
+            Error::Conflict(s) => ApiError::new(StatusCode::CONFLICT, s),
+            Error::Forbidden(s) => ApiError::new(StatusCode::FORBIDDEN, s),
+            Error::VersionConflict { current, .. } => {
+                ApiError::new(StatusCode::CONFLICT, e.to_string()).with("version", current)
+            }
+            Error::PlanRequired(s) => ApiError::new(StatusCode::PAYMENT_REQUIRED, s),
+            Error::FileTooLarge { limit, .. } => {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()).with("limit", limit)
+            }
+            Error::StorageFull { quota, left, .. } => {
+                ApiError::new(StatusCode::INSUFFICIENT_STORAGE, e.to_string())
+                    .with("quota", quota)
+                    .with("left", left)
+            }
+            Error::AllowanceSpent {
+                retry_after,
+                allowed,
+            } => ApiError::new(StatusCode::TOO_MANY_REQUESTS, e.to_string())
+                .with("allowed", allowed)
+                .header(header::RETRY_AFTER, retry_after.to_string()),
+            Error::Unavailable(s) => unavailable(s),
+            Error::Conversion(c) => c.into(),
+            Error::Internal(i) => i.into(),
+        }
+    }
+}
+
+impl From<BlobError> for ApiError {
+    fn from(e: BlobError) -> Self {
+        Error::from(e).into()
+    }
+}
+
 impl From<anyhow::Error> for ApiError {
     fn from(e: anyhow::Error) -> Self {
+        // A blob store outage deep inside a call still reaches the client as a 503.
+        if let Some(BlobError::Unavailable(detail)) = e.downcast_ref::<BlobError>() {
+            return Error::from(BlobError::Unavailable(detail.clone())).into();
+        }
         ApiError::internal(format!("{e:#}"))
     }
 }

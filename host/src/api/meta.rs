@@ -20,6 +20,12 @@ pub const ROUTES: &[(&str, &str, &str, u16)] = &[
         "This OpenAPI 3.1 document",
         200,
     ),
+    (
+        "GET",
+        "/api/v1/model.schema.json",
+        "JSON Schema of the document model",
+        200,
+    ),
     ("GET", "/api/v1/usage", "Calls and storage used today", 200),
     (
         "POST",
@@ -55,7 +61,7 @@ pub const ROUTES: &[(&str, &str, &str, u16)] = &[
     (
         "GET",
         "/api/v1/documents/{id}.{format}",
-        "Download as pdf, png, svg, mmd, drawio or json",
+        "Download in any format an active exporter writes, or the model as json",
         200,
     ),
     (
@@ -207,8 +213,36 @@ pub async fn usage(
     })))
 }
 
+/// What clients can send and download right now: the active converters' formats.
+pub struct Formats {
+    /// Media types a create or replace takes as a raw body (or in `file` with `type`).
+    pub readable: Vec<quire_sdk::Format>,
+    /// Download extensions and their media types, the model's `.json` among them.
+    pub servable: Vec<(String, String)>,
+}
+
+impl Formats {
+    pub fn of(app: &App) -> Formats {
+        Formats {
+            readable: app.plugins.public_formats(false),
+            servable: super::documents::servable(app),
+        }
+    }
+
+    fn readable_types(&self) -> Vec<&str> {
+        let mut types: Vec<&str> = self
+            .readable
+            .iter()
+            .map(|f| f.media_type.as_str())
+            .collect();
+        types.dedup();
+        types
+    }
+}
+
 pub async fn surface(State(app): State<App>) -> Json<Value> {
     let base = &app.config.base_url;
+    let formats = Formats::of(&app);
     let list = |read: bool| -> Vec<String> {
         ROUTES
             .iter()
@@ -228,6 +262,10 @@ pub async fn surface(State(app): State<App>) -> Json<Value> {
         },
         "read": list(true),
         "write": list(false),
+        "formats": {
+            "readable": formats.readable.iter().map(|f| json!({"media_type": f.media_type, "extension": f.extension})).collect::<Vec<_>>(),
+            "downloads": formats.servable.iter().map(|(e, m)| json!({"extension": e, "media_type": m})).collect::<Vec<_>>(),
+        },
     }))
 }
 
@@ -243,10 +281,36 @@ pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], Str
 }
 
 pub async fn openapi(State(app): State<App>) -> Json<Value> {
-    Json(openapi_document(&app.config.base_url))
+    Json(openapi_document(&app.config.base_url, &Formats::of(&app)))
 }
 
-pub fn openapi_document(base: &str) -> Value {
+/// The JSON body of a create or replace: one source field. `file` + `type` is the generic
+/// source for any readable format.
+fn source_body_schema(path: &str) -> Value {
+    let string = json!({"type": "string"});
+    let mut props = Map::new();
+    let named: &[&str] = if path.starts_with("/api/v1/diagrams") {
+        &["mermaid", "svg", "drawio", "vsdx"]
+    } else {
+        &["markdown", "html", "image", "pdf"]
+    };
+    for name in named.iter().chain(&["file", "type", "title"]) {
+        props.insert(name.to_string(), string.clone());
+    }
+    props.insert("model".into(), json!({"$ref": "#/components/schemas/Model"}));
+    if !path.starts_with("/api/v1/diagrams") {
+        for name in ["mode", "unlock", "password"] {
+            props.insert(name.into(), string.clone());
+        }
+        props.insert(
+            "images".into(),
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        );
+    }
+    json!({"type": "object", "properties": props})
+}
+
+pub fn openapi_document(base: &str, formats: &Formats) -> Value {
     let mut paths = Map::new();
     for (method, path, summary, status) in ROUTES {
         let mut op = Map::new();
@@ -258,23 +322,57 @@ pub fn openapi_document(base: &str) -> Value {
         };
         op.insert("security".into(), json!([{"oauth2": [scope]}]));
         let mut params = Vec::new();
-        for name in ["id", "format"] {
+        for name in ["id", "rid"] {
             if path.contains(&format!("{{{name}}}")) {
                 params.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
             }
         }
+        let extensions: Vec<&str> = formats.servable.iter().map(|(e, _)| e.as_str()).collect();
+        if path.contains("{format}") {
+            params.push(json!({"name": "format", "in": "path", "required": true,
+                "schema": {"type": "string", "enum": extensions}}));
+        }
         op.insert("parameters".into(), json!(params));
-        if matches!(*method, "POST" | "PUT") {
+        let takes_source = matches!(*method, "POST" | "PUT")
+            && (path.starts_with("/api/v1/pdfs")
+                || path.starts_with("/api/v1/diagrams")
+                || *path == "/api/v1/forms"
+                || *path == "/api/v1/forms/{id}");
+        if takes_source {
+            let mut content = Map::new();
+            content.insert(
+                "application/json".into(),
+                json!({"schema": source_body_schema(path)}),
+            );
+            for media_type in formats.readable_types() {
+                content.insert(
+                    media_type.to_string(),
+                    json!({"schema": {"type": "string", "format": "binary"}}),
+                );
+            }
             op.insert(
                 "requestBody".into(),
-                json!({"required": true, "content": {
-                    "application/json": {"schema": {"type": "object"}},
-                    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
-                }}),
+                json!({"required": true, "content": content}),
+            );
+        } else if matches!(*method, "POST" | "PUT" | "PATCH") {
+            op.insert(
+                "requestBody".into(),
+                json!({"required": true, "content": {"application/json": {"schema": {"type": "object"}}}}),
             );
         }
         let mut responses = Map::new();
-        responses.insert(status.to_string(), json!({"description": "success", "content": {"application/json": {"schema": {"type": "object"}}}}));
+        let success = if path.contains("{format}") {
+            let mut content = Map::new();
+            for (_, media_type) in &formats.servable {
+                content.insert(media_type.clone(), json!({"schema": {"type": "string", "format": "binary"}}));
+            }
+            json!({"description": "the document in that format", "content": content})
+        } else if path.ends_with(".csv") {
+            json!({"description": "success", "content": {"text/csv": {"schema": {"type": "string"}}}})
+        } else {
+            json!({"description": "success", "content": {"application/json": {"schema": {"type": "object"}}}})
+        };
+        responses.insert(status.to_string(), success);
         for (code, what) in [
             ("400", "request not understood"),
             ("401", "no, expired or revoked token"),
@@ -304,7 +402,7 @@ pub fn openapi_document(base: &str) -> Value {
                 "tokenUrl": format!("{base}/auth/oauth/token"),
                 "scopes": {accounts::READ: "read documents, forms, responses and usage", accounts::WRITE: "create, replace, delete"}
             }}}},
-            "schemas": {"Error": {"type": "object", "required": ["ok", "detail"], "properties": {
+            "schemas": {"Model": {"type": "object", "description": format!("the document model; its JSON Schema is {base}/api/v1/model.schema.json")}, "Error": {"type": "object", "required": ["ok", "detail"], "properties": {
                 "ok": {"const": false}, "detail": {"type": "string"}
             }}}
         }

@@ -12,7 +12,7 @@ mod meta;
 mod public;
 mod responses;
 
-pub use meta::openapi_document;
+pub use meta::{openapi_document, Formats};
 
 use std::time::Duration;
 

@@ -3,8 +3,10 @@
 
 use serde_json::json;
 
+use anyhow::Context;
+
 use crate::accounts;
-use crate::store::Db;
+use crate::store::{BlobLocation, Blobs, Db};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum AdminCommand {
@@ -20,6 +22,9 @@ pub enum AdminCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The blob store (`QUIRE_BLOBS`).
+    #[command(subcommand)]
+    Blobs(BlobsCommand),
     /// Mail waiting to be sent (invitations, submission notices); `--all` adds sent mail.
     Outbox {
         #[arg(long)]
@@ -27,6 +32,59 @@ pub enum AdminCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BlobsCommand {
+    /// Copies every blob of the configured store (`QUIRE_BLOBS`, by default the data
+    /// directory's) to another one, e.g. `--to s3://bucket/prefix` with the `AWS_*`
+    /// variables set. Blobs already there are skipped, each copy is checked against its
+    /// name, and nothing is deleted: point `QUIRE_BLOBS` at the new store afterwards.
+    Migrate {
+        #[arg(long)]
+        to: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `quire admin blobs migrate`: safe to run again after an interruption, and while a
+/// single host keeps serving (blobs are immutable; a blob written after the copy started
+/// is picked up by running it once more after the host is stopped).
+pub async fn migrate_blobs(from: &BlobLocation, to: &str, json: bool) -> anyhow::Result<()> {
+    let to_location = BlobLocation::parse(Some(to), std::path::Path::new("."))?;
+    anyhow::ensure!(
+        &to_location != from,
+        "--to names the store blobs are already in ({from})"
+    );
+    let source = Blobs::open(from)?;
+    let target = Blobs::open(&to_location)?;
+    target
+        .ping()
+        .await
+        .with_context(|| format!("reaching {to_location}"))?;
+    let digests = source.list().await?;
+    let (mut copied, mut present, mut bytes) = (0u64, 0u64, 0u64);
+    for digest in &digests {
+        if target.exists(digest).await? {
+            present += 1;
+            continue;
+        }
+        let data = source.get(digest).await?;
+        bytes += data.len() as u64;
+        let written = target.put(&data).await?;
+        anyhow::ensure!(&written == digest, "blob {digest} changed on the way");
+        copied += 1;
+    }
+    say(
+        json,
+        json!({"from": from.to_string(), "to": to_location.to_string(), "blobs": digests.len(), "copied": copied, "already_there": present, "bytes": bytes}),
+        format!(
+            "{} blobs in {from}: {copied} copied to {to_location} ({bytes} bytes), {present} already there; now set QUIRE_BLOBS={to_location}",
+            digests.len()
+        ),
+    );
+    Ok(())
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -221,6 +279,9 @@ pub async fn run(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
             )
             .await?;
             println!("{}", serde_json::to_string(&p)?);
+        }
+        AdminCommand::Blobs(BlobsCommand::Migrate { .. }) => {
+            anyhow::bail!("`admin blobs` needs the configuration; run it through `quire admin`")
         }
         AdminCommand::Outbox { all, json } => {
             let mail = crate::mail::queued(db, all).await?;

@@ -44,18 +44,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", crate::schema::model_schema());
             return Ok(());
         }
-        Command::Openapi => {
-            let base =
-                std::env::var("QUIRE_BASE_URL").unwrap_or_else(|_| "http://127.0.0.1:8080".into());
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&crate::api::openapi_document(&base))?
-            );
-            return Ok(());
-        }
         _ => {}
     }
     let config = Config::from_env()?;
+    if let Command::Admin(admin::AdminCommand::Blobs(admin::BlobsCommand::Migrate { to, json })) =
+        &cli.command
+    {
+        return admin::migrate_blobs(&config.blobs, to, *json).await;
+    }
     if let Command::Admin(cmd) = cli.command {
         // Accounts need the database only, not the converters.
         std::fs::create_dir_all(&config.data_dir)?;
@@ -67,6 +63,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve => crate::api::serve(app).await,
         Command::Convert(args) => convert::run(&app, args).await,
         Command::Plugins(cmd) => plugins::run(&app, cmd).await,
-        Command::Admin(_) | Command::Schema | Command::Openapi => Ok(()),
+        // The formats in it are the active converters', so it needs the registry.
+        Command::Openapi => {
+            let formats = crate::api::Formats::of(&app);
+            let document = crate::api::openapi_document(&app.config.base_url, &formats);
+            println!("{}", serde_json::to_string_pretty(&document)?);
+            Ok(())
+        }
+        Command::Admin(_) | Command::Schema => Ok(()),
     }
 }

@@ -109,8 +109,9 @@ pub async fn create(
     let mut columns = Vec::new();
     fields::extend_columns(&mut columns, &fields);
     let questions = fields::questions(&fields).len() as i64;
-    let mut tx = db.pool.begin().await?;
-    let doc = documents::create_in(&mut tx, blobs, owner, Kind::Pdf, content).await?;
+    let staged = documents::stage(blobs, Kind::Pdf, content, None).await?;
+    let mut tx = db.begin().await?;
+    let doc = documents::create_in(&mut tx, owner, Kind::Pdf, &staged).await?;
     sqlx::query(
         "INSERT INTO forms (doc_id, account_id, questions, columns, created) VALUES ($1, $2, $3, $4, $5)",
     )
@@ -214,18 +215,12 @@ async fn new_version(
     let mut columns = form.columns.clone();
     fields::extend_columns(&mut columns, &fields);
     let questions = fields::questions(&fields).len() as i64;
-    let mut tx: Tx<'_> = db.pool.begin().await?;
-    documents::replace_in(
-        &mut tx,
-        db,
-        blobs,
-        owner,
-        &form.doc.id,
-        Kind::Pdf,
-        expected,
-        content,
-    )
-    .await?;
+    let current =
+        documents::current_of_kind(db, owner.account_id, &form.doc.id, Kind::Pdf, expected)
+            .await?;
+    let staged = documents::stage(blobs, Kind::Pdf, content, Some(&current.title)).await?;
+    let mut tx: Tx<'_> = db.begin().await?;
+    documents::replace_in(&mut tx, owner, &current, expected, &staged).await?;
     sqlx::query("UPDATE forms SET questions = $1, columns = $2 WHERE doc_id = $3")
         .bind(questions)
         .bind(serde_json::to_string(&columns).map_err(anyhow::Error::from)?)

@@ -125,16 +125,16 @@ pub async fn submit(
         title: Some(title),
     };
     let id = accounts::new_id();
-    let mut tx = db.pool.begin().await?;
+    let staged = documents::stage(blobs, Kind::Pdf, content, None).await?;
+    let mut tx = db.begin().await?;
     let copy = documents::create_in(
         &mut tx,
-        blobs,
         Owner {
             account_id: &owner.id,
             quota: owner.plan.storage_quota,
         },
         Kind::Pdf,
-        content,
+        &staged,
     )
     .await?;
     let answers_json = serde_json::to_string(&checked).map_err(anyhow::Error::from)?;
@@ -255,7 +255,7 @@ pub async fn delete(
     keep_document: bool,
 ) -> Result<Option<String>> {
     let response = one(db, &form.doc.id, id).await?;
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin().await?;
     let gone = sqlx::query("DELETE FROM form_responses WHERE id = $1 AND form_id = $2")
         .bind(id)
         .bind(&form.doc.id)

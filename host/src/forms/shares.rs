@@ -65,7 +65,7 @@ pub async fn add(
             detail: format!("`{email}` is not an email address"),
         });
     }
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin().await?;
     let known: Option<String> = sqlx::query_scalar(
         "SELECT email FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)",
     )

@@ -23,7 +23,7 @@ fn page() -> Page {
 async fn purging_a_binned_form_takes_its_rows_and_gives_back_its_storage() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(None, dir.path()).await.unwrap();
-    let blobs = Blobs::open(&dir.path().join("blobs")).unwrap();
+    let blobs = Blobs::open_dir(&dir.path().join("blobs")).unwrap();
     let account_id = crate::accounts::create_account(&db, "owner@example.com", "pro")
         .await
         .unwrap();

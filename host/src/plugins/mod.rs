@@ -154,7 +154,7 @@ impl Plugins {
                 by_name.insert(name, p.clone());
                 continue;
             }
-            let wasm = self.registry.blob(&digest)?;
+            let wasm = self.registry.blob(&digest).await?;
             let sandbox = self.sandbox.clone();
             let loaded = tokio::task::spawn_blocking(move || sandbox.load(&wasm)).await??;
             by_name.insert(
@@ -370,6 +370,24 @@ impl Plugins {
         Ok((out.document.model, stats))
     }
 
+    /// What clients may send and download: the active formats less the internal ones
+    /// (`application/vnd.quire.*`, e.g. the form-field finder's), which only the host asks
+    /// for. Media types are lower case, sorted, without repeats.
+    pub fn public_formats(&self, exports: bool) -> Vec<Format> {
+        let mut out: Vec<Format> = self
+            .formats(exports)
+            .into_iter()
+            .filter(|f| !is_internal(&f.media_type))
+            .map(|f| Format {
+                media_type: f.media_type.to_ascii_lowercase(),
+                extension: f.extension.to_ascii_lowercase(),
+            })
+            .collect();
+        out.sort_by(|a, b| (&a.media_type, &a.extension).cmp(&(&b.media_type, &b.extension)));
+        out.dedup();
+        out
+    }
+
     /// The formats active converters read (`imports`) or write (`exports`).
     pub fn formats(&self, exports: bool) -> Vec<Format> {
         let set = self.active();
@@ -531,6 +549,15 @@ impl Plugins {
             plugin: label,
         })
     }
+}
+
+/// Formats only the host asks for; never offered to clients.
+pub const INTERNAL_MEDIA_PREFIX: &str = "application/vnd.quire.";
+
+pub fn is_internal(media_type: &str) -> bool {
+    media_type
+        .to_ascii_lowercase()
+        .starts_with(INTERNAL_MEDIA_PREFIX)
 }
 
 fn info_from_wit(i: sandbox::WitPluginInfo) -> PluginInfo {

@@ -115,7 +115,7 @@ impl Registry {
     /// Records a described component. Installing the same bytes again is a no-op; the same
     /// name and version with other bytes is refused, because a version names one build.
     pub async fn record(&self, wasm: &[u8], info: &PluginInfo) -> Result<String, RegistryError> {
-        let digest = self.blobs.put(wasm)?;
+        let digest = self.blobs.put(wasm).await.map_err(anyhow::Error::from)?;
         let existing: Option<String> = sqlx::query_scalar(
             "SELECT digest FROM plugin_versions WHERE name = $1 AND version = $2",
         )
@@ -165,12 +165,15 @@ impl Registry {
         let info: String = row.try_get("info")?;
         let info: StoredInfo =
             serde_json::from_str(&info).context("decoding stored plugin info")?;
-        Ok((self.blobs.get(&digest)?, info.into()))
+        Ok((
+            self.blobs.get(&digest).await.map_err(anyhow::Error::from)?,
+            info.into(),
+        ))
     }
 
     /// Makes `name@version` the active one, in one transaction.
     pub async fn activate(&self, name: &str, version: &str) -> Result<(), RegistryError> {
-        let mut tx = self.db.pool.begin().await?;
+        let mut tx = self.db.begin().await?;
         let exists: Option<String> = sqlx::query_scalar(
             "SELECT digest FROM plugin_versions WHERE name = $1 AND version = $2",
         )
@@ -254,8 +257,8 @@ impl Registry {
         Ok(serial.unwrap_or(0))
     }
 
-    pub fn blob(&self, digest: &str) -> anyhow::Result<Vec<u8>> {
-        self.blobs.get(digest)
+    pub async fn blob(&self, digest: &str) -> anyhow::Result<Vec<u8>> {
+        Ok(self.blobs.get(digest).await?)
     }
 
     pub async fn list(&self) -> anyhow::Result<Vec<VersionRow>> {

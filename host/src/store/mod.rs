@@ -2,8 +2,9 @@
 //! content-addressed blob store. Every other module reaches storage through here.
 
 mod blobs;
+mod s3;
 
-pub use blobs::Blobs;
+pub use blobs::{BlobError, BlobLocation, Blobs};
 
 use std::path::Path;
 use std::str::FromStr;
@@ -18,6 +19,9 @@ pub enum Backend {
     Sqlite,
     Postgres,
 }
+
+/// A transaction on the service database.
+pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
 
 #[derive(Clone)]
 pub struct Db {
@@ -66,6 +70,17 @@ impl Db {
         }
         .context("migrating the database")?;
         Ok(Db { pool, backend })
+    }
+
+    /// Begins a transaction that will write. On SQLite it takes the write lock up front
+    /// (`BEGIN IMMEDIATE`): a deferred transaction that reads first cannot upgrade to a
+    /// writer once another connection has committed, and fails with "database is locked"
+    /// whatever the busy timeout; an immediate one waits its turn instead.
+    pub async fn begin(&self) -> sqlx::Result<Tx<'static>> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
     }
 
     pub async fn setting(&self, key: &str) -> anyhow::Result<Option<String>> {

@@ -55,7 +55,7 @@ pub fn quick_limits() -> Limits {
 pub async fn fresh_plugins(limits: Limits) -> (tempfile::TempDir, Plugins) {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(None, dir.path()).await.unwrap();
-    let blobs = Blobs::open(&dir.path().join("blobs")).unwrap();
+    let blobs = Blobs::open_dir(&dir.path().join("blobs")).unwrap();
     let plugins = Plugins::open(
         db,
         blobs,

@@ -3,6 +3,7 @@
 
 mod api;
 mod browser;
+mod cluster;
 mod common;
 mod convert_cli;
 mod corpus;

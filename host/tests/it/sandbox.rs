@@ -255,7 +255,7 @@ async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
         std::fs::write(a, bytes).unwrap();
     }
     let db = quire::store::Db::open(None, dir.path()).await.unwrap();
-    let blobs = quire::store::Blobs::open(&dir.path().join("blobs")).unwrap();
+    let blobs = quire::store::Blobs::open_dir(&dir.path().join("blobs")).unwrap();
     let plugins = Plugins::open(
         db,
         blobs,

@@ -124,7 +124,9 @@ impl Server {
             .env("QUIRE_ADMIN_ADDR", format!("127.0.0.1:{}", self.admin_port))
             .env("QUIRE_BASE_URL", &self.base)
             .env("QUIRE_ADMIN_TOKEN", "operator-secret-for-tests")
-            .env("QUIRE_LOG", "warn");
+            .env("QUIRE_LOG", "warn")
+            // Blobs in the data directory unless a test says otherwise.
+            .env_remove("QUIRE_BLOBS");
         match &self.database_url {
             Some(url) => cmd.env("DATABASE_URL", url),
             None => cmd.env_remove("DATABASE_URL"),
