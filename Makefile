@@ -18,6 +18,7 @@ all: build
 deps:
 	@rustup target list --installed 2>/dev/null | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
 	@bash scripts/install-test-tools.sh
+	@bash scripts/test-s3.sh --build-only >/dev/null
 
 # One cargo invocation for every component, so they share one build of the SDK.
 plugins:

@@ -128,7 +128,11 @@ pub async fn stage(
     let mut assets = Vec::with_capacity(content.assets.len());
     for a in &content.assets {
         size += a.bytes.len() as i64;
-        assets.push((a.name.clone(), a.media_type.clone(), blobs.put(&a.bytes).await?));
+        assets.push((
+            a.name.clone(),
+            a.media_type.clone(),
+            blobs.put(&a.bytes).await?,
+        ));
     }
     Ok(Staged {
         pages: content.document.pages.len() as i64,

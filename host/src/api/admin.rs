@@ -19,6 +19,7 @@ pub fn router(app: App, token: String) -> Router {
         .layer(axum::extract::DefaultBodyLimit::disable())
         .route("/admin/plugins/{name}/activate", post(activate))
         .route("/admin/plugins/{name}/rollback", post(rollback))
+        .route("/admin/plugins/{name}/deactivate", post(deactivate))
         .layer(axum::middleware::from_fn(
             move |req: axum::extract::Request, next: axum::middleware::Next| {
                 let token = token.clone();
@@ -122,5 +123,15 @@ async fn rollback(
     let version = app.plugins.rollback(&name).await?;
     Ok(Json(
         json!({"ok": true, "active": format!("{name}@{version}")}),
+    ))
+}
+
+async fn deactivate(
+    State(app): State<App>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let version = app.plugins.deactivate(&name).await?;
+    Ok(Json(
+        json!({"ok": true, "deactivated": format!("{name}@{version}")}),
     ))
 }

@@ -198,4 +198,3 @@ pub async fn gate(
     req.extensions_mut().insert(principal);
     Ok(next.run(req).await)
 }
-

@@ -179,7 +179,10 @@ impl Readable {
             sub.strip_prefix("x-").map(|s| format!("{top}/{s}")),
             (given == "image/jpg").then(|| "image/jpeg".to_string()),
         ];
-        candidates.into_iter().flatten().find(|c| self.0.contains(c))
+        candidates
+            .into_iter()
+            .flatten()
+            .find(|c| self.0.contains(c))
     }
 
     fn list(&self) -> String {
@@ -325,8 +328,9 @@ fn parse_json_upload(
     mut options: Vec<(String, String)>,
 ) -> Result<Upload, ApiError> {
     let takes = || takes(kind, readable);
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON ({e}); {}", takes())))?;
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(format!("the body is not valid JSON ({e}); {}", takes()))
+    })?;
     let Value::Object(mut obj) = value else {
         return Err(ApiError::bad_request(format!(
             "the body must be a JSON object; {}",
@@ -463,7 +467,10 @@ fn parse_json_upload(
                 .ok_or_else(|| {
                     ApiError::new(
                         StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                        format!("`image` must be a picture of a readable kind ({})", images.list()),
+                        format!(
+                            "`image` must be a picture of a readable kind ({})",
+                            images.list()
+                        ),
                     )
                     .with("readable", images.0.clone())
                 })?

@@ -468,10 +468,7 @@ async fn download(
     if ext == MODEL_EXTENSION {
         let json = serde_json::to_vec(&document).map_err(anyhow::Error::from)?;
         return Ok((
-            [
-                (header::CONTENT_TYPE, media_type.clone()),
-                (name, value),
-            ],
+            [(header::CONTENT_TYPE, media_type.clone()), (name, value)],
             json,
         )
             .into_response());

@@ -139,6 +139,7 @@ impl From<RegistryError> for ApiError {
     fn from(e: RegistryError) -> Self {
         match e {
             RegistryError::Refused(s) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, s),
+            RegistryError::Conflict(s) => ApiError::new(StatusCode::CONFLICT, s),
             RegistryError::NotFound(_) => ApiError::not_found(e.to_string()),
             RegistryError::Internal(e) => e.into(),
         }

@@ -297,7 +297,10 @@ fn source_body_schema(path: &str) -> Value {
     for name in named.iter().chain(&["file", "type", "title"]) {
         props.insert(name.to_string(), string.clone());
     }
-    props.insert("model".into(), json!({"$ref": "#/components/schemas/Model"}));
+    props.insert(
+        "model".into(),
+        json!({"$ref": "#/components/schemas/Model"}),
+    );
     if !path.starts_with("/api/v1/diagrams") {
         for name in ["mode", "unlock", "password"] {
             props.insert(name.into(), string.clone());
@@ -364,7 +367,10 @@ pub fn openapi_document(base: &str, formats: &Formats) -> Value {
         let success = if path.contains("{format}") {
             let mut content = Map::new();
             for (_, media_type) in &formats.servable {
-                content.insert(media_type.clone(), json!({"schema": {"type": "string", "format": "binary"}}));
+                content.insert(
+                    media_type.clone(),
+                    json!({"schema": {"type": "string", "format": "binary"}}),
+                );
             }
             json!({"description": "the document in that format", "content": content})
         } else if path.ends_with(".csv") {

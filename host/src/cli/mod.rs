@@ -39,12 +39,12 @@ pub enum Command {
 }
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
-        Command::Schema => {
-            println!("{}", crate::schema::model_schema());
-            return Ok(());
-        }
-        _ => {}
+    if let Command::Schema = cli.command {
+        println!("{}", crate::schema::model_schema());
+        return Ok(());
+    }
+    if let Command::Plugins(plugins::PluginsCommand::New { name, dir, sdk }) = &cli.command {
+        return plugins::run_new(name, dir, sdk.as_deref());
     }
     let config = Config::from_env()?;
     if let Command::Admin(admin::AdminCommand::Blobs(admin::BlobsCommand::Migrate { to, json })) =

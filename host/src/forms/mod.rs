@@ -216,8 +216,7 @@ async fn new_version(
     fields::extend_columns(&mut columns, &fields);
     let questions = fields::questions(&fields).len() as i64;
     let current =
-        documents::current_of_kind(db, owner.account_id, &form.doc.id, Kind::Pdf, expected)
-            .await?;
+        documents::current_of_kind(db, owner.account_id, &form.doc.id, Kind::Pdf, expected).await?;
     let staged = documents::stage(blobs, Kind::Pdf, content, Some(&current.title)).await?;
     let mut tx: Tx<'_> = db.begin().await?;
     documents::replace_in(&mut tx, owner, &current, expected, &staged).await?;

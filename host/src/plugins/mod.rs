@@ -194,7 +194,15 @@ impl Plugins {
         let info = self.vet(wasm.clone()).await?;
         self.registry.record(&wasm, &info).await?;
         if activate {
-            self.activate(&info.name, &info.version).await?;
+            self.activate(&info.name, &info.version)
+                .await
+                .map_err(|e| match e {
+                    RegistryError::Conflict(why) => RegistryError::Conflict(format!(
+                        "{}@{} is installed but not active: {why}",
+                        info.name, info.version
+                    )),
+                    other => other,
+                })?;
         }
         Ok(info)
     }
@@ -259,7 +267,10 @@ impl Plugins {
 
     pub async fn activate(&self, name: &str, version: &str) -> Result<(), RegistryError> {
         // Compile before switching, so a component that no longer loads never becomes active.
-        let (wasm, _) = self.registry.version(name, version).await?;
+        let (wasm, info) = self.registry.version(name, version).await?;
+        if let Some(clash) = self.clash(name, &info) {
+            return Err(RegistryError::Conflict(clash));
+        }
         let sandbox = self.sandbox.clone();
         tokio::task::spawn_blocking(move || sandbox.load(&wasm).map(|_| ()))
             .await
@@ -270,6 +281,18 @@ impl Plugins {
         self.registry.activate(name, version).await?;
         self.reload().await?;
         Ok(())
+    }
+
+    fn clash(&self, name: &str, info: &PluginInfo) -> Option<String> {
+        let set = self.active();
+        first_clash(name, info, set.by_name.values().map(|p| &p.info))
+    }
+
+    /// Takes `name` out of service on every host; returns the version that was active.
+    pub async fn deactivate(&self, name: &str) -> Result<String, RegistryError> {
+        let version = self.registry.deactivate(name).await?;
+        self.reload().await?;
+        Ok(version)
     }
 
     /// Reactivates the version that was active before the current one.
@@ -605,5 +628,74 @@ fn convert_error(e: WitError) -> ConvertError {
         WitError::PasswordRequired(s) => ConvertError::PasswordRequired(s),
         WitError::TooLarge(s) => ConvertError::TooLarge(s),
         WitError::InvalidRequest(s) => ConvertError::InvalidRequest(s),
+    }
+}
+
+/// Which converter of another name among `active` already reads or writes one of `info`'s
+/// formats: a media type or extension routes to one converter only, or requests would go to
+/// whichever sorts first. A new version of `name` itself replaces it, so it never clashes.
+fn first_clash<'a>(
+    name: &str,
+    info: &PluginInfo,
+    active: impl Iterator<Item = &'a PluginInfo>,
+) -> Option<String> {
+    for other in active.filter(|p| p.name != name) {
+        let pairs = [
+            ("reads", &info.imports, &other.imports),
+            ("writes", &info.exports, &other.exports),
+        ];
+        for (verb, mine, theirs) in pairs {
+            for f in mine {
+                let taken = theirs.iter().find(|t| {
+                    t.media_type.eq_ignore_ascii_case(&f.media_type)
+                        || t.extension.eq_ignore_ascii_case(&f.extension)
+                });
+                if let Some(t) = taken {
+                    return Some(format!(
+                        "`{}`@{} already {verb} {} (.{}); deactivate it first",
+                        other.name, other.version, t.media_type, t.extension
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod clash_tests {
+    use super::*;
+
+    fn plugin(name: &str, imports: &[(&str, &str)], exports: &[(&str, &str)]) -> PluginInfo {
+        let formats = |list: &[(&str, &str)]| list.iter().map(|(m, e)| Format::new(m, e)).collect();
+        PluginInfo {
+            name: name.into(),
+            version: "1.0.0".into(),
+            imports: formats(imports),
+            exports: formats(exports),
+            options: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_second_reader_of_a_media_type_or_extension_is_refused_naming_the_holder() {
+        let active = [plugin("plain-text", &[("text/plain", "txt")], &[])];
+        let same_type = plugin("other", &[("TEXT/PLAIN", "text")], &[]);
+        let why = first_clash("other", &same_type, active.iter()).unwrap();
+        assert!(
+            why.contains("`plain-text`@1.0.0 already reads text/plain"),
+            "{why}"
+        );
+        let same_extension = plugin("other", &[("text/x-log", "TXT")], &[]);
+        assert!(first_clash("other", &same_extension, active.iter()).is_some());
+    }
+
+    #[test]
+    fn the_other_direction_and_a_new_version_of_the_same_name_are_no_clash() {
+        let active = [plugin("plain-text", &[("text/plain", "txt")], &[])];
+        let writer = plugin("text", &[], &[("text/plain", "txt")]);
+        assert_eq!(first_clash("text", &writer, active.iter()), None);
+        let upgrade = plugin("plain-text", &[("text/plain", "txt")], &[]);
+        assert_eq!(first_clash("plain-text", &upgrade, active.iter()), None);
     }
 }

@@ -95,6 +95,9 @@ pub struct Registry {
 pub enum RegistryError {
     #[error("{0}")]
     Refused(String),
+    /// Another active converter holds what this one would claim.
+    #[error("{0}")]
+    Conflict(String),
     #[error("no plugin {0} is installed")]
     NotFound(String),
     #[error(transparent)]
@@ -173,7 +176,7 @@ impl Registry {
 
     /// Makes `name@version` the active one, in one transaction.
     pub async fn activate(&self, name: &str, version: &str) -> Result<(), RegistryError> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.begin_history().await?;
         let exists: Option<String> = sqlx::query_scalar(
             "SELECT digest FROM plugin_versions WHERE name = $1 AND version = $2",
         )
@@ -205,20 +208,72 @@ impl Registry {
         Ok(())
     }
 
-    /// The version that was active before the current one of `name`.
+    /// A transaction that changes the active set. Hosts poll `MAX(id)` of the history, so
+    /// ids must become visible in order: on Postgres (where an id is taken at insert, not
+    /// at commit) such transactions queue on a lock that readers do not wait for; SQLite's
+    /// `BEGIN IMMEDIATE` already lets one writer in at a time.
+    async fn begin_history(&self) -> sqlx::Result<crate::store::Tx<'static>> {
+        let mut tx = self.db.begin().await?;
+        if self.db.backend == crate::store::Backend::Postgres {
+            sqlx::query("LOCK TABLE plugin_activations IN SHARE ROW EXCLUSIVE MODE")
+                .execute(&mut *tx)
+                .await?;
+        }
+        Ok(tx)
+    }
+
+    /// Takes `name` out of the active set (its formats stop being readable or servable on
+    /// every host); its versions stay installed. Returns the version that was active.
+    pub async fn deactivate(&self, name: &str) -> Result<String, RegistryError> {
+        let mut tx = self.begin_history().await?;
+        let active: Option<String> =
+            sqlx::query_scalar("SELECT version FROM plugin_active WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some(version) = active else {
+            return Err(RegistryError::NotFound(format!("an active {name}")));
+        };
+        // An empty version in the history marks "none active": it raises the serial every
+        // host polls, and rollback skips it.
+        sqlx::query(
+            "INSERT INTO plugin_activations (name, version, activated_at) VALUES ($1, '', $2)",
+        )
+        .bind(name)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM plugin_active WHERE name = $1")
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(version)
+    }
+
+    /// The version that was active before the current one of `name`; with none active, the
+    /// last one that was.
     pub async fn previous(&self, name: &str) -> Result<String, RegistryError> {
         let history: Vec<String> = sqlx::query_scalar(
-            "SELECT version FROM plugin_activations WHERE name = $1 ORDER BY id DESC",
+            "SELECT version FROM plugin_activations WHERE name = $1 AND version <> '' ORDER BY id DESC",
         )
         .bind(name)
         .fetch_all(&self.db.pool)
         .await?;
-        let current = history
-            .first()
-            .ok_or_else(|| RegistryError::NotFound(name.to_string()))?;
+        let active: Option<String> =
+            sqlx::query_scalar("SELECT version FROM plugin_active WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&self.db.pool)
+                .await?;
+        let Some(current) = active else {
+            return history
+                .first()
+                .cloned()
+                .ok_or_else(|| RegistryError::NotFound(name.to_string()));
+        };
         history
             .iter()
-            .find(|v| *v != current)
+            .find(|v| **v != current)
             .cloned()
             .ok_or_else(|| {
                 RegistryError::Refused(format!(
@@ -228,19 +283,23 @@ impl Registry {
     }
 
     pub async fn active_rows(&self) -> anyhow::Result<ActiveRows> {
+        // The serial first: a change landing between the two reads leaves the serial older
+        // than the rows, so the next poll reloads again rather than never.
+        let serial = self.active_serial().await?;
         let rows = sqlx::query(
-            "SELECT a.name, a.version, a.serial, v.digest, v.info FROM plugin_active a
+            "SELECT a.name, a.version, v.digest, v.info FROM plugin_active a
              JOIN plugin_versions v ON v.name = a.name AND v.version = a.version",
         )
         .fetch_all(&self.db.pool)
         .await?;
-        let mut out = ActiveRows::default();
+        let mut out = ActiveRows {
+            serial,
+            ..ActiveRows::default()
+        };
         for row in rows {
             let name: String = row.try_get("name")?;
-            let serial: i64 = row.try_get("serial")?;
             let info: String = row.try_get("info")?;
             let info: StoredInfo = serde_json::from_str(&info)?;
-            out.serial = out.serial.max(serial);
             out.plugins.insert(
                 name,
                 (row.try_get("version")?, row.try_get("digest")?, info.into()),
@@ -249,9 +308,10 @@ impl Registry {
         Ok(out)
     }
 
-    /// The serial of the newest activation; cheap enough to poll.
+    /// The id of the newest activation or deactivation; it only rises, and it is cheap
+    /// enough to poll.
     pub async fn active_serial(&self) -> anyhow::Result<i64> {
-        let serial: Option<i64> = sqlx::query_scalar("SELECT MAX(serial) FROM plugin_active")
+        let serial: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM plugin_activations")
             .fetch_one(&self.db.pool)
             .await?;
         Ok(serial.unwrap_or(0))

@@ -106,7 +106,7 @@ pub struct Blobs {
 
 enum Store {
     Dir(DirStore),
-    S3(S3Store),
+    S3(Box<S3Store>),
 }
 
 impl Blobs {
@@ -114,9 +114,9 @@ impl Blobs {
     pub fn open(location: &BlobLocation) -> anyhow::Result<Blobs> {
         let store = match location {
             BlobLocation::Dir(path) => Store::Dir(DirStore::open(path)?),
-            BlobLocation::S3 { bucket, prefix } => {
-                Store::S3(S3Store::from_env(bucket, prefix).context("configuring the S3 store")?)
-            }
+            BlobLocation::S3 { bucket, prefix } => Store::S3(Box::new(
+                S3Store::from_env(bucket, prefix).context("configuring the S3 store")?,
+            )),
         };
         Ok(Blobs {
             store: Arc::new(store),

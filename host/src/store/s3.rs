@@ -53,7 +53,8 @@ impl S3Store {
             .with_context(|| format!("AWS_ENDPOINT_URL={endpoint} is not a URL"))?;
         let bucket = Bucket::new(endpoint, style, bucket.to_string(), region)
             .context("the S3 endpoint needs an http or https scheme and a host")?;
-        let key = env("AWS_ACCESS_KEY_ID").context("QUIRE_BLOBS=s3://... needs AWS_ACCESS_KEY_ID")?;
+        let key =
+            env("AWS_ACCESS_KEY_ID").context("QUIRE_BLOBS=s3://... needs AWS_ACCESS_KEY_ID")?;
         let secret = env("AWS_SECRET_ACCESS_KEY")
             .context("QUIRE_BLOBS=s3://... needs AWS_SECRET_ACCESS_KEY")?;
         let credentials = match env("AWS_SESSION_TOKEN") {

@@ -39,7 +39,11 @@ impl S3 {
         );
         let mut env = Vec::new();
         for line in String::from_utf8_lossy(&out.stdout).lines() {
-            if let Some((k, v)) = line.trim().strip_prefix("export ").and_then(|l| l.split_once('=')) {
+            if let Some((k, v)) = line
+                .trim()
+                .strip_prefix("export ")
+                .and_then(|l| l.split_once('='))
+            {
                 env.push((k.to_string(), v.trim_matches(['"', '\'']).to_string()));
             }
         }
@@ -312,14 +316,24 @@ fn the_daily_allowance_is_exact_across_hosts() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    assert_eq!(results.iter().filter(|s| **s == 200).count(), 10, "{results:?}");
-    assert_eq!(results.iter().filter(|s| **s == 429).count(), 40, "{results:?}");
+    assert_eq!(
+        results.iter().filter(|s| **s == 200).count(),
+        10,
+        "{results:?}"
+    );
+    assert_eq!(
+        results.iter().filter(|s| **s == 429).count(),
+        40,
+        "{results:?}"
+    );
 }
 
 #[test]
 fn killing_one_host_loses_no_answered_write() {
     let s3 = S3::start();
-    let Some(mut hosts) = cluster(&s3, 2) else { return };
+    let Some(mut hosts) = cluster(&s3, 2) else {
+        return;
+    };
     hosts[0].cli(&["admin", "plan", "set", "pro", "--daily-calls", "none"]);
     let t = hosts[0].token(&hosts[0].account("pro"));
     let pid = hosts[0].pid();
@@ -403,7 +417,11 @@ fn a_blob_store_outage_is_503_and_the_hosts_recover_by_themselves() {
     let made = hosts[0].send_json("POST", &t, "/api/v1/pdfs", &json!({"markdown": "# kept"}));
     assert_eq!(made.status, 201, "{}", made.text());
     let kept = made.json()["document"]["id"].as_str().unwrap().to_string();
-    let total = |h: &Server| h.get(&t, "/api/v1/documents").json()["total"].as_i64().unwrap();
+    let total = |h: &Server| {
+        h.get(&t, "/api/v1/documents").json()["total"]
+            .as_i64()
+            .unwrap()
+    };
     let before = total(&hosts[1]);
 
     s3.stop();
@@ -415,7 +433,11 @@ fn a_blob_store_outage_is_503_and_the_hosts_recover_by_themselves() {
             &json!({"markdown": format!("# during the outage {}", rand_hex())}),
         );
         assert_eq!(r.status, 503, "{}", r.text());
-        let retry: u64 = r.header("retry-after").expect("Retry-After").parse().unwrap();
+        let retry: u64 = r
+            .header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .unwrap();
         assert!(retry >= 1);
         assert_eq!(r.json()["ok"], false);
         let read = h.get(&t, &format!("/api/v1/documents/{kept}.pdf"));
@@ -431,7 +453,10 @@ fn a_blob_store_outage_is_503_and_the_hosts_recover_by_themselves() {
                 .status
                 == 201
         });
-        assert_eq!(h.get(&t, &format!("/api/v1/documents/{kept}.pdf")).status, 200);
+        assert_eq!(
+            h.get(&t, &format!("/api/v1/documents/{kept}.pdf")).status,
+            200
+        );
     }
 }
 
@@ -496,8 +521,15 @@ fn swaps_under_load(s: &Server) {
         }
         failures
     });
-    assert!(failures.is_empty(), "{} failures: {failures:#?}", failures.len());
-    assert!(created.load(Ordering::Relaxed) >= 20, "too few creates ran beside the swaps");
+    assert!(
+        failures.is_empty(),
+        "{} failures: {failures:#?}",
+        failures.len()
+    );
+    assert!(
+        created.load(Ordering::Relaxed) >= 20,
+        "too few creates ran beside the swaps"
+    );
 }
 
 #[test]
@@ -507,6 +539,8 @@ fn swaps_under_load_on_sqlite() {
 
 #[test]
 fn swaps_under_load_on_postgres() {
-    let Some(url) = postgres_database() else { return };
+    let Some(url) = postgres_database() else {
+        return;
+    };
     swaps_under_load(&Server::start_with_db(Some(url), &[]));
 }

@@ -2,11 +2,13 @@
 //! They use real components built by `make plugins`, a real database and real files.
 
 mod api;
+mod authors;
 mod browser;
 mod cluster;
 mod common;
 mod convert_cli;
 mod corpus;
+mod formats;
 mod forms;
 mod golden;
 mod limits;
