@@ -78,6 +78,9 @@ pub enum TokenError {
     UnsupportedGrantType,
     #[error("the account's {0} plan does not include API access; the API needs the Pro or Enterprise plan")]
     PlanRequired(String),
+    /// The service failed (the database, usually): the caller did nothing wrong.
+    #[error("the token could not be issued because the service failed; try again")]
+    Internal(String),
 }
 
 pub struct IssuedToken {
@@ -365,8 +368,7 @@ pub async fn issue_token(
     secret: &str,
     scope: Option<&str>,
 ) -> std::result::Result<IssuedToken, TokenError> {
-    let internal =
-        |_| TokenError::InvalidRequest("the token could not be issued; try again".into());
+    let internal = |e: sqlx::Error| TokenError::Internal(e.to_string());
     let row = sqlx::query(&format!(
         "SELECT c.secret_hash, c.old_secret_hash, c.old_secret_expires, c.scopes, c.revoked, {ACCOUNT_COLUMNS}
          FROM credentials c JOIN accounts a ON a.id = c.account_id JOIN plans p ON p.name = a.plan

@@ -5,8 +5,10 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use crate::config::Config;
+use crate::memory::MemoryBudget;
 use crate::plugins::{PluginSettings, Plugins};
 use crate::store::{Blobs, Db};
+use crate::throttle::Throttle;
 
 #[derive(Clone)]
 pub struct App {
@@ -14,15 +16,22 @@ pub struct App {
     pub db: Db,
     pub blobs: Blobs,
     pub plugins: Arc<Plugins>,
+    /// Request bodies held in memory, across every request.
+    pub bodies: MemoryBudget,
+    /// Answers through form links, per client address and per form.
+    pub link_answers: Arc<LinkAnswerLimits>,
+}
+
+pub struct LinkAnswerLimits {
+    pub per_client: Throttle,
+    pub per_form: Throttle,
 }
 
 impl App {
     /// Opens storage, loads the active converters and, on a fresh data directory, installs
     /// the plugins `make build` produced.
     pub async fn open(config: Config) -> anyhow::Result<App> {
-        std::fs::create_dir_all(&config.data_dir).with_context(|| {
-            format!("creating the data directory {}", config.data_dir.display())
-        })?;
+        crate::store::open_data_dir(&config.data_dir)?;
         let db = Db::open(config.database_url.as_deref(), &config.data_dir).await?;
         let blobs = Blobs::open(&config.blobs)?;
         blobs
@@ -44,7 +53,17 @@ impl App {
         if !installed.is_empty() {
             tracing::info!("installed plugins: {}", installed.join(", "));
         }
+        let bodies = MemoryBudget::new(config.body_memory);
+        let link_answers = Arc::new(LinkAnswerLimits {
+            per_client: Throttle::new(
+                config.link_answers_per_client,
+                config.link_answers_per_client,
+            ),
+            per_form: Throttle::new(config.link_answers_per_form, config.link_answers_per_form),
+        });
         Ok(App {
+            bodies,
+            link_answers,
             config: Arc::new(config),
             db,
             blobs,

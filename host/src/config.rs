@@ -29,6 +29,18 @@ pub struct Config {
     pub workers: usize,
     pub max_waiting: usize,
     pub mail: MailConfig,
+    /// Bytes of request bodies held in memory at once, across every request.
+    pub body_memory: u64,
+    /// How long a request body may pause between two pieces before it is dropped.
+    pub body_idle: Duration,
+    /// How long a request body waits for memory other bodies hold before it is refused.
+    pub body_wait: Duration,
+    /// Answers one client may send through form links, per minute
+    /// (`QUIRE_LINK_ANSWERS_PER_CLIENT`, 0 for no limit); a burst of as many is allowed.
+    pub link_answers_per_client: u32,
+    /// Answers one form takes through its link, per minute, from everyone together
+    /// (`QUIRE_LINK_ANSWERS_PER_FORM`, 0 for no limit).
+    pub link_answers_per_form: u32,
 }
 
 /// Outgoing mail. Without `smtp` mail waits in the outbox (`quire admin outbox`).
@@ -110,6 +122,11 @@ impl Config {
                 retry_max: Duration::from_secs(env_parse("QUIRE_MAIL_RETRY_MAX_SECS", 300)?),
                 poll: Duration::from_millis(env_parse("QUIRE_MAIL_POLL_MS", 1000)?),
             },
+            body_memory: env_parse::<u64>("QUIRE_BODY_MEMORY_MB", 1024)? << 20,
+            body_idle: Duration::from_secs(env_parse("QUIRE_BODY_IDLE_SECS", 30)?),
+            body_wait: Duration::from_secs(env_parse("QUIRE_BODY_WAIT_SECS", 10)?),
+            link_answers_per_client: env_parse("QUIRE_LINK_ANSWERS_PER_CLIENT", 20)?,
+            link_answers_per_form: env_parse("QUIRE_LINK_ANSWERS_PER_FORM", 600)?,
         })
     }
 }

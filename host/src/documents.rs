@@ -6,7 +6,7 @@ use quire_sdk::{Asset, Document, Kind};
 use sqlx::Row;
 
 use crate::error::{Error, Result};
-use crate::store::{now, Blobs, Db};
+use crate::store::{now, Blobs, Db, Pin};
 
 pub use crate::store::Tx;
 
@@ -82,26 +82,59 @@ struct Written {
 }
 
 /// A version ready to be recorded: its title settled and its blobs already in the blob
-/// store. Staging happens before any transaction begins, so no database lock is held while
-/// bytes travel to the blob store, and a blob store that is down refuses the write before
-/// a row could name a missing blob.
+/// store, pinned until the transaction that names them commits. Staging happens before any
+/// transaction begins, so no database lock is held while bytes travel to the blob store,
+/// and a blob store that is down refuses the write before a row could name a missing blob.
 pub struct Staged {
     title: String,
     pages: i64,
     shapes: i64,
     written: Written,
+    pin: Pin,
 }
 
 impl Staged {
     pub fn title(&self) -> &str {
         &self.title
     }
+
+    /// Passes on the outcome of the transaction that was to name the staged blobs; when
+    /// it failed, the blobs nothing else names are removed before the caller answers, so
+    /// a refused write (507, 409, a closed form) leaves nothing behind in the blob store.
+    pub async fn settle<T>(&self, db: &Db, blobs: &Blobs, outcome: Result<T>) -> Result<T> {
+        if outcome.is_err() {
+            self.pin.abandon(db, blobs).await;
+        }
+        outcome
+    }
+}
+
+/// The longest title a document keeps. Titles are shown in lists, mail subjects and the
+/// public page; one taken from a file's heading or metadata is cut to this.
+pub const MAX_TITLE_CHARS: usize = 500;
+
+fn bounded_title(title: String) -> String {
+    if title.chars().count() <= MAX_TITLE_CHARS {
+        return title;
+    }
+    let cut = title
+        .char_indices()
+        .nth(MAX_TITLE_CHARS - 1)
+        .map_or(title.len(), |(at, _)| at);
+    format!("{}…", title[..cut].trim_end())
 }
 
 /// Settles the title of `content` as a document of `kind` (the upload's title, else the
-/// model's, else `fallback_title`, else the kind's default) and writes its blobs.
+/// model's, else `fallback_title`, else the kind's default), checks that the owner's
+/// storage can take it, and writes its blobs.
+///
+/// A version is charged the bytes it adds to what the owner already stores: its model,
+/// and each source or asset the owner holds nowhere else. A form's filled copies and a
+/// replace that keeps its pictures cost their models, not their scans again.
 pub async fn stage(
+    db: &Db,
     blobs: &Blobs,
+    owner: Owner<'_>,
     kind: Kind,
     mut content: Content,
     fallback_title: Option<&str>,
@@ -114,37 +147,104 @@ pub async fn stage(
         .filter(|t| !t.trim().is_empty())
         .or_else(|| fallback_title.map(str::to_string))
         .unwrap_or_else(|| default_title(kind).to_string());
+    let title = bounded_title(title);
     content.document.title = Some(title.clone());
     let model_json = serde_json::to_vec(&content.document).map_err(anyhow::Error::from)?;
-    let mut size = model_json.len() as i64;
-    let model = blobs.put(&model_json).await?;
-    let source = match &content.source {
-        Some((bytes, media_type)) => {
-            size += bytes.len() as i64;
-            Some((blobs.put(bytes).await?, media_type.clone()))
-        }
-        None => None,
-    };
-    let mut assets = Vec::with_capacity(content.assets.len());
-    for a in &content.assets {
-        size += a.bytes.len() as i64;
-        assets.push((
-            a.name.clone(),
-            a.media_type.clone(),
-            blobs.put(&a.bytes).await?,
-        ));
+
+    // Digests of the source and the assets, in that order, hashed once.
+    let parts: Vec<&[u8]> = content
+        .source
+        .iter()
+        .map(|(bytes, _)| bytes.as_slice())
+        .chain(content.assets.iter().map(|a| a.bytes.as_slice()))
+        .collect();
+    let mut digests = Vec::with_capacity(parts.len());
+    for bytes in &parts {
+        digests.push(Blobs::digest_of(bytes).await);
     }
-    Ok(Staged {
-        pages: content.document.pages.len() as i64,
-        shapes: content.document.shapes().count() as i64,
-        title,
-        written: Written {
+    let mut size = model_json.len() as i64;
+    let mut counted = std::collections::BTreeSet::new();
+    for (bytes, digest) in parts.iter().zip(&digests) {
+        if counted.insert(digest) && !already_held(db, owner.account_id, digest).await? {
+            size += bytes.len() as i64;
+        }
+    }
+    check_room(db, owner, size).await?;
+
+    let mut pin = Pin::new();
+    let written = async {
+        let model = pin.put(db, blobs, &model_json).await?;
+        for (bytes, digest) in parts.iter().zip(&digests) {
+            pin.put_digested(db, blobs, digest, bytes).await?;
+        }
+        let mut named = digests.iter().cloned();
+        let source = content
+            .source
+            .as_ref()
+            .and_then(|(_, media_type)| Some((named.next()?, media_type.clone())));
+        let assets = content
+            .assets
+            .iter()
+            .zip(named)
+            .map(|(a, digest)| (a.name.clone(), a.media_type.clone(), digest))
+            .collect();
+        Ok::<_, crate::store::BlobError>(Written {
             model,
             source,
             assets,
             size,
-        },
+        })
+    }
+    .await;
+    let written = match written {
+        Ok(w) => w,
+        Err(e) => {
+            pin.abandon(db, blobs).await;
+            return Err(e.into());
+        }
+    };
+    Ok(Staged {
+        pages: content.document.pages.len() as i64,
+        shapes: content.document.shapes().count() as i64,
+        title,
+        written,
+        pin,
     })
+}
+
+/// Whether a version of one of the account's documents (binned ones included) names the
+/// blob `digest` as its source or an asset.
+async fn already_held(db: &Db, account_id: &str, digest: &str) -> Result<bool> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM document_assets a JOIN documents d ON d.id = a.doc_id
+                                       WHERE a.blob = $1 AND d.account_id = $2 LIMIT 1) held_as_asset)
+              + (SELECT COUNT(*) FROM (SELECT 1 FROM document_versions v JOIN documents d ON d.id = v.doc_id
+                                       WHERE v.source_blob = $1 AND d.account_id = $2 LIMIT 1) held_as_source)",
+    )
+    .bind(digest)
+    .bind(account_id)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(n > 0)
+}
+
+/// Refuses, before a byte is written, a version the owner's storage cannot take. The
+/// charge inside the transaction stays the authority (two writes may pass this check
+/// together); this keeps a loop of refused writes from costing disk.
+async fn check_room(db: &Db, Owner { account_id, quota }: Owner<'_>, size: i64) -> Result<()> {
+    let Some(quota) = quota else { return Ok(()) };
+    let used: i64 = sqlx::query_scalar("SELECT storage_used FROM accounts WHERE id = $1")
+        .bind(account_id)
+        .fetch_one(&db.pool)
+        .await?;
+    if used + size > quota {
+        return Err(Error::StorageFull {
+            needed: size,
+            left: (quota - used).max(0),
+            quota,
+        });
+    }
+    Ok(())
 }
 
 /// Adds `size` to the account's storage inside `tx`, refusing past the quota.
@@ -193,6 +293,7 @@ async fn insert_version(
     staged: &Staged,
     at: f64,
 ) -> Result<()> {
+    staged.pin.release_in(tx).await?;
     let w = &staged.written;
     let (source_blob, source_type) = match &w.source {
         Some((b, t)) => (Some(b.clone()), Some(t.clone())),
@@ -234,11 +335,15 @@ pub async fn create(
     kind: Kind,
     content: Content,
 ) -> Result<DocRow> {
-    let staged = stage(blobs, kind, content, None).await?;
-    let mut tx = db.begin().await?;
-    let row = create_in(&mut tx, owner, kind, &staged).await?;
-    tx.commit().await?;
-    Ok(row)
+    let staged = stage(db, blobs, owner, kind, content, None).await?;
+    let outcome = async {
+        let mut tx = db.begin().await?;
+        let row = create_in(&mut tx, owner, kind, &staged).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+    .await;
+    staged.settle(db, blobs, outcome).await
 }
 
 /// [`create`] inside the caller's transaction, so a document and the rows that belong
@@ -293,11 +398,15 @@ pub async fn replace(
     content: Content,
 ) -> Result<DocRow> {
     let current = current_of_kind(db, owner.account_id, id, kind, expected).await?;
-    let staged = stage(blobs, kind, content, Some(&current.title)).await?;
-    let mut tx = db.begin().await?;
-    let row = replace_in(&mut tx, owner, &current, expected, &staged).await?;
-    tx.commit().await?;
-    Ok(row)
+    let staged = stage(db, blobs, owner, kind, content, Some(&current.title)).await?;
+    let outcome = async {
+        let mut tx = db.begin().await?;
+        let row = replace_in(&mut tx, owner, &current, expected, &staged).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+    .await;
+    staged.settle(db, blobs, outcome).await
 }
 
 /// The document a replace starts from: the account's, of `kind`, at `expected` if given.
@@ -489,7 +598,7 @@ pub async fn restore(db: &Db, id: &str) -> Result<()> {
 }
 
 /// Deletes documents binned longer than their account's retention, returning their
-/// storage to the account. Blobs no longer named by any row are removed afterwards.
+/// storage to the account. Blobs no longer named by any row are collected afterwards.
 pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
     let rows = sqlx::query(
         "SELECT d.id, d.account_id FROM documents d JOIN accounts a ON a.id = d.account_id
@@ -542,27 +651,14 @@ pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        for r in blob_rows {
-            let digest: String = r.try_get("b")?;
-            if !blob_in_use(db, &digest).await? {
-                blobs.remove(&digest).await?;
-            }
-        }
+        let digests = blob_rows
+            .iter()
+            .map(|r| r.try_get::<String, _>("b"))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        crate::store::collect(db, blobs, &digests).await?;
         purged += 1;
     }
     Ok(purged)
-}
-
-async fn blob_in_use(db: &Db, digest: &str) -> Result<bool> {
-    let n: i64 = sqlx::query_scalar(
-        "SELECT (SELECT COUNT(*) FROM document_versions WHERE model_blob = $1 OR source_blob = $1)
-              + (SELECT COUNT(*) FROM document_assets WHERE blob = $1)
-              + (SELECT COUNT(*) FROM plugin_versions WHERE digest = $1)",
-    )
-    .bind(digest)
-    .fetch_one(&db.pool)
-    .await?;
-    Ok(n > 0)
 }
 
 /// Storage the account's stored versions add up to (for consistency checks).

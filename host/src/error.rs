@@ -36,6 +36,10 @@ pub enum Error {
     StorageFull { needed: i64, left: i64, quota: i64 },
     #[error("the daily allowance of {allowed} calls is spent; it resets at midnight UTC")]
     AllowanceSpent { allowed: i64, retry_after: u64 },
+    /// Too many of one kind of request in a while (invitations per day); the caller may
+    /// try again after `retry_after` seconds.
+    #[error("{detail}")]
+    TooMany { detail: String, retry_after: u64 },
     /// Something the service depends on (the blob store) is down for now; the caller
     /// should try again shortly. Nothing was changed.
     #[error("{0}")]

@@ -29,12 +29,16 @@ pub struct Queued {
     pub created: f64,
     pub attempts: i64,
     pub sent_at: Option<f64>,
+    /// When the message was given up: refused for good by the relay, or too old.
+    pub failed_at: Option<f64>,
     pub last_error: Option<String>,
 }
 
 /// How long a sender owns a claimed row before another host may try it.
 const CLAIM: f64 = 120.0;
 const BATCH: i64 = 20;
+/// A message the relay has not taken in this long is given up.
+const GIVE_UP_AFTER: f64 = 3.0 * 86_400.0;
 
 pub async fn enqueue(tx: &mut Tx<'_>, account_id: &str, mail: Mail) -> Result<()> {
     let at = now();
@@ -56,9 +60,13 @@ pub async fn enqueue(tx: &mut Tx<'_>, account_id: &str, mail: Mail) -> Result<()
 
 /// Messages not yet sent (or, with `all`, every message), oldest first.
 pub async fn queued(db: &Db, all: bool) -> Result<Vec<Queued>> {
-    let filter = if all { "" } else { "WHERE sent_at IS NULL" };
+    let filter = if all {
+        ""
+    } else {
+        "WHERE sent_at IS NULL AND failed_at IS NULL"
+    };
     let rows = sqlx::query(&format!(
-        "SELECT id, recipient, subject, created, attempts, sent_at, last_error FROM outbox {filter} ORDER BY created, id"
+        "SELECT id, recipient, subject, created, attempts, sent_at, failed_at, last_error FROM outbox {filter} ORDER BY created, id"
     ))
     .fetch_all(&db.pool)
     .await?;
@@ -71,6 +79,7 @@ pub async fn queued(db: &Db, all: bool) -> Result<Vec<Queued>> {
                 created: r.try_get("created")?,
                 attempts: r.try_get("attempts")?,
                 sent_at: r.try_get("sent_at")?,
+                failed_at: r.try_get("failed_at")?,
                 last_error: r.try_get("last_error")?,
             })
         })
@@ -140,8 +149,8 @@ async fn send_due(
 ) -> Result<usize> {
     let at = now();
     let due = sqlx::query(
-        "SELECT id, recipient, subject, body, attempts FROM outbox
-         WHERE sent_at IS NULL AND next_attempt <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+        "SELECT id, recipient, subject, body, attempts, created FROM outbox
+         WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
          ORDER BY next_attempt, id LIMIT $2",
     )
     .bind(at)
@@ -173,7 +182,7 @@ async fn send_due(
         )
         .await;
         match outcome {
-            Ok(()) => {
+            Delivery::Sent => {
                 sqlx::query("UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2")
                     .bind(now())
                     .bind(&id)
@@ -181,25 +190,60 @@ async fn send_due(
                     .await?;
                 sent += 1;
             }
-            Err(e) => {
+            Delivery::Refused(e) => {
+                tracing::warn!("mail {id} refused for good, not retried: {e}");
+                give_up(db, &id, &e).await?;
+            }
+            Delivery::Later { error, relay_down } => {
+                let created: f64 = row.try_get("created")?;
+                if created < now() - GIVE_UP_AFTER {
+                    give_up(db, &id, &format!("not taken in 3 days; last: {error}")).await?;
+                    continue;
+                }
                 let wait = 2f64
                     .powi(attempts.min(20) as i32)
                     .min(retry_max.as_secs_f64().max(1.0));
-                tracing::warn!("mail {id} not sent (attempt {}): {e:#}", attempts + 1);
+                tracing::warn!("mail {id} not sent (attempt {}): {error}", attempts + 1);
                 sqlx::query(
                     "UPDATE outbox SET attempts = attempts + 1, next_attempt = $1, claimed_until = NULL, last_error = $2 WHERE id = $3",
                 )
                 .bind(now() + wait)
-                .bind(format!("{e:#}"))
+                .bind(&error)
                 .bind(&id)
                 .execute(&db.pool)
                 .await?;
-                // The server is likely down for the rest of the batch too.
-                break;
+                if relay_down {
+                    // The rest of the batch would meet the same closed door.
+                    break;
+                }
             }
         }
     }
     Ok(sent)
+}
+
+async fn give_up(db: &Db, id: &str, error: &str) -> Result<()> {
+    sqlx::query(
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = $1, claimed_until = NULL, last_error = $2 WHERE id = $3",
+    )
+    .bind(now())
+    .bind(error)
+    .bind(id)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+/// What became of one message.
+enum Delivery {
+    Sent,
+    /// The relay answered 5xx, or the message cannot be made: trying again cannot help.
+    Refused(String),
+    /// Try again later; `relay_down` when the relay could not be reached at all.
+    Later {
+        error: String,
+        relay_down: bool,
+    },
 }
 
 async fn deliver(
@@ -208,14 +252,27 @@ async fn deliver(
     to: String,
     subject: String,
     body: String,
-) -> anyhow::Result<()> {
-    let to: Mailbox = to.parse()?;
-    let message = Message::builder()
+) -> Delivery {
+    let to: Mailbox = match to.parse() {
+        Ok(m) => m,
+        Err(e) => return Delivery::Refused(format!("`{to}` is not an address: {e}")),
+    };
+    let message = match Message::builder()
         .from(from.clone())
         .to(to)
         .subject(subject)
         .header(ContentType::TEXT_PLAIN)
-        .body(body)?;
-    transport.send(message).await?;
-    Ok(())
+        .body(body)
+    {
+        Ok(m) => m,
+        Err(e) => return Delivery::Refused(format!("the message cannot be made: {e}")),
+    };
+    match transport.send(message).await {
+        Ok(_) => Delivery::Sent,
+        Err(e) if e.is_permanent() => Delivery::Refused(e.to_string()),
+        Err(e) => Delivery::Later {
+            relay_down: !e.is_transient(),
+            error: e.to_string(),
+        },
+    }
 }

@@ -78,7 +78,7 @@ async fn install(
     req: Request,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let (parts, body) = req.into_parts();
-    let body = super::body::read_capped(&parts.headers, body, MAX_COMPONENT, 4 * MAX_COMPONENT, |size| {
+    let (body, _held) = super::body::read_capped(&app, &parts.headers, body, MAX_COMPONENT, 4 * MAX_COMPONENT, |size| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the component is {size} bytes or more; the operator API takes components up to {MAX_COMPONENT} bytes"),

@@ -21,6 +21,10 @@ fn token_error(e: TokenError) -> Response {
         TokenError::InvalidClient => (StatusCode::UNAUTHORIZED, "invalid_client"),
         TokenError::UnsupportedGrantType => (StatusCode::BAD_REQUEST, "unsupported_grant_type"),
         TokenError::PlanRequired(_) => (StatusCode::PAYMENT_REQUIRED, "unauthorized_client"),
+        TokenError::Internal(why) => {
+            tracing::error!("issuing a token failed: {why}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "server_error")
+        }
     };
     let mut response = (
         status,

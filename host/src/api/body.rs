@@ -1,25 +1,34 @@
 //! Reading request bodies within the plan's file limit, and turning a create/replace body
 //! (JSON with one source field, or raw bytes with their Content-Type) into an import.
 
-use axum::body::Body;
+use std::time::Duration;
+
+use axum::body::{Body, BodyDataStream};
 use axum::http::{header, HeaderMap, StatusCode};
 use base64::Engine as _;
 use futures_util::StreamExt;
 use http_body_util::BodyExt;
-use quire_sdk::{Asset, Kind};
+use std::collections::BTreeMap;
+
+use quire_sdk::{validate, Asset, Document, Kind};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::error::ApiError;
+use crate::app::App;
+use crate::memory::{self, BudgetError, Reservation};
 
 /// Reads at most `limit` bytes. A Content-Length over the limit is refused before reading
-/// anything; a body without one is refused as soon as the running count passes it.
+/// anything; a body without one is refused as soon as the running count passes it. The
+/// bytes count against the process's body memory for as long as the reservation lives.
 pub async fn read_limited(
+    app: &App,
     headers: &HeaderMap,
     body: Body,
     limit: u64,
     plan: &str,
-) -> Result<Vec<u8>, ApiError> {
-    read_capped(headers, body, limit, 0, |size| {
+) -> Result<(Vec<u8>, Reservation), ApiError> {
+    read_capped(app, headers, body, limit, 0, |size| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the request is {size} bytes or more; the {plan} plan takes files up to {limit} bytes"),
@@ -33,28 +42,38 @@ pub async fn read_limited(
 /// `drain` > 0 up to that many more bytes are read and dropped first, so a client that
 /// sends the whole body before reading the answer (most do) gets the 413 instead of a
 /// broken connection. Public endpoints drain nothing: their callers are not trusted with
-/// that much of our bandwidth.
+/// that much of our bandwidth. A client that pauses longer than `QUIRE_BODY_IDLE_SECS`
+/// between two pieces gets a 408, so a slow sender cannot hold a worker or memory.
 pub async fn read_capped(
+    app: &App,
     headers: &HeaderMap,
     body: Body,
     limit: u64,
     drain: u64,
     too_large: impl Fn(u64) -> ApiError,
-) -> Result<Vec<u8>, ApiError> {
+) -> Result<(Vec<u8>, Reservation), ApiError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
+    let idle = app.config.body_idle;
     let mut stream = body.into_data_stream();
     if let Some(len) = declared.filter(|len| *len > limit) {
         if len <= limit.saturating_add(drain) {
-            while let Some(Ok(_)) = stream.next().await {}
+            while let Some(Ok(_)) = next_piece(&mut stream, idle).await? {}
         }
         return Err(too_large(len));
     }
-    let mut out = Vec::new();
+    let mut held = app.bodies.none();
+    if let Some(len) = declared {
+        app.bodies
+            .grow(&mut held, len, app.config.body_wait)
+            .await
+            .map_err(budget_refusal)?;
+    }
+    let mut out = Vec::with_capacity(declared.unwrap_or(0) as usize);
     let mut seen: u64 = 0;
-    while let Some(chunk) = stream.next().await {
+    while let Some(chunk) = next_piece(&mut stream, idle).await? {
         let chunk = chunk.map_err(|e| {
             ApiError::bad_request(format!("the request body could not be read: {e}"))
         })?;
@@ -66,12 +85,94 @@ pub async fn read_capped(
             out = Vec::new();
             continue;
         }
+        if seen > held.bytes() {
+            let want = seen.div_ceil(memory::STEP) * memory::STEP;
+            app.bodies
+                .grow(&mut held, want.min(limit), app.config.body_wait)
+                .await
+                .map_err(budget_refusal)?;
+        }
         out.extend_from_slice(&chunk);
     }
     if seen > limit {
         return Err(too_large(seen));
     }
-    Ok(out)
+    Ok((out, held))
+}
+
+/// The body's next piece, or a 408 when the client paused longer than `idle`.
+async fn next_piece(
+    stream: &mut BodyDataStream,
+    idle: Duration,
+) -> Result<Option<Result<bytes::Bytes, axum::Error>>, ApiError> {
+    tokio::time::timeout(idle, stream.next())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body paused for more than {} s; send it without stopping",
+                    idle.as_secs()
+                ),
+            )
+        })
+}
+
+fn budget_refusal(e: BudgetError) -> ApiError {
+    match e {
+        BudgetError::TooLarge { total, .. } => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("{e}; this server holds at most {total} bytes of request bodies (QUIRE_BODY_MEMORY_MB)"),
+        )
+        .with("limit", total),
+        BudgetError::Busy => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is receiving as much as it holds at once; send this again shortly",
+        )
+        .header(header::RETRY_AFTER, "5"),
+    }
+}
+
+/// The most JSON values a body parsed into a tree may hold. A tree costs tens of bytes per
+/// value whatever the text's size, so `[0,0,0,...]` in a few megabytes would otherwise
+/// take gigabytes; the contract's largest tree (500 fields with their options) is far below.
+pub const MAX_JSON_VALUES: usize = 200_000;
+
+/// An upper bound of the number of values in JSON text, counted without parsing: every
+/// value after the first follows a comma or opens a container.
+pub fn json_values_at_most(text: &[u8]) -> usize {
+    let (mut count, mut in_string, mut escaped) = (1usize, false, false);
+    for &b in text {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b',' | b'[' | b'{' => count += 1,
+                _ => {}
+            }
+        }
+    }
+    count
+}
+
+/// Parses JSON text into a tree of values, refusing text with more than
+/// [`MAX_JSON_VALUES`] values before building any of it.
+pub fn bounded_value(text: &[u8], what: &str) -> Result<Value, ApiError> {
+    if json_values_at_most(text) > MAX_JSON_VALUES {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("{what} holds more than {MAX_JSON_VALUES} JSON values"),
+        )
+        .with("limit", MAX_JSON_VALUES as u64));
+    }
+    serde_json::from_slice(text)
+        .map_err(|e| ApiError::bad_request(format!("{what} is not valid JSON: {e}")))
 }
 
 /// Drains a body we do not need (keeps the connection usable).
@@ -83,8 +184,8 @@ pub async fn discard(body: Body) {
 pub enum Source {
     /// Bytes for a converter.
     File { bytes: Vec<u8>, media_type: String },
-    /// A document model given directly.
-    Model(Value),
+    /// A document model given directly, read but not yet checked.
+    Model(Box<Document>),
 }
 
 pub struct Upload {
@@ -245,15 +346,77 @@ fn decode_base64(field: &str, s: &str) -> Result<Vec<u8>, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("`{field}` must be base64: {e}")))
 }
 
-fn string_option(obj: &Map<String, Value>, name: &str) -> Result<Option<String>, ApiError> {
-    match obj.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(Value::Number(n)) => Ok(Some(n.to_string())),
-        Some(Value::Bool(b)) => Ok(Some(if *b { "1" } else { "0" }.to_string())),
-        Some(_) => Err(ApiError::bad_request(format!("`{name}` must be a string"))),
+/// A JSON body's top-level members, each still unparsed text: a member is parsed only
+/// when it is one the endpoint reads, into the type it should have, so a huge array where a
+/// string belongs costs a glance at its first byte, not a tree of values.
+type Members<'a> = BTreeMap<String, &'a RawValue>;
+
+/// The largest `model` member: a model is the document's text and geometry (pictures are
+/// assets, not in it), so even a 10,000-page import stays well under this.
+pub const MAX_MODEL_JSON: usize = 64 << 20;
+/// The largest `fields` member (the contract's 500 fields, with room for long options).
+const MAX_FIELDS_JSON: usize = 4 << 20;
+
+fn first_byte(raw: &RawValue) -> u8 {
+    raw.get().bytes().next().unwrap_or(b'n')
+}
+
+fn member_is_null(raw: Option<&&RawValue>) -> bool {
+    raw.is_none_or(|r| r.get() == "null")
+}
+
+/// A string member (numbers and booleans are taken as their text, as query strings are).
+/// A title the caller gives is refused past the limit; one taken from the file is cut to
+/// it instead (see [`crate::documents::MAX_TITLE_CHARS`]).
+fn checked_title(title: Option<String>) -> Result<Option<String>, ApiError> {
+    use crate::documents::MAX_TITLE_CHARS;
+    match title {
+        Some(t) if t.chars().count() > MAX_TITLE_CHARS => Err(ApiError::bad_request(format!(
+            "`title` is {} characters long; a title has at most {MAX_TITLE_CHARS}",
+            t.chars().count()
+        ))),
+        other => Ok(other),
     }
 }
+
+fn string_member(members: &Members, name: &str) -> Result<Option<String>, ApiError> {
+    let Some(raw) = members.get(name) else {
+        return Ok(None);
+    };
+    let wrong = || ApiError::bad_request(format!("`{name}` must be a string"));
+    match first_byte(raw) {
+        b'n' => Ok(None),
+        b'"' => serde_json::from_str::<String>(raw.get())
+            .map(Some)
+            .map_err(|_| wrong()),
+        b't' => Ok(Some("1".into())),
+        b'f' => Ok(Some("0".into())),
+        b'-' | b'0'..=b'9' => Ok(Some(raw.get().to_string())),
+        _ => Err(wrong()),
+    }
+}
+
+/// A member the endpoint keeps as a JSON value (a form's `fields` and `detect`), parsed
+/// only up to `max` bytes of text.
+fn value_member(members: &Members, name: &str, max: usize) -> Result<Option<Value>, ApiError> {
+    let Some(raw) = members.get(name) else {
+        return Ok(None);
+    };
+    if raw.get().len() > max {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "`{name}` is {} bytes of JSON; at most {max} are read",
+                raw.get().len()
+            ),
+        )
+        .with("limit", max as u64));
+    }
+    bounded_value(raw.get().as_bytes(), &format!("`{name}`")).map(Some)
+}
+
+/// The members a form's create or replace reads besides the source; kept as values.
+const VALUE_MEMBERS: &[(&str, usize)] = &[("fields", MAX_FIELDS_JSON), ("detect", 16)];
 
 /// Reads a JSON or raw create/replace body. `query_title`/`query_unlock` come from the URL;
 /// `readable` is what the active importers read right now.
@@ -313,7 +476,7 @@ pub fn parse_upload(
             bytes: body,
             media_type,
         },
-        title: query.get("title").cloned(),
+        title: checked_title(query.get("title").cloned())?,
         images: Vec::new(),
         options,
         extra: Map::new(),
@@ -328,27 +491,31 @@ fn parse_json_upload(
     mut options: Vec<(String, String)>,
 ) -> Result<Upload, ApiError> {
     let takes = || takes(kind, readable);
-    let value: Value = serde_json::from_slice(body).map_err(|e| {
-        ApiError::bad_request(format!("the body is not valid JSON ({e}); {}", takes()))
-    })?;
-    let Value::Object(mut obj) = value else {
+    let opens_object = body
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{');
+    if !opens_object {
         return Err(ApiError::bad_request(format!(
             "the body must be a JSON object; {}",
             takes()
         )));
-    };
+    }
+    let members: Members = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(format!("the body is not valid JSON ({e}); {}", takes()))
+    })?;
     let present: Vec<&str> = named_sources(kind)
         .iter()
         .map(|f| f.name)
         .chain(["model", FILE_SOURCE])
-        .filter(|n| obj.get(*n).is_some_and(|v| !v.is_null()))
+        .filter(|n| !member_is_null(members.get(*n)))
         .collect();
     let other_kind = match kind {
         Kind::Pdf => DIAGRAM_SOURCES,
         Kind::Diagram => PDF_SOURCES,
     };
     if present.is_empty() {
-        if let Some(f) = other_kind.iter().find(|f| obj.contains_key(f.name)) {
+        if let Some(f) = other_kind.iter().find(|f| members.contains_key(f.name)) {
             return Err(ApiError::bad_request(format!(
                 "`{}` is not a source of this endpoint; {}",
                 f.name,
@@ -368,63 +535,65 @@ fn parse_json_upload(
         )));
     }
     let name = present[0];
-    let title = match string_option(&obj, "title")? {
+    let title = checked_title(match string_member(&members, "title")? {
         Some(t) => Some(t),
         None => query.get("title").cloned(),
-    };
+    })?;
     for opt in ["mode", "unlock", "password"] {
-        if let Some(v) = string_option(&obj, opt)? {
+        if let Some(v) = string_member(&members, opt)? {
             options.retain(|(k, _)| k != opt);
             options.push((opt.to_string(), v));
         }
     }
-    let mut images = Vec::new();
-    if let Some(v) = obj.remove("images") {
-        let Value::Object(map) = v else {
-            return Err(ApiError::bad_request(
-                "`images` must be an object mapping image names to base64 strings",
-            ));
-        };
-        for (img_name, data) in map {
-            let Value::String(s) = data else {
-                return Err(ApiError::bad_request(format!(
-                    "images.{img_name} must be a base64 string"
-                )));
-            };
-            let bytes = decode_base64(&format!("images.{img_name}"), &s)?;
-            let media_type = sniff_image(&bytes)
-                .unwrap_or("application/octet-stream")
-                .to_string();
-            images.push(Asset {
-                name: img_name,
-                media_type,
-                bytes,
-            });
+    let images = match members.get("images") {
+        Some(raw) if raw.get() != "null" => images_member(raw)?,
+        _ => Vec::new(),
+    };
+    let mut extra = Map::new();
+    for (member, max) in VALUE_MEMBERS {
+        if let Some(v) = value_member(&members, member, *max)? {
+            extra.insert(member.to_string(), v);
         }
     }
-    let raw = obj.remove(name).unwrap_or(Value::Null);
+    let raw = members[name];
     let source = if name == "model" {
-        if !raw.is_object() {
+        if first_byte(raw) != b'{' {
             return Err(ApiError::bad_request(
                 "`model` must be a JSON object (the document model)",
             ));
         }
-        Source::Model(raw)
+        if raw.get().len() > MAX_MODEL_JSON {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "`model` is {} bytes of JSON; a model may be at most {MAX_MODEL_JSON} (pictures travel as assets, not in it)",
+                    raw.get().len()
+                ),
+            )
+            .with("limit", MAX_MODEL_JSON as u64));
+        }
+        let document = validate::parse(raw.get()).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("the model is not valid: {e}"),
+            )
+        })?;
+        Source::Model(Box::new(document))
     } else if name == FILE_SOURCE {
-        let Value::String(text) = raw else {
-            return Err(ApiError::bad_request(format!(
-                "`file` must be a base64 string; {}",
-                takes()
-            )));
-        };
-        let given = match obj.remove("type") {
-            Some(Value::String(t)) if !t.trim().is_empty() => t,
-            _ => {
-                return Err(ApiError::bad_request(
+        let text = string_member(&members, FILE_SOURCE)?
+            .filter(|_| first_byte(raw) == b'"')
+            .ok_or_else(|| {
+                ApiError::bad_request(format!("`file` must be a base64 string; {}", takes()))
+            })?;
+        let given = string_member(&members, "type")
+            .ok()
+            .flatten()
+            .filter(|t| !t.trim().is_empty())
+            .ok_or_else(|| {
+                ApiError::bad_request(
                     "`file` needs `type`, the file's media type (e.g. \"text/csv\")",
-                ))
-            }
-        };
+                )
+            })?;
         let media_type = readable
             .resolve(&given)
             .ok_or_else(|| readable.unsupported(format!("`type` {given} cannot be read")))?;
@@ -437,7 +606,11 @@ fn parse_json_upload(
             .iter()
             .find(|f| f.name == name)
             .expect("name came from this list");
-        let Value::String(text) = raw else {
+        let text = match first_byte(raw) {
+            b'"' => string_member(&members, name)?,
+            _ => None,
+        };
+        let Some(text) = text else {
             let what = if field.base64 {
                 "a base64 string"
             } else {
@@ -489,6 +662,39 @@ fn parse_json_upload(
         title,
         images,
         options,
-        extra: obj,
+        extra,
     })
+}
+
+/// `images`: an object mapping image names (as the Markdown or HTML refers to them) to
+/// base64 pictures.
+fn images_member(raw: &RawValue) -> Result<Vec<Asset>, ApiError> {
+    let shape = || {
+        ApiError::bad_request("`images` must be an object mapping image names to base64 strings")
+    };
+    if first_byte(raw) != b'{' {
+        return Err(shape());
+    }
+    let map: BTreeMap<String, &RawValue> = serde_json::from_str(raw.get()).map_err(|_| shape())?;
+    let mut images = Vec::with_capacity(map.len());
+    for (img_name, data) in map {
+        let field = format!("images.{img_name}");
+        if first_byte(data) != b'"' {
+            return Err(ApiError::bad_request(format!(
+                "{field} must be a base64 string"
+            )));
+        }
+        let text: String = serde_json::from_str(data.get())
+            .map_err(|_| ApiError::bad_request(format!("{field} must be a base64 string")))?;
+        let bytes = decode_base64(&field, &text)?;
+        let media_type = sniff_image(&bytes)
+            .unwrap_or("application/octet-stream")
+            .to_string();
+        images.push(Asset {
+            name: img_name,
+            media_type,
+            bytes,
+        });
+    }
+    Ok(images)
 }

@@ -116,7 +116,7 @@ pub async fn receive(
     } else {
         plan.max_file.max(0) as u64
     };
-    let bytes = body::read_limited(&parts.headers, body, limit, &plan.name).await?;
+    let (bytes, _held) = body::read_limited(app, &parts.headers, body, limit, &plan.name).await?;
     let readable = readable(app);
     let mut upload = body::parse_upload(kind, &readable, &parts.headers, bytes, query)?;
     let file_size = match &upload.source {
@@ -131,15 +131,16 @@ pub async fn receive(
         }
         .into());
     }
-    let source = std::mem::replace(&mut upload.source, Source::Model(Value::Null));
+    let source = std::mem::replace(
+        &mut upload.source,
+        Source::File {
+            bytes: Vec::new(),
+            media_type: String::new(),
+        },
+    );
     let (content, warnings) = match source {
-        Source::Model(value) => {
-            let document = validate::from_value(value).map_err(|e| {
-                ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("the model is not valid: {e}"),
-                )
-            })?;
+        Source::Model(document) => {
+            let document = *document;
             validate::check(&document, std::iter::empty()).map_err(|e| {
                 ApiError::new(
                     StatusCode::UNPROCESSABLE_ENTITY,

@@ -106,6 +106,10 @@ impl From<Error> for ApiError {
             } => ApiError::new(StatusCode::TOO_MANY_REQUESTS, e.to_string())
                 .with("allowed", allowed)
                 .header(header::RETRY_AFTER, retry_after.to_string()),
+            Error::TooMany { retry_after, .. } => {
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, e.to_string())
+                    .header(header::RETRY_AFTER, retry_after.to_string())
+            }
             Error::Unavailable(s) => unavailable(s),
             Error::Conversion(c) => c.into(),
             Error::Internal(i) => i.into(),

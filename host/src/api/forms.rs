@@ -240,12 +240,24 @@ pub async fn replace(
 
 /// Reads a small JSON object body (settings, fields, answers, an invitation).
 pub async fn json_object(
+    app: &App,
     p: &Principal,
     req: Request,
     takes: &str,
 ) -> Result<Map<String, Value>, ApiError> {
     let (parts, b) = req.into_parts();
-    let bytes = body::read_limited(&parts.headers, b, SMALL_BODY, &p.account.plan.name).await?;
+    let (bytes, _held) =
+        body::read_limited(app, &parts.headers, b, SMALL_BODY, &p.account.plan.name).await?;
+    if body::json_values_at_most(&bytes) > body::MAX_JSON_VALUES {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the body holds more than {} JSON values; it takes {takes}",
+                body::MAX_JSON_VALUES
+            ),
+        )
+        .with("limit", body::MAX_JSON_VALUES as u64));
+    }
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err(ApiError::bad_request(format!(
@@ -275,7 +287,7 @@ pub async fn patch(
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
-    let m = json_object(&p, req, TAKES).await?;
+    let m = json_object(&app, &p, req, TAKES).await?;
     if let Some(unknown) = m
         .keys()
         .find(|k| !["open", "multiple", "notify", "confirm"].contains(&k.as_str()))
@@ -305,9 +317,15 @@ pub async fn patch(
         confirm,
     };
     let form = forms::patch(&app.db, &p.account.id, &id, patch).await?;
-    Ok(Json(
-        json!({"ok": true, "form": form_json(&app.config.base_url, &form, None)}),
-    ))
+    // The contract's PATCH answer is `{ok, form: {count, open, multiple, confirm,
+    // responses}}`: the settings sit directly under `form`. The whole row is kept beside
+    // them (with its own `form` member), so a client reading a form row finds one too.
+    let mut answer = form_json(&app.config.base_url, &form, None);
+    if let (Some(row), Value::Object(settings)) = (answer.as_object_mut(), form_member(&form, None))
+    {
+        row.extend(settings);
+    }
+    Ok(Json(json!({"ok": true, "form": answer})))
 }
 
 pub async fn get_fields(
@@ -334,7 +352,7 @@ pub async fn put_fields(
     require_forms(&p)?;
     let expected = expected_version(req.headers())?;
     const TAKES: &str = "{fields: [{key, type, label, required, page, x, y, w, h, options}], keep}";
-    let m = json_object(&p, req, TAKES).await?;
+    let m = json_object(&app, &p, req, TAKES).await?;
     let keep = optional_bool(&m, "keep")?.unwrap_or(false);
     let Some(raw) = m.get("fields").filter(|v| !v.is_null()) else {
         return Err(ApiError::bad_request(format!(

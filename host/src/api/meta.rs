@@ -92,7 +92,7 @@ pub const ROUTES: &[(&str, &str, &str, u16)] = &[
     (
         "PATCH",
         "/api/v1/forms/{id}",
-        "Close, reopen or configure a form (open, multiple, notify, confirm)",
+        "Close, reopen or configure a form (open, multiple, notify, confirm). With multiple: false, answers are keyed by the address the respondent types (`as`), which is not verified: it stops repeats by mistake, not a person with a second address",
         200,
     ),
     (

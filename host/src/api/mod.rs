@@ -9,6 +9,7 @@ mod documents;
 pub mod error;
 mod forms;
 mod meta;
+mod page_pictures;
 mod public;
 mod responses;
 
@@ -73,12 +74,59 @@ pub fn router(app: App) -> Router {
                 .delete(responses::remove_share),
         )
         .route("/auth/oauth/token", post(auth::token))
-        .route("/f/{id}", get(public::show).post(public::submit))
+        .route(
+            "/f/{id}",
+            get(public::show)
+                .post(public::submit)
+                .route_layer(from_fn_with_state(app.clone(), public::limit_link_answers)),
+        )
         .route("/f/{id}/pages/{file}", get(public::page_picture))
         .fallback(not_found)
         .layer(from_fn(method_not_allowed_as_json))
         .layer(from_fn_with_state(app.clone(), route_gate))
+        .layer(from_fn(security_headers))
         .with_state(app)
+}
+
+/// The public form page may show its own page pictures and styles and post to itself;
+/// nothing may frame it (a framed form invites clickjacking of a link holder's answers).
+const FORM_PAGE_POLICY: &str = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/// Everything else is data: a downloaded SVG or HTML opened from our origin runs no script
+/// and loads nothing.
+const DATA_POLICY: &str = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+/// Headers every response carries, so a browser never guesses a type, runs a converter's
+/// output as a page of ours, or frames us.
+async fn security_headers(req: Request, next: Next) -> Response {
+    let form_page = req
+        .uri()
+        .path()
+        .strip_prefix("/f/")
+        .is_some_and(|rest| !rest.contains('/'));
+    let mut response = next.run(req).await;
+    let policy = if form_page {
+        FORM_PAGE_POLICY
+    } else {
+        DATA_POLICY
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(policy),
+    );
+    headers.insert(
+        header::X_FRAME_OPTIONS,
+        header::HeaderValue::from_static("DENY"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("same-origin"),
+    );
+    response
 }
 
 /// /api/v1 needs a bearer token; everything else must not carry one (a bearer token
@@ -143,12 +191,18 @@ fn operator_token(app: &App) -> anyhow::Result<String> {
         return Ok(t.trim().to_string());
     }
     let token = hex::encode(rand::random::<[u8; 32]>());
-    std::fs::write(&path, &token).with_context(|| format!("writing {}", path.display()))?;
+    // Created with its final mode: never readable by others, not even for a moment.
+    let mut file = std::fs::OpenOptions::new();
+    file.write(true).create_new(true);
     #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
-    }
+    std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
+    std::io::Write::write_all(
+        &mut file
+            .open(&path)
+            .with_context(|| format!("creating {}", path.display()))?,
+        token.as_bytes(),
+    )
+    .with_context(|| format!("writing {}", path.display()))?;
     Ok(token)
 }
 
@@ -184,7 +238,7 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         }
     });
 
-    // Housekeeping: the bin past its retention, tokens long expired.
+    // Housekeeping: the bin past its retention, tokens long expired, blobs nothing names.
     {
         let app = app.clone();
         tokio::spawn(async move {
@@ -194,6 +248,11 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
                 }
                 if let Err(e) = crate::accounts::purge_expired_tokens(&app.db).await {
                     tracing::warn!("purging tokens: {e:#}");
+                }
+                match crate::store::sweep(&app.db, &app.blobs).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("collected {n} blobs that nothing names"),
+                    Err(e) => tracing::warn!("collecting unnamed blobs: {e:#}"),
                 }
                 tokio::time::sleep(Duration::from_secs(3600)).await;
             }
@@ -206,7 +265,11 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     let admin_task = tokio::spawn(async move { axum::serve(admin, admin_router).await });
     let public_router = router(app);
     tokio::select! {
-        r = axum::serve(public, public_router).with_graceful_shutdown(shutdown()) => r.context("serving the API")?,
+        r = axum::serve(
+            public,
+            public_router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown()) => r.context("serving the API")?,
         r = admin_task => r.context("operator listener")?.context("serving the operator API")?,
     }
     Ok(())

@@ -3,16 +3,19 @@
 //! questions. Answers sent here are responses with `via: link`. No bearer token reaches
 //! this (the route gate answers 404 to one); the link is the permission.
 
-use std::sync::{Mutex, OnceLock};
+use std::collections::HashMap;
+use std::net::SocketAddr;
 
-use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::http::{header, Method, StatusCode};
+use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Form;
 use quire_sdk::{Document, Field, FieldType};
 use serde_json::{Map, Value};
 
 use super::error::ApiError;
+use super::page_pictures;
 use crate::app::App;
 use crate::error::Error;
 use crate::forms::responses::{self, Submission, Via};
@@ -20,17 +23,8 @@ use crate::forms::{self, answers, fields, FormRow};
 
 /// Resolution of the page pictures: sharp on a laptop screen, small enough to load fast.
 const PAGE_DPI: u32 = 96;
-/// Rendered pages kept in memory (a popular form is viewed far more often than it changes).
-const CACHE_PAGES: usize = 64;
 /// The name of the "who are you" input; answers use `a.<key>`, which never collides.
 const FROM_INPUT: &str = "_as";
-
-type PageKey = (String, i64, u32);
-
-fn page_cache() -> &'static Mutex<Vec<(PageKey, bytes::Bytes)>> {
-    static CACHE: OnceLock<Mutex<Vec<(PageKey, bytes::Bytes)>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(Vec::new()))
-}
 
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -94,12 +88,21 @@ fn question_name(q: &Field) -> &str {
 struct Page<'a> {
     document: &'a Document,
     questions: Vec<Field>,
+    /// Question index by key, so drawing every box stays linear in the boxes.
+    index: HashMap<String, usize>,
 }
 
 impl<'a> Page<'a> {
     fn of(document: &'a Document) -> Self {
+        let questions = fields::questions(&document.fields);
+        let index = questions
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (q.key.clone(), i))
+            .collect();
         Page {
-            questions: fields::questions(&document.fields),
+            questions,
+            index,
             document,
         }
     }
@@ -213,7 +216,7 @@ fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
         // Each box is outlined over the picture and links to its question, in CSS alone.
         let mut boxes = String::new();
         for f in page.document.fields.iter().filter(|f| f.page as usize == n) {
-            let Some(i) = questions.iter().position(|q| q.key == f.key) else {
+            let Some(&i) = page.index.get(&f.key) else {
                 continue;
             };
             let pct = |v: f64, of: f64| if of > 0.0 { v / of * 100.0 } else { 0.0 };
@@ -229,10 +232,9 @@ fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
             ));
         }
         pictures.push_str(&format!(
-            "<div class=\"page\"><img src=\"/f/{id}/pages/{n}.png?v={}\" alt=\"Page {n} of {} of {}\" loading=\"lazy\">{boxes}</div>",
+            "<div class=\"page\"><img src=\"/f/{id}/pages/{n}.png?v={}\" alt=\"Page {n} of {}\" loading=\"lazy\">{boxes}</div>",
             form.doc.version,
             form.doc.pages,
-            esc(&form.doc.title)
         ));
     }
     let side = match outcome {
@@ -487,6 +489,46 @@ pub async fn submit(
     }
 }
 
+/// Answers through a link are limited per client address and per form (see
+/// [`crate::throttle`]); past either limit the page says when to try again, with a 429 and
+/// `Retry-After`, before the answers are read.
+pub async fn limit_link_answers(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if req.method() != Method::POST {
+        return next.run(req).await;
+    }
+    let client = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| crate::throttle::client_key(addr.ip()));
+    let limits = &app.link_answers;
+    let refused = match &client {
+        Some(c) => limits.per_client.take(c).err(),
+        None => None,
+    }
+    .or_else(|| limits.per_form.take(&id).err());
+    let Some(wait) = refused else {
+        return next.run(req).await;
+    };
+    let seconds = wait.as_secs().max(1);
+    let body = page_shell(
+        "Too many answers",
+        &format!(
+            "<main><section class=\"questions\"><h1>Too many answers</h1><p role=\"alert\">This form has taken many answers in a short time. Please go back and send yours again in {seconds} seconds; what you typed is still in the page you came from.</p></section></main>"
+        ),
+    );
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, seconds.to_string())],
+        Html(body),
+    )
+        .into_response()
+}
+
 /// One page of the form's document as a picture, drawn by the PNG converter.
 pub async fn page_picture(
     State(app): State<App>,
@@ -506,36 +548,21 @@ pub async fn page_picture(
         return ApiError::not_found(format!("the form has {} page(s)", form.doc.pages))
             .into_response();
     }
-    let key: PageKey = (id.clone(), form.doc.version, n);
-    let cached = page_cache()
-        .lock()
-        .ok()
-        .and_then(|c| c.iter().find(|(k, _)| *k == key).map(|(_, b)| b.clone()));
-    let bytes = match cached {
-        Some(b) => b,
-        None => {
-            let (document, assets) = match forms::load(&app.db, &app.blobs, &form).await {
-                Ok(x) => x,
-                Err(e) => return ApiError::from(e).into_response(),
-            };
-            let out = match app
-                .plugins
-                .export(&document, &assets, "png", Some(n), Some(PAGE_DPI))
-                .await
-            {
-                Ok(o) => o,
-                Err(e) => return ApiError::from(e).into_response(),
-            };
-            let b = bytes::Bytes::from(out.value.bytes);
-            if let Ok(mut c) = page_cache().lock() {
-                c.retain(|(k, _)| !(k.0 == key.0 && k.1 != key.1));
-                if c.len() >= CACHE_PAGES {
-                    c.remove(0);
-                }
-                c.push((key, b.clone()));
-            }
-            b
-        }
+    let drawn = page_pictures::get_or_draw((id.clone(), form.doc.version, n), || async {
+        let (document, assets) = forms::load(&app.db, &app.blobs, &form)
+            .await
+            .map_err(ApiError::from)?;
+        let out = app
+            .plugins
+            .export(&document, &assets, "png", Some(n), Some(PAGE_DPI))
+            .await
+            .map_err(ApiError::from)?;
+        Ok::<_, ApiError>(bytes::Bytes::from(out.value.bytes))
+    })
+    .await;
+    let bytes = match drawn {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
     };
     (
         [

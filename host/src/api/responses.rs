@@ -151,7 +151,7 @@ pub async fn submit(
     require_forms(&p)?;
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let mut m = json_object(&p, req, TAKES).await?;
+    let mut m = json_object(&app, &p, req, TAKES).await?;
     let answers = match m.remove("answers") {
         Some(Value::Object(a)) => a,
         None | Some(Value::Null) => {
@@ -228,7 +228,7 @@ pub async fn add_share(
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let m = json_object(&p, req, "{email: <address>}").await?;
+    let m = json_object(&app, &p, req, "{email: <address>}").await?;
     let email = match m.get("email") {
         Some(Value::String(s)) => s.clone(),
         _ => {

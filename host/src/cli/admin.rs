@@ -25,7 +25,8 @@ pub enum AdminCommand {
     /// The blob store (`QUIRE_BLOBS`).
     #[command(subcommand)]
     Blobs(BlobsCommand),
-    /// Mail waiting to be sent (invitations, submission notices); `--all` adds sent mail.
+    /// Mail waiting to be sent (invitations, submission notices); `--all` adds sent mail
+    /// and mail given up (refused for good by the relay, or not taken in 3 days).
     Outbox {
         #[arg(long)]
         all: bool,
@@ -295,6 +296,7 @@ pub async fn run(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
                         m.subject,
                         match (&m.sent_at, &m.last_error) {
                             (Some(_), _) => "sent".to_string(),
+                            (None, Some(e)) if m.failed_at.is_some() => format!("given up: {e}"),
                             (None, Some(e)) => format!("{} attempt(s), last: {e}", m.attempts),
                             (None, None) => "waiting".to_string(),
                         }

@@ -54,7 +54,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     }
     if let Command::Admin(cmd) = cli.command {
         // Accounts need the database only, not the converters.
-        std::fs::create_dir_all(&config.data_dir)?;
+        crate::store::open_data_dir(&config.data_dir)?;
         let db = crate::store::Db::open(config.database_url.as_deref(), &config.data_dir).await?;
         return admin::run(&db, cmd).await;
     }

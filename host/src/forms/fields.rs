@@ -8,6 +8,11 @@ use crate::error::{Error, Result};
 
 /// Most boxes one PUT /fields may place.
 pub const MAX_FIELDS: usize = 500;
+/// Boxes one document may carry in all: a `model` source or repeated placements with
+/// `keep: true` add up past one request's [`MAX_FIELDS`].
+pub const MAX_FORM_FIELDS: usize = 5_000;
+/// Columns a form's CSV may grow to across its versions (keys are never dropped).
+pub const MAX_COLUMNS: usize = 10_000;
 const MAX_KEY_LEN: usize = 200;
 const MAX_LABEL_LEN: usize = 2000;
 const MAX_OPTIONS: usize = 500;
@@ -228,6 +233,15 @@ fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
 
 /// Boxes that share a key are one question: they must agree on what they ask.
 pub fn check_questions(fields: &[Field], at: &str) -> Result<()> {
+    if fields.len() > MAX_FORM_FIELDS {
+        return Err(invalid(
+            at.into(),
+            format!(
+                "the document would carry {} fields; a form has at most {MAX_FORM_FIELDS}",
+                fields.len()
+            ),
+        ));
+    }
     let mut first: std::collections::HashMap<&str, (usize, &Field)> = Default::default();
     for (i, f) in fields.iter().enumerate() {
         match first.get(f.key.as_str()) {
@@ -264,15 +278,20 @@ pub fn check_questions(fields: &[Field], at: &str) -> Result<()> {
 /// `required` come from the first box that sets them.
 pub fn questions(fields: &[Field]) -> Vec<Field> {
     let mut out: Vec<Field> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = Default::default();
     for f in fields {
-        match out.iter_mut().find(|q| q.key == f.key) {
-            Some(q) => {
+        match at.get(f.key.as_str()) {
+            Some(&i) => {
+                let q = &mut out[i];
                 if q.label.is_empty() {
                     q.label = f.label.clone();
                 }
                 q.required |= f.required;
             }
-            None => out.push(f.clone()),
+            None => {
+                at.insert(&f.key, out.len());
+                out.push(f.clone());
+            }
         }
     }
     out
@@ -304,12 +323,23 @@ pub fn placed_json(f: &Field) -> Value {
 }
 
 /// The CSV's columns after `fields`: the old order kept, keys never seen appended.
-pub fn extend_columns(columns: &mut Vec<String>, fields: &[Field]) {
+pub fn extend_columns(columns: &mut Vec<String>, fields: &[Field]) -> Result<()> {
+    let mut seen: std::collections::HashSet<String> = columns.iter().cloned().collect();
     for f in fields {
-        if !columns.contains(&f.key) {
+        if seen.insert(f.key.clone()) {
             columns.push(f.key.clone());
         }
     }
+    if columns.len() > MAX_COLUMNS {
+        return Err(invalid(
+            "fields".into(),
+            format!(
+                "the form would have asked {} different keys over its versions; a form asks at most {MAX_COLUMNS}",
+                columns.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -374,7 +404,7 @@ mod tests {
         assert_eq!(q[0].key, "name");
         assert!(q[0].required);
         let mut cols = vec!["ok".to_string()];
-        extend_columns(&mut cols, &fields);
+        extend_columns(&mut cols, &fields).unwrap();
         assert_eq!(cols, ["ok", "name"]);
     }
 }

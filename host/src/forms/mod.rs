@@ -107,22 +107,27 @@ pub async fn create(
     let fields = content.document.fields.clone();
     fields::check_questions(&fields, "fields")?;
     let mut columns = Vec::new();
-    fields::extend_columns(&mut columns, &fields);
+    fields::extend_columns(&mut columns, &fields)?;
     let questions = fields::questions(&fields).len() as i64;
-    let staged = documents::stage(blobs, Kind::Pdf, content, None).await?;
-    let mut tx = db.begin().await?;
-    let doc = documents::create_in(&mut tx, owner, Kind::Pdf, &staged).await?;
-    sqlx::query(
-        "INSERT INTO forms (doc_id, account_id, questions, columns, created) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(&doc.id)
-    .bind(owner.account_id)
-    .bind(questions)
-    .bind(serde_json::to_string(&columns).map_err(anyhow::Error::from)?)
-    .bind(doc.created)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
+    let staged = documents::stage(db, blobs, owner, Kind::Pdf, content, None).await?;
+    let outcome = async {
+        let mut tx = db.begin().await?;
+        let doc = documents::create_in(&mut tx, owner, Kind::Pdf, &staged).await?;
+        sqlx::query(
+            "INSERT INTO forms (doc_id, account_id, questions, columns, created) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&doc.id)
+        .bind(owner.account_id)
+        .bind(questions)
+        .bind(serde_json::to_string(&columns).map_err(anyhow::Error::from)?)
+        .bind(doc.created)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(doc)
+    }
+    .await;
+    let doc = staged.settle(db, blobs, outcome).await?;
     get(db, owner.account_id, &doc.id).await
 }
 
@@ -213,21 +218,26 @@ async fn new_version(
     let fields = content.document.fields.clone();
     fields::check_questions(&fields, "fields")?;
     let mut columns = form.columns.clone();
-    fields::extend_columns(&mut columns, &fields);
+    fields::extend_columns(&mut columns, &fields)?;
     let questions = fields::questions(&fields).len() as i64;
     let current =
         documents::current_of_kind(db, owner.account_id, &form.doc.id, Kind::Pdf, expected).await?;
-    let staged = documents::stage(blobs, Kind::Pdf, content, Some(&current.title)).await?;
-    let mut tx: Tx<'_> = db.begin().await?;
-    documents::replace_in(&mut tx, owner, &current, expected, &staged).await?;
-    sqlx::query("UPDATE forms SET questions = $1, columns = $2 WHERE doc_id = $3")
-        .bind(questions)
-        .bind(serde_json::to_string(&columns).map_err(anyhow::Error::from)?)
-        .bind(&form.doc.id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    Ok(())
+    let staged =
+        documents::stage(db, blobs, owner, Kind::Pdf, content, Some(&current.title)).await?;
+    let outcome = async {
+        let mut tx: Tx<'_> = db.begin().await?;
+        documents::replace_in(&mut tx, owner, &current, expected, &staged).await?;
+        sqlx::query("UPDATE forms SET questions = $1, columns = $2 WHERE doc_id = $3")
+            .bind(questions)
+            .bind(serde_json::to_string(&columns).map_err(anyhow::Error::from)?)
+            .bind(&form.doc.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+    .await;
+    staged.settle(db, blobs, outcome).await
 }
 
 /// Replaces what the form is made of. Without `placed`, the fields that still fit the new

@@ -113,6 +113,14 @@ pub async fn submit(
     let summary = answers::summary(&questions, &checked);
     answers::fill(&mut document.fields, &checked);
     let owner = accounts::account(db, &form.account_id).await?;
+    if !owner.plan.forms {
+        // The owner's plan lapsed to one without forms: the link stops taking answers,
+        // as a lapsed plan stops the owner's integrations.
+        return Err(Error::Conflict(format!(
+            "the form {} is not taking answers: its owner's plan does not include forms",
+            form.doc.id
+        )));
+    }
     let submitted = now();
     let title = match &from {
         Some(f) => format!("{} — response from {f}", form.doc.title),
@@ -125,89 +133,94 @@ pub async fn submit(
         title: Some(title),
     };
     let id = accounts::new_id();
-    let staged = documents::stage(blobs, Kind::Pdf, content, None).await?;
-    let mut tx = db.begin().await?;
-    let copy = documents::create_in(
-        &mut tx,
-        Owner {
-            account_id: &owner.id,
-            quota: owner.plan.storage_quota,
-        },
-        Kind::Pdf,
-        &staged,
-    )
-    .await?;
-    let answers_json = serde_json::to_string(&checked).map_err(anyhow::Error::from)?;
-    let inserted = sqlx::query(
-        "INSERT INTO form_responses (id, form_id, respondent, via, submitted, document, answers, summary, once_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(&id)
-    .bind(&form.doc.id)
-    .bind(&from)
-    .bind(submission.via.as_str())
-    .bind(submitted)
-    .bind(&copy.id)
-    .bind(&answers_json)
-    .bind(&summary)
-    .bind(&once_key)
-    .execute(&mut *tx)
-    .await;
-    match inserted {
-        Err(e) if is_unique_violation(&e) => {
-            return Err(Error::Conflict(format!(
-                "{} has already answered this form, which takes one answer per person",
-                from.unwrap_or_default()
-            )))
-        }
-        other => {
-            other?;
-        }
-    }
-    let opened =
-        sqlx::query("UPDATE forms SET responses = responses + 1 WHERE doc_id = $1 AND is_open = 1")
-            .bind(&form.doc.id)
-            .execute(&mut *tx)
-            .await?;
-    if opened.rows_affected() == 0 {
-        // Closed between our read and this write: the close wins.
-        return Err(Error::Conflict(format!(
-            "the form {} is closed and takes no new answers",
-            form.doc.id
-        )));
-    }
-    if form.settings.notify {
-        let who = from
-            .as_deref()
-            .unwrap_or("someone who did not say who they are");
-        mail::enqueue(
+    let charged_to = Owner {
+        account_id: &owner.id,
+        quota: owner.plan.storage_quota,
+    };
+    let staged = documents::stage(db, blobs, charged_to, Kind::Pdf, content, None).await?;
+    let outcome = async {
+        let mut tx = db.begin().await?;
+        let copy = documents::create_in(
             &mut tx,
-            &owner.id,
-            Mail {
-                to: owner.email.clone(),
-                subject: format!("New response to {}", form.doc.title),
-                body: format!(
-                    "{who} answered your form \"{}\" ({}).\n\n{summary}\n\nAll responses: {base_url}/api/v1/forms/{}/responses\nThe filled copy: {base_url}/api/v1/documents/{}.pdf\n",
-                    form.doc.title,
-                    submission.via.as_str(),
-                    form.doc.id,
-                    copy.id
-                ),
-            },
+            charged_to,
+            Kind::Pdf,
+            &staged,
         )
         .await?;
+        let answers_json = serde_json::to_string(&checked).map_err(anyhow::Error::from)?;
+        let inserted = sqlx::query(
+            "INSERT INTO form_responses (id, form_id, respondent, via, submitted, document, answers, summary, once_key)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(&id)
+        .bind(&form.doc.id)
+        .bind(&from)
+        .bind(submission.via.as_str())
+        .bind(submitted)
+        .bind(&copy.id)
+        .bind(&answers_json)
+        .bind(&summary)
+        .bind(&once_key)
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            Err(e) if is_unique_violation(&e) => {
+                return Err(Error::Conflict(format!(
+                    "{} has already answered this form, which takes one answer per person",
+                    from.unwrap_or_default()
+                )))
+            }
+            other => {
+                other?;
+            }
+        }
+        let opened =
+            sqlx::query("UPDATE forms SET responses = responses + 1 WHERE doc_id = $1 AND is_open = 1")
+                .bind(&form.doc.id)
+                .execute(&mut *tx)
+                .await?;
+        if opened.rows_affected() == 0 {
+            // Closed between our read and this write: the close wins.
+            return Err(Error::Conflict(format!(
+                "the form {} is closed and takes no new answers",
+                form.doc.id
+            )));
+        }
+        if form.settings.notify {
+            let who = from
+                .as_deref()
+                .unwrap_or("someone who did not say who they are");
+            mail::enqueue(
+                &mut tx,
+                &owner.id,
+                Mail {
+                    to: owner.email.clone(),
+                    subject: format!("New response to {}", form.doc.title),
+                    body: format!(
+                        "{who} answered your form \"{}\" ({}).\n\n{summary}\n\nAll responses: {base_url}/api/v1/forms/{}/responses\nThe filled copy: {base_url}/api/v1/documents/{}.pdf\n",
+                        form.doc.title,
+                        submission.via.as_str(),
+                        form.doc.id,
+                        copy.id
+                    ),
+                },
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(ResponseRow {
+            id,
+            form_id: form.doc.id.clone(),
+            from,
+            via: submission.via.as_str().to_string(),
+            submitted,
+            document: Some(copy.id),
+            answers: checked,
+            summary,
+        })
     }
-    tx.commit().await?;
-    Ok(ResponseRow {
-        id,
-        form_id: form.doc.id.clone(),
-        from,
-        via: submission.via.as_str().to_string(),
-        submitted,
-        document: Some(copy.id),
-        answers: checked,
-        summary,
-    })
+    .await;
+    staged.settle(db, blobs, outcome).await
 }
 
 /// The form's responses, newest first.

@@ -37,8 +37,16 @@ pub async fn list(db: &Db, form_id: &str) -> Result<Vec<Share>> {
         .collect()
 }
 
+/// An address invited again within this many seconds is not mailed again.
+const INVITE_AGAIN_AFTER: f64 = 86_400.0;
+/// Invitations one account may send in a day, over all its forms: enough for a class or a
+/// team, too few to make the service a mailer for someone else's list.
+pub const INVITATIONS_PER_DAY: i64 = 200;
+/// Addresses one form may be shared with.
+pub const MAX_SHARES: i64 = 1_000;
+
 /// Invites `email` to fill the form and queues the invitation in the same transaction.
-/// Inviting someone already invited sends the invitation again.
+/// Inviting someone already invited mails them again only after a day.
 pub async fn add(
     db: &Db,
     base_url: &str,
@@ -65,22 +73,65 @@ pub async fn add(
             detail: format!("`{email}` is not an email address"),
         });
     }
+    let at = now();
     let mut tx = db.begin().await?;
-    let known: Option<String> = sqlx::query_scalar(
-        "SELECT email FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)",
+    let known = sqlx::query(
+        "SELECT email, last_sent FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)",
     )
     .bind(&form.doc.id)
     .bind(email)
     .fetch_optional(&mut *tx)
     .await?;
+    let last_sent: Option<f64> = match &known {
+        Some(row) => row.try_get("last_sent")?,
+        None => None,
+    };
+    if last_sent.is_some_and(|t| t > at - INVITE_AGAIN_AFTER) {
+        drop(tx);
+        return list(db, &form.doc.id).await;
+    }
+    let sent_today: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM form_shares s JOIN forms f ON f.doc_id = s.form_id
+         WHERE f.account_id = $1 AND s.last_sent > $2",
+    )
+    .bind(&account.id)
+    .bind(at - 86_400.0)
+    .fetch_one(&mut *tx)
+    .await?;
+    if sent_today >= INVITATIONS_PER_DAY {
+        return Err(Error::TooMany {
+            detail: format!(
+                "the account has sent {INVITATIONS_PER_DAY} invitations in the last day, the most it may; try again later"
+            ),
+            retry_after: 3600,
+        });
+    }
     if known.is_none() {
+        let shared: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM form_shares WHERE form_id = $1")
+            .bind(&form.doc.id)
+            .fetch_one(&mut *tx)
+            .await?;
+        if shared >= MAX_SHARES {
+            return Err(Error::Conflict(format!(
+                "the form is shared with {MAX_SHARES} addresses, the most it may be; withdraw some first"
+            )));
+        }
         sqlx::query(
-            "INSERT INTO form_shares (form_id, email, mode, added) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO form_shares (form_id, email, mode, added, last_sent) VALUES ($1, $2, $3, $4, $4)",
         )
         .bind(&form.doc.id)
         .bind(email)
         .bind(FILL)
-        .bind(now())
+        .bind(at)
+        .execute(&mut *tx)
+        .await?;
+    } else {
+        sqlx::query(
+            "UPDATE form_shares SET last_sent = $1 WHERE form_id = $2 AND lower(email) = lower($3)",
+        )
+        .bind(at)
+        .bind(&form.doc.id)
+        .bind(email)
         .execute(&mut *tx)
         .await?;
     }

@@ -118,36 +118,58 @@ impl Registry {
     /// Records a described component. Installing the same bytes again is a no-op; the same
     /// name and version with other bytes is refused, because a version names one build.
     pub async fn record(&self, wasm: &[u8], info: &PluginInfo) -> Result<String, RegistryError> {
-        let digest = self.blobs.put(wasm).await.map_err(anyhow::Error::from)?;
+        let mut pin = crate::store::Pin::new();
+        let digest = pin
+            .put(&self.db, &self.blobs, wasm)
+            .await
+            .map_err(anyhow::Error::from)?;
+        let outcome = self.record_pinned(&pin, &digest, info).await;
+        if outcome.is_err() {
+            pin.abandon(&self.db, &self.blobs).await;
+        }
+        outcome.map(|()| digest)
+    }
+
+    async fn record_pinned(
+        &self,
+        pin: &crate::store::Pin,
+        digest: &str,
+        info: &PluginInfo,
+    ) -> Result<(), RegistryError> {
+        let mut tx = self.db.begin().await?;
         let existing: Option<String> = sqlx::query_scalar(
             "SELECT digest FROM plugin_versions WHERE name = $1 AND version = $2",
         )
         .bind(&info.name)
         .bind(&info.version)
-        .fetch_optional(&self.db.pool)
+        .fetch_optional(&mut *tx)
         .await?;
         match existing {
-            Some(d) if d == digest => return Ok(digest),
+            Some(d) if d == digest => {}
             Some(_) => {
                 return Err(RegistryError::Refused(format!(
                     "{}@{} is already installed with different contents; give the new build a new version",
                     info.name, info.version
                 )))
             }
-            None => {}
+            None => {
+                let stored =
+                    serde_json::to_string(&StoredInfo::from(info)).context("encoding info")?;
+                sqlx::query(
+                    "INSERT INTO plugin_versions (name, version, digest, info, installed_at) VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(&info.name)
+                .bind(&info.version)
+                .bind(digest)
+                .bind(stored)
+                .bind(now())
+                .execute(&mut *tx)
+                .await?;
+            }
         }
-        let stored = serde_json::to_string(&StoredInfo::from(info)).context("encoding info")?;
-        sqlx::query(
-            "INSERT INTO plugin_versions (name, version, digest, info, installed_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&info.name)
-        .bind(&info.version)
-        .bind(&digest)
-        .bind(stored)
-        .bind(now())
-        .execute(&self.db.pool)
-        .await?;
-        Ok(digest)
+        pin.release_in(&mut tx).await.map_err(anyhow::Error::from)?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The stored wasm and info of `name@version`.

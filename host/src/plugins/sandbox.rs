@@ -353,25 +353,13 @@ fn classify(
             limit: limits.deadline,
         },
         Some(trap) => {
-            let said = String::from_utf8_lossy(&stderr.contents())
-                .trim()
-                .to_string();
-            // A Rust guest prints "thread ... panicked at FILE:" and then the message on
-            // stderr before it traps: report both.
-            let lines: Vec<&str> = said.lines().collect();
-            let said = match lines.iter().position(|l| l.contains("panicked")) {
-                Some(i) => lines[i..]
-                    .iter()
-                    .take(2)
-                    .map(|l| l.trim())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                None => said,
-            };
-            if said.is_empty() {
-                CallError::Crashed(format!("{trap}"))
-            } else {
-                CallError::Crashed(format!("{said} ({trap})"))
+            let said = String::from_utf8_lossy(&stderr.contents()).into_owned();
+            // The whole of it is for the operator; the caller gets the message alone, without
+            // the guest's source paths (`panicked at src/lib.rs:10:5:`) or a traceback.
+            tracing::warn!("a converter crashed ({trap}): {}", said.trim());
+            match crash_message(&said) {
+                Some(message) => CallError::Crashed(format!("{message} ({trap})")),
+                None => CallError::Crashed(format!("{trap}")),
             }
         }
         None if e.to_string().contains("instance") || e.to_string().contains("pool") => {
@@ -379,6 +367,31 @@ fn classify(
         }
         None => CallError::Crashed(format!("{e:#}")),
     }
+}
+
+/// What a crashed guest said, fit for a caller: a Rust guest prints "thread '...' panicked
+/// at FILE:LINE:COL:" and then the message; other languages end a traceback with it.
+fn crash_message(stderr: &str) -> Option<String> {
+    const MAX: usize = 300;
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let message = match lines.iter().position(|l| l.contains(" panicked at ")) {
+        Some(i) => *lines.get(i + 1)?,
+        None => *lines.iter().rev().find(|l| !l.starts_with("note: "))?,
+    };
+    let mut message = message.to_string();
+    if message.len() > MAX {
+        let cut = (0..=MAX)
+            .rev()
+            .find(|i| message.is_char_boundary(*i))
+            .unwrap_or(0);
+        message.truncate(cut);
+        message.push('…');
+    }
+    Some(message)
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
@@ -486,5 +499,25 @@ impl wasmtime::ResourceLimiter for MemoryCap {
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
         Ok(desired <= 1 << 20)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crash_message;
+
+    #[test]
+    fn a_crash_reaches_the_caller_without_the_guests_source_paths() {
+        let rust = "thread '<unnamed>' panicked at plugins/csv/src/lib.rs:42:9:\nrow 3 has no cells\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
+        assert_eq!(crash_message(rust).as_deref(), Some("row 3 has no cells"));
+        let python = "Traceback (most recent call last):\n  File \"/src/app.py\", line 9, in export\nValueError: no pages\n";
+        assert_eq!(
+            crash_message(python).as_deref(),
+            Some("ValueError: no pages")
+        );
+        assert_eq!(crash_message("  \n"), None);
+        let long = format!("thread 'x' panicked at a.rs:1:1:\n{}", "é".repeat(400));
+        let message = crash_message(&long).unwrap();
+        assert!(message.len() <= 304 && message.ends_with('…'), "{message}");
     }
 }

@@ -158,33 +158,61 @@ impl Blobs {
             .map_err(|e| BlobError::Other(anyhow::anyhow!("blob worker: {e}")))?
     }
 
-    /// Stores `bytes` and returns their digest. Idempotent.
-    pub async fn put(&self, bytes: &[u8]) -> Result<String, BlobError> {
-        let digest = Self::digest(bytes);
+    /// The digest of `bytes`, hashed off the async executor when they are large.
+    pub async fn digest_of(bytes: &[u8]) -> String {
+        if bytes.len() < 64 << 10 {
+            return Self::digest(bytes);
+        }
         let owned = bytes.to_vec();
-        let d = digest.clone();
+        match tokio::task::spawn_blocking(move || Self::digest(&owned)).await {
+            Ok(d) => d,
+            Err(_) => Self::digest(bytes),
+        }
+    }
+
+    /// Stores `bytes` under `digest`, which the caller computed from them with
+    /// [`Blobs::digest_of`]. Idempotent.
+    pub(super) async fn put_as(&self, digest: &str, bytes: &[u8]) -> Result<(), BlobError> {
+        Self::check(digest)?;
+        let owned = bytes.to_vec();
+        let d = digest.to_string();
         self.blocking(move |s| match s {
             Store::Dir(dir) => dir.put(&d, &owned),
             Store::S3(s3) => s3.put(&d, owned),
         })
-        .await?;
-        Ok(digest)
+        .await
+    }
+
+    /// Stores `bytes` and returns their digest. Idempotent.
+    pub async fn put(&self, bytes: &[u8]) -> Result<String, BlobError> {
+        let owned = bytes.to_vec();
+        self.blocking(move |s| {
+            let digest = Self::digest(&owned);
+            match s {
+                Store::Dir(dir) => dir.put(&digest, &owned)?,
+                Store::S3(s3) => s3.put(&digest, owned)?,
+            }
+            Ok(digest)
+        })
+        .await
     }
 
     /// The bytes named `digest`, checked against it.
     pub async fn get(&self, digest: &str) -> Result<Vec<u8>, BlobError> {
         Self::check(digest)?;
         let d = digest.to_string();
-        let bytes = self
-            .blocking(move |s| match s {
-                Store::Dir(dir) => dir.get(&d),
-                Store::S3(s3) => s3.get(&d),
-            })
-            .await?;
-        if Self::digest(&bytes) != digest {
-            return Err(BlobError::Corrupt(digest.to_string()));
-        }
-        Ok(bytes)
+        // Hashing a large blob takes milliseconds: it runs with the read, off the executor.
+        self.blocking(move |s| {
+            let bytes = match s {
+                Store::Dir(dir) => dir.get(&d)?,
+                Store::S3(s3) => s3.get(&d)?,
+            };
+            if Self::digest(&bytes) != d {
+                return Err(BlobError::Corrupt(d));
+            }
+            Ok(bytes)
+        })
+        .await
     }
 
     pub async fn exists(&self, digest: &str) -> Result<bool, BlobError> {

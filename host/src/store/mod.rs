@@ -2,9 +2,11 @@
 //! content-addressed blob store. Every other module reaches storage through here.
 
 mod blobs;
+mod pins;
 mod s3;
 
 pub use blobs::{BlobError, BlobLocation, Blobs};
+pub use pins::{collect, sweep, Pin};
 
 use std::path::Path;
 use std::str::FromStr;
@@ -12,6 +14,26 @@ use std::str::FromStr;
 use anyhow::Context;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
+
+/// Creates the data directory readable by this user only (it holds the database, the
+/// blobs and the operator token), and narrows an existing one to that.
+pub fn open_data_dir(path: &Path) -> anyhow::Result<()> {
+    let context = || format!("creating the data directory {}", path.display());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(path)
+            .with_context(context)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))
+            .with_context(context)?;
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(path).with_context(context)?;
+    Ok(())
+}
 
 /// Which SQL dialect the pool speaks; the few statements that differ branch on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

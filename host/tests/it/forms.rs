@@ -576,11 +576,15 @@ fn closing_and_once(s: &Server, t: &str) {
     let patch = |body: Value| s.send_json("PATCH", t, &format!("/api/v1/forms/{id}"), &body);
     let r = patch(json!({"multiple": false, "confirm": "See you there."}));
     assert_eq!(r.status, 200, "{}", r.text());
-    let f = r.json()["form"]["form"].clone();
-    assert_eq!(f["multiple"], false);
-    assert_eq!(f["confirm"], "See you there.");
-    assert_eq!(f["open"], true);
-    assert_eq!(f["count"], 10);
+    // The contract's shape, `{ok, form: {count, open, multiple, confirm, responses}}`, and
+    // the form row's own `form` member alike.
+    for f in [r.json()["form"].clone(), r.json()["form"]["form"].clone()] {
+        assert_eq!(f["multiple"], false, "{f}");
+        assert_eq!(f["confirm"], "See you there.");
+        assert_eq!(f["open"], true);
+        assert_eq!(f["count"], 10);
+        assert_eq!(f["responses"], 0);
+    }
     assert_eq!(patch(json!({"open": "no"})).status, 400);
     assert_eq!(patch(json!({"colour": "red"})).status, 400);
 

@@ -28,7 +28,14 @@ fn free_port() -> u16 {
 }
 
 fn start_smtpd(port: u16, maildir: &std::path::Path) -> Smtpd {
+    start_smtpd_with(port, maildir, "aiosmtpd.handlers.Mailbox")
+}
+
+/// aiosmtpd with `handler` (a class path; host/tests/smtp is on the Python path).
+fn start_smtpd_with(port: u16, maildir: &std::path::Path, handler: &str) -> Smtpd {
+    let handlers = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp");
     let child = Command::new("python3")
+        .env("PYTHONPATH", handlers)
         .args([
             "-m",
             "aiosmtpd",
@@ -36,7 +43,7 @@ fn start_smtpd(port: u16, maildir: &std::path::Path) -> Smtpd {
             "-l",
             &format!("127.0.0.1:{port}"),
             "-c",
-            "aiosmtpd.handlers.Mailbox",
+            handler,
         ])
         .arg(maildir)
         .stdout(Stdio::null())
@@ -199,4 +206,83 @@ fn mail_waits_for_smtp_and_is_then_delivered() {
         "true",
     ]);
     assert_eq!(s.get(&t, &format!("/api/v1/forms/{id}")).status, 200);
+}
+
+#[test]
+fn invitations_are_no_mailer_and_an_address_refused_for_good_is_given_up() {
+    let port = free_port();
+    let smtp_url = format!("smtp://127.0.0.1:{port}");
+    let dir = tempfile::tempdir().unwrap();
+    let maildir = dir.path().join("Maildir");
+    let _smtpd = start_smtpd_with(port, &maildir, "bouncing.BouncingMailbox");
+    let s = Server::start(&[
+        ("QUIRE_SMTP_URL", smtp_url.as_str()),
+        ("QUIRE_MAIL_POLL_MS", "200"),
+        ("QUIRE_MAIL_RETRY_MAX_SECS", "1"),
+    ]);
+    let a = s.account("pro");
+    s.cli(&["admin", "account", "confirm-email", &a.id]);
+    let t = s.token(&a);
+    let form = create_form(&s, &t, "Bounces");
+    let id = form["id"].as_str().unwrap();
+    let invite = |email: &str| {
+        let r = s.send_json(
+            "POST",
+            &t,
+            &format!("/api/v1/forms/{id}/shares"),
+            &json!({ "email": email }),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+    };
+    // The refused address first: the message after it in the same batch still goes.
+    invite("bounce@example.org");
+    invite("guest@example.org");
+    // Inviting the same person again and again mails them once a day, not each time.
+    for _ in 0..5 {
+        invite("Guest@Example.org");
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let all = loop {
+        let all = s.cli_json(&["admin", "outbox", "--all", "--json"]);
+        let mail = all["mail"].as_array().unwrap().clone();
+        let settled = mail
+            .iter()
+            .all(|m| m["sent_at"].is_number() || m["failed_at"].is_number());
+        if settled {
+            break mail;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the outbox did not settle: {all}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(all.len(), 2, "one invitation per address: {all:?}");
+    let bounced = all
+        .iter()
+        .find(|m| m["recipient"] == "bounce@example.org")
+        .unwrap();
+    assert!(bounced["sent_at"].is_null(), "{bounced}");
+    assert!(
+        bounced["last_error"].as_str().unwrap().contains("550"),
+        "{bounced}"
+    );
+    let got = delivered(&maildir);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["to"], "guest@example.org");
+    // Given up means given up: no further attempts, and not listed as waiting.
+    std::thread::sleep(Duration::from_secs(3));
+    let again = s.cli_json(&["admin", "outbox", "--all", "--json"]);
+    let bounced = again["mail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["recipient"] == "bounce@example.org")
+        .unwrap()
+        .clone();
+    assert_eq!(bounced["attempts"], 1, "{bounced}");
+    assert_eq!(
+        s.cli_json(&["admin", "outbox", "--json"])["mail"],
+        json!([])
+    );
 }

@@ -84,6 +84,9 @@ async fn hostile_components_are_contained() {
         "{e:?}"
     );
     assert!(e.to_string().contains("panicked on purpose"), "{e}");
+    // It becomes a 422's detail: the guest's source paths stay in the operator's log.
+    assert!(!e.to_string().contains("src/lib.rs"), "{e}");
+    assert!(!e.to_string().contains("panicked at"), "{e}");
     markdown_still_works(&plugins).await;
 
     // No filesystem, no network, no environment.

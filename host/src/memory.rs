@@ -1,0 +1,123 @@
+//! A process-wide budget for bytes held in memory on a caller's behalf (request bodies
+//! being read and converted), so many large uploads at once queue or are refused instead of
+//! taking the machine's memory between them.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// Semaphore permits count kibibytes: a u32 of them covers any one reservation.
+const UNIT: u64 = 1024;
+/// Bodies of unknown length reserve in steps of this much.
+pub const STEP: u64 = 256 << 10;
+
+#[derive(Clone)]
+pub struct MemoryBudget {
+    units: Arc<Semaphore>,
+    total: u64,
+}
+
+/// Bytes reserved; given back when dropped.
+pub struct Reservation {
+    permit: Option<OwnedSemaphorePermit>,
+    bytes: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BudgetError {
+    #[error("{wanted} bytes cannot be held at once; at most {total} are")]
+    TooLarge { wanted: u64, total: u64 },
+    #[error("too much is held in memory for other requests now")]
+    Busy,
+}
+
+impl Reservation {
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl MemoryBudget {
+    pub fn new(total: u64) -> MemoryBudget {
+        let units = (total / UNIT).clamp(1, Semaphore::MAX_PERMITS as u64) as usize;
+        MemoryBudget {
+            units: Arc::new(Semaphore::new(units)),
+            total: units as u64 * UNIT,
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// An empty reservation to grow.
+    pub fn none(&self) -> Reservation {
+        Reservation {
+            permit: None,
+            bytes: 0,
+        }
+    }
+
+    /// Grows `held` to at least `bytes`, waiting up to `wait` for others to give some back.
+    pub async fn grow(
+        &self,
+        held: &mut Reservation,
+        bytes: u64,
+        wait: Duration,
+    ) -> Result<(), BudgetError> {
+        if bytes <= held.bytes {
+            return Ok(());
+        }
+        if bytes > self.total {
+            return Err(BudgetError::TooLarge {
+                wanted: bytes,
+                total: self.total,
+            });
+        }
+        let more = (bytes - held.bytes).div_ceil(UNIT);
+        let more = u32::try_from(more).map_err(|_| BudgetError::TooLarge {
+            wanted: bytes,
+            total: self.total,
+        })?;
+        let permit = tokio::time::timeout(wait, self.units.clone().acquire_many_owned(more))
+            .await
+            .map_err(|_| BudgetError::Busy)?
+            .map_err(|_| BudgetError::Busy)?;
+        match &mut held.permit {
+            Some(p) => p.merge(permit),
+            None => held.permit = Some(permit),
+        }
+        held.bytes += u64::from(more) * UNIT;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn reservations_queue_while_the_budget_is_spent_and_return_when_dropped() {
+        let budget = MemoryBudget::new(1 << 20);
+        let mut first = budget.none();
+        budget
+            .grow(&mut first, 600 << 10, Duration::ZERO)
+            .await
+            .unwrap();
+        let mut second = budget.none();
+        let busy = budget
+            .grow(&mut second, 600 << 10, Duration::from_millis(20))
+            .await;
+        assert!(matches!(busy, Err(BudgetError::Busy)), "{busy:?}");
+        drop(first);
+        budget
+            .grow(&mut second, 600 << 10, Duration::from_millis(20))
+            .await
+            .unwrap();
+        let too_large = budget
+            .grow(&mut budget.none(), 2 << 20, Duration::ZERO)
+            .await;
+        assert!(matches!(too_large, Err(BudgetError::TooLarge { .. })));
+    }
+}

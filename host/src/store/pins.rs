@@ -1,0 +1,351 @@
+//! Storing blobs beside a collector that removes the ones no row names.
+//!
+//! Blobs are shared by content: a create may find the bytes it needs already stored and
+//! skip writing them, while the collector has just decided that nothing names them. The
+//! two sides meet in the database (see migrations/*/0004_blob_pins.sql):
+//!
+//! - a writer commits a **pin** for a blob, then looks for a tombstone; with none it stores
+//!   the blob (or finds it stored) and drops the pin in the transaction that names it;
+//! - the collector commits a **tombstone** for a blob, then looks for names and pins; with
+//!   none it removes the blob and then the tombstone.
+//!
+//! Each side writes before it reads, and every step is its own committed statement, so
+//! (under SQLite's single writer and Postgres's read committed alike) at least one side
+//! sees the other: either the collector sees the pin and keeps the blob, or the writer sees
+//! the tombstone, waits for it to go and stores the blob afresh.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use sqlx::Row;
+
+use super::{now, BlobError, Blobs, Db, Tx};
+
+/// How long a pin holds without its write committing. A write pins after its conversion,
+/// so this only has to outlast a few blob uploads and one transaction; a pin left by a
+/// crashed host lapses and its blob is collected.
+const PIN_LIFETIME_SECS: f64 = 3600.0;
+
+/// A tombstone older than this was left by a collector that died between marking and
+/// removing; writers and the next sweep clear it.
+const TOMBSTONE_STALE_SECS: f64 = 600.0;
+
+/// How long a writer waits for a collector to finish with a blob before it gives up
+/// (503: nothing was changed, try again).
+const TOMBSTONE_WAIT: Duration = Duration::from_secs(10);
+
+/// The blobs one write is about to name.
+#[derive(Debug)]
+pub struct Pin {
+    id: String,
+    digests: BTreeSet<String>,
+}
+
+impl Default for Pin {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Pin {
+    pub fn new() -> Pin {
+        Pin {
+            id: format!("{:032x}", rand::random::<u128>()),
+            digests: BTreeSet::new(),
+        }
+    }
+
+    /// The digests pinned so far.
+    pub fn digests(&self) -> impl Iterator<Item = &str> {
+        self.digests.iter().map(String::as_str)
+    }
+
+    /// Pins `bytes` and makes sure they are stored; returns their digest.
+    pub async fn put(&mut self, db: &Db, blobs: &Blobs, bytes: &[u8]) -> Result<String, BlobError> {
+        let digest = Blobs::digest_of(bytes).await;
+        self.put_digested(db, blobs, &digest, bytes).await?;
+        Ok(digest)
+    }
+
+    /// [`Pin::put`] for bytes whose digest the caller already has from
+    /// [`Blobs::digest_of`].
+    pub async fn put_digested(
+        &mut self,
+        db: &Db,
+        blobs: &Blobs,
+        digest: &str,
+        bytes: &[u8],
+    ) -> Result<(), BlobError> {
+        let digest = digest.to_string();
+        if !self.digests.contains(&digest) {
+            sqlx::query(
+                "INSERT INTO blob_pins (pin, digest, expires) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            )
+            .bind(&self.id)
+            .bind(&digest)
+            .bind(now() + PIN_LIFETIME_SECS)
+            .execute(&db.pool)
+            .await
+            .map_err(database)?;
+            self.digests.insert(digest.clone());
+        }
+        wait_for_collector(db, &digest).await?;
+        blobs.put_as(&digest, bytes).await
+    }
+
+    /// Drops the pins inside the transaction that names the blobs, so the names and the
+    /// end of the pins commit together. Fails (the caller rolls back) when a pin lapsed
+    /// and the collector may have taken its blob.
+    pub async fn release_in(&self, tx: &mut Tx<'_>) -> Result<(), BlobError> {
+        if self.digests.is_empty() {
+            return Ok(());
+        }
+        let dropped = sqlx::query("DELETE FROM blob_pins WHERE pin = $1")
+            .bind(&self.id)
+            .execute(&mut **tx)
+            .await
+            .map_err(database)?
+            .rows_affected();
+        if dropped != self.digests.len() as u64 {
+            return Err(BlobError::Unavailable(format!(
+                "{} of {} blob pins lapsed before the write committed",
+                self.digests.len() as u64 - dropped,
+                self.digests.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The write did not commit: drops the pins and removes the blobs nothing names.
+    /// Failures are logged, not returned: the caller is already answering with the
+    /// reason its write failed, and the periodic sweep collects what is left.
+    pub async fn abandon(&self, db: &Db, blobs: &Blobs) {
+        if self.digests.is_empty() {
+            return;
+        }
+        let dropped = sqlx::query("DELETE FROM blob_pins WHERE pin = $1")
+            .bind(&self.id)
+            .execute(&db.pool)
+            .await;
+        if let Err(e) = dropped {
+            tracing::warn!("dropping the pins of a failed write: {e}");
+            return;
+        }
+        let digests: Vec<String> = self.digests.iter().cloned().collect();
+        if let Err(e) = collect(db, blobs, &digests).await {
+            tracing::warn!("collecting the blobs of a failed write: {e}");
+        }
+    }
+}
+
+fn database(e: sqlx::Error) -> BlobError {
+    BlobError::Other(anyhow::Error::from(e).context("blob pins"))
+}
+
+/// Waits while a collector holds `digest`. A stale tombstone is cleared.
+async fn wait_for_collector(db: &Db, digest: &str) -> Result<(), BlobError> {
+    let deadline = tokio::time::Instant::now() + TOMBSTONE_WAIT;
+    loop {
+        let since: Option<f64> =
+            sqlx::query_scalar("SELECT since FROM blob_tombstones WHERE digest = $1")
+                .bind(digest)
+                .fetch_optional(&db.pool)
+                .await
+                .map_err(database)?;
+        match since {
+            None => return Ok(()),
+            Some(t) if t < now() - TOMBSTONE_STALE_SECS => {
+                sqlx::query("DELETE FROM blob_tombstones WHERE digest = $1 AND since = $2")
+                    .bind(digest)
+                    .bind(t)
+                    .execute(&db.pool)
+                    .await
+                    .map_err(database)?;
+            }
+            Some(_) if tokio::time::Instant::now() >= deadline => {
+                return Err(BlobError::Unavailable(format!(
+                    "blob {digest} is being collected"
+                )))
+            }
+            Some(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// Removes each of `digests` that no row names and no write has pinned. Returns how many
+/// were removed.
+pub async fn collect(db: &Db, blobs: &Blobs, digests: &[String]) -> anyhow::Result<usize> {
+    let mut removed = 0;
+    for digest in digests {
+        let marked = sqlx::query(
+            "INSERT INTO blob_tombstones (digest, since) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        )
+        .bind(digest)
+        .bind(now())
+        .execute(&db.pool)
+        .await?;
+        if marked.rows_affected() == 0 {
+            continue; // another collector has it
+        }
+        let outcome = async {
+            if in_use(db, digest).await? {
+                return Ok(false);
+            }
+            blobs.remove(digest).await?;
+            anyhow::Ok(true)
+        }
+        .await;
+        sqlx::query("DELETE FROM blob_tombstones WHERE digest = $1")
+            .bind(digest)
+            .execute(&db.pool)
+            .await?;
+        if outcome? {
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// Whether a row names `digest` or a live pin holds it.
+async fn in_use(db: &Db, digest: &str) -> sqlx::Result<bool> {
+    let row = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM document_versions WHERE model_blob = $1)
+              + (SELECT COUNT(*) FROM document_versions WHERE source_blob = $1)
+              + (SELECT COUNT(*) FROM document_assets WHERE blob = $1)
+              + (SELECT COUNT(*) FROM plugin_versions WHERE digest = $1)
+              + (SELECT COUNT(*) FROM blob_pins WHERE digest = $1 AND expires > $2) AS n",
+    )
+    .bind(digest)
+    .bind(now())
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(row.try_get::<i64, _>("n")? > 0)
+}
+
+/// Collects every blob in the store that nothing names: the leftovers of writes that
+/// died between storing and committing. Lapsed pins and stale tombstones go first.
+pub async fn sweep(db: &Db, blobs: &Blobs) -> anyhow::Result<usize> {
+    sqlx::query("DELETE FROM blob_pins WHERE expires <= $1")
+        .bind(now())
+        .execute(&db.pool)
+        .await?;
+    sqlx::query("DELETE FROM blob_tombstones WHERE since < $1")
+        .bind(now() - TOMBSTONE_STALE_SECS)
+        .execute(&db.pool)
+        .await?;
+    let stored = blobs.list().await?;
+    let mut unnamed = Vec::new();
+    for digest in stored {
+        if !in_use(db, &digest).await? {
+            unnamed.push(digest);
+        }
+    }
+    collect(db, blobs, &unnamed).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn open() -> (tempfile::TempDir, Db, Blobs) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(None, dir.path()).await.unwrap();
+        let blobs = Blobs::open_dir(&dir.path().join("blobs")).unwrap();
+        (dir, db, blobs)
+    }
+
+    /// Names `digest` the way a committed plugin version does.
+    async fn name(db: &Db, pin: &Pin, digest: &str, version: usize) {
+        let mut tx = db.begin().await.unwrap();
+        sqlx::query("INSERT INTO plugin_versions (name, version, digest, info, installed_at) VALUES ('p', $1, $2, '{}', 0)")
+            .bind(version.to_string())
+            .bind(digest)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        pin.release_in(&mut tx).await.unwrap();
+        tx.commit().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_sweep_takes_only_what_nothing_names_or_pins() {
+        let (_dir, db, blobs) = open().await;
+        let orphan = blobs.put(b"left by a write that died").await.unwrap();
+        let mut pinned = Pin::new();
+        let in_flight = pinned.put(&db, &blobs, b"about to be named").await.unwrap();
+        let mut done = Pin::new();
+        let named = done.put(&db, &blobs, b"named").await.unwrap();
+        name(&db, &done, &named, 1).await;
+
+        assert_eq!(sweep(&db, &blobs).await.unwrap(), 1);
+        assert!(!blobs.exists(&orphan).await.unwrap());
+        assert!(blobs.exists(&in_flight).await.unwrap());
+        assert!(blobs.exists(&named).await.unwrap());
+
+        pinned.abandon(&db, &blobs).await;
+        assert!(
+            !blobs.exists(&in_flight).await.unwrap(),
+            "an abandoned write leaves nothing"
+        );
+        assert!(blobs.exists(&named).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_lapsed_pin_fails_the_write_instead_of_naming_a_collected_blob() {
+        let (_dir, db, blobs) = open().await;
+        let mut pin = Pin::new();
+        let digest = pin.put(&db, &blobs, b"slow write").await.unwrap();
+        sqlx::query("UPDATE blob_pins SET expires = 0")
+            .execute(&db.pool)
+            .await
+            .unwrap();
+        assert_eq!(sweep(&db, &blobs).await.unwrap(), 1);
+        let mut tx = db.begin().await.unwrap();
+        assert!(matches!(
+            pin.release_in(&mut tx).await,
+            Err(BlobError::Unavailable(_))
+        ));
+        drop(tx);
+        assert!(!blobs.exists(&digest).await.unwrap());
+    }
+
+    /// A collector and writers reusing the same bytes, interleaved by the scheduler: every
+    /// committed name must find its blob. With "check for names, then remove" and no pins,
+    /// a writer that found the blob stored between the check and the removal named a blob
+    /// that was then deleted.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_blob_being_collected_is_never_lost_to_a_write_reusing_it() {
+        let (_dir, db, blobs) = open().await;
+        let bytes = b"shared by every write".to_vec();
+        for round in 0..60 {
+            let mut seed = Pin::new();
+            let digest = seed.put(&db, &blobs, &bytes).await.unwrap();
+            seed.abandon(&db, &blobs).await; // unnamed: the collector may take it
+            if round % 2 == 0 {
+                blobs.put(&bytes).await.unwrap();
+            }
+            let collector = {
+                let (db, blobs, d) = (db.clone(), blobs.clone(), digest.clone());
+                tokio::spawn(async move { collect(&db, &blobs, &[d]).await.unwrap() })
+            };
+            let writer = {
+                let (db, blobs, bytes) = (db.clone(), blobs.clone(), bytes.clone());
+                tokio::spawn(async move {
+                    let mut pin = Pin::new();
+                    let d = pin.put(&db, &blobs, &bytes).await.unwrap();
+                    name(&db, &pin, &d, round).await;
+                })
+            };
+            collector.await.unwrap();
+            writer.await.unwrap();
+            assert!(
+                blobs.get(&digest).await.is_ok(),
+                "round {round}: a committed name lost its blob"
+            );
+            sqlx::query("DELETE FROM plugin_versions")
+                .execute(&db.pool)
+                .await
+                .unwrap();
+        }
+    }
+}
