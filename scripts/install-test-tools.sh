@@ -35,3 +35,6 @@ fi
 
 # A real SMTP server receives the service's mail in the tests.
 python3 -c 'import aiosmtpd' 2>/dev/null || python3 -m pip install -q aiosmtpd
+
+# The metrics page is read by Prometheus's own Python client parser.
+python3 -c 'import prometheus_client' 2>/dev/null || python3 -m pip install -q prometheus-client

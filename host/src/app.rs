@@ -20,6 +20,8 @@ pub struct App {
     pub bodies: MemoryBudget,
     /// Answers through form links, per client address and per form.
     pub link_answers: Arc<LinkAnswerLimits>,
+    /// Wrong secrets at the token endpoint, per client id (brute force).
+    pub token_failures: Arc<Throttle>,
 }
 
 pub struct LinkAnswerLimits {
@@ -61,7 +63,12 @@ impl App {
             ),
             per_form: Throttle::new(config.link_answers_per_form, config.link_answers_per_form),
         });
+        let token_failures = Arc::new(Throttle::new(
+            config.token_failures_per_minute,
+            config.token_failures_per_minute,
+        ));
         Ok(App {
+            token_failures,
             bodies,
             link_answers,
             config: Arc::new(config),

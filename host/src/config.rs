@@ -41,6 +41,12 @@ pub struct Config {
     /// Answers one form takes through its link, per minute, from everyone together
     /// (`QUIRE_LINK_ANSWERS_PER_FORM`, 0 for no limit).
     pub link_answers_per_form: u32,
+    /// Wrong secrets one client id may send to the token endpoint per minute before it is
+    /// told to wait (`QUIRE_TOKEN_FAILURES_PER_MINUTE`, 0 for no limit).
+    pub token_failures_per_minute: u32,
+    /// On SIGTERM or SIGINT, how long requests in flight may take to finish
+    /// (`QUIRE_DRAIN_SECS`).
+    pub drain: Duration,
 }
 
 /// Outgoing mail. Without `smtp` mail waits in the outbox (`quire admin outbox`).
@@ -127,6 +133,8 @@ impl Config {
             body_wait: Duration::from_secs(env_parse("QUIRE_BODY_WAIT_SECS", 10)?),
             link_answers_per_client: env_parse("QUIRE_LINK_ANSWERS_PER_CLIENT", 20)?,
             link_answers_per_form: env_parse("QUIRE_LINK_ANSWERS_PER_FORM", 600)?,
+            token_failures_per_minute: env_parse("QUIRE_TOKEN_FAILURES_PER_MINUTE", 10)?,
+            drain: Duration::from_secs(env_parse("QUIRE_DRAIN_SECS", 30)?),
         })
     }
 }

@@ -10,6 +10,7 @@ pub mod error;
 pub mod forms;
 pub mod mail;
 pub mod memory;
+pub mod metrics;
 pub mod plugins;
 pub mod schema;
 pub mod store;

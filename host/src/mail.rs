@@ -116,28 +116,53 @@ fn transport(url: &str) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
     Ok(builder.build())
 }
 
-/// Sends due mail until the process ends. Only runs when SMTP is configured.
-pub fn spawn_sender(db: Db, config: MailConfig) -> anyhow::Result<()> {
+/// This process, as the holder of outbox claims.
+fn claimant() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| format!("{:016x}", rand::random::<u64>()))
+}
+
+/// Gives back the claims this process holds, so another host sends that mail at once
+/// instead of after the claim lapses (on a graceful stop).
+pub async fn release_claims(db: &Db) -> Result<u64> {
+    Ok(sqlx::query(
+        "UPDATE outbox SET claimed_until = NULL, claimed_by = NULL WHERE claimed_by = $1 AND sent_at IS NULL",
+    )
+    .bind(claimant())
+    .execute(&db.pool)
+    .await?
+    .rows_affected())
+}
+
+/// Sends due mail until `stop` turns true. Only runs when SMTP is configured; returns the
+/// sender's task so a graceful stop can wait for the message it is sending.
+pub fn spawn_sender(
+    db: Db,
+    config: MailConfig,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
     let Some(url) = config.smtp.clone() else {
         tracing::info!("no QUIRE_SMTP_URL: mail waits in the outbox (quire admin outbox)");
-        return Ok(());
+        return Ok(None);
     };
     let transport = transport(&url)?;
     let from: Mailbox = config
         .from
         .parse()
         .map_err(|e| anyhow::anyhow!("QUIRE_MAIL_FROM={}: {e}", config.from))?;
-    tokio::spawn(async move {
-        loop {
+    Ok(Some(tokio::spawn(async move {
+        while !*stop.borrow() {
             match send_due(&db, &transport, &from, config.retry_max).await {
                 Ok(n) if n > 0 => continue,
                 Ok(_) => {}
                 Err(e) => tracing::warn!("mail outbox: {e:#}"),
             }
-            tokio::time::sleep(config.poll).await;
+            tokio::select! {
+                _ = tokio::time::sleep(config.poll) => {}
+                _ = stop.changed() => {}
+            }
         }
-    });
-    Ok(())
+    })))
 }
 
 /// One pass over the due messages; returns how many were sent.
@@ -161,10 +186,11 @@ async fn send_due(
     for row in due {
         let id: String = row.try_get("id")?;
         let claimed = sqlx::query(
-            "UPDATE outbox SET claimed_until = $1 WHERE id = $2 AND sent_at IS NULL
-             AND (claimed_until IS NULL OR claimed_until < $3)",
+            "UPDATE outbox SET claimed_until = $1, claimed_by = $2 WHERE id = $3 AND sent_at IS NULL
+             AND (claimed_until IS NULL OR claimed_until < $4)",
         )
         .bind(at + CLAIM)
+        .bind(claimant())
         .bind(&id)
         .bind(at)
         .execute(&db.pool)
@@ -205,7 +231,7 @@ async fn send_due(
                     .min(retry_max.as_secs_f64().max(1.0));
                 tracing::warn!("mail {id} not sent (attempt {}): {error}", attempts + 1);
                 sqlx::query(
-                    "UPDATE outbox SET attempts = attempts + 1, next_attempt = $1, claimed_until = NULL, last_error = $2 WHERE id = $3",
+                    "UPDATE outbox SET attempts = attempts + 1, next_attempt = $1, claimed_until = NULL, claimed_by = NULL, last_error = $2 WHERE id = $3",
                 )
                 .bind(now() + wait)
                 .bind(&error)
@@ -224,7 +250,7 @@ async fn send_due(
 
 async fn give_up(db: &Db, id: &str, error: &str) -> Result<()> {
     sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, failed_at = $1, claimed_until = NULL, last_error = $2 WHERE id = $3",
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = $1, claimed_until = NULL, claimed_by = NULL, last_error = $2 WHERE id = $3",
     )
     .bind(now())
     .bind(error)

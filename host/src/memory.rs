@@ -51,6 +51,12 @@ impl MemoryBudget {
         self.total
     }
 
+    /// Bytes reserved now, across every holder.
+    pub fn in_use(&self) -> u64 {
+        self.total
+            .saturating_sub(self.units.available_permits() as u64 * UNIT)
+    }
+
     /// An empty reservation to grow.
     pub fn none(&self) -> Reservation {
         Reservation {

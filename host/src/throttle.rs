@@ -42,6 +42,29 @@ impl Throttle {
         self.take_at(key, Instant::now())
     }
 
+    /// Whether `key` has a token now, without taking it (to refuse before doing work whose
+    /// failure is what [`Throttle::take`] counts).
+    pub fn check(&self, key: &str) -> Result<(), Duration> {
+        if self.per_second <= 0.0 {
+            return Ok(());
+        }
+        let Ok(buckets) = self.buckets.lock() else {
+            return Ok(());
+        };
+        let Some(b) = buckets.get(key) else {
+            return Ok(());
+        };
+        let elapsed = Instant::now().saturating_duration_since(b.at).as_secs_f64();
+        let tokens = (b.tokens + elapsed * self.per_second).min(self.burst);
+        if tokens >= 1.0 {
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64(
+                ((1.0 - tokens) / self.per_second).max(1.0),
+            ))
+        }
+    }
+
     fn take_at(&self, key: &str, now: Instant) -> Result<(), Duration> {
         if self.per_second <= 0.0 {
             return Ok(());

@@ -30,3 +30,6 @@ ALTER TABLE form_shares ADD COLUMN last_sent DOUBLE PRECISION;
 -- Mail a relay refused for good (5xx, an address it will never take) or that waited too
 -- long is kept for the operator, marked, and not tried again.
 ALTER TABLE outbox ADD COLUMN failed_at DOUBLE PRECISION;
+
+-- Which host process holds a claim, so a host that stops gives back only its own.
+ALTER TABLE outbox ADD COLUMN claimed_by TEXT;

@@ -34,6 +34,11 @@ pub fn router(app: App, token: String) -> Router {
                 }
             },
         ))
+        // For load balancers and scrapers: no operator token (the listener is private).
+        .route("/metrics", get(super::service::metrics_page))
+        .route("/healthz", get(super::service::healthz))
+        .route("/readyz", get(super::service::readyz))
+        .layer(axum::middleware::from_fn(super::service::request_context))
         .with_state(app)
 }
 

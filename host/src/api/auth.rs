@@ -102,14 +102,35 @@ pub async fn token(State(app): State<App>, headers: HeaderMap, body: Bytes) -> R
             ))
         }
     };
-    match accounts::issue_token(
+    // Guessing secrets: a client id that sent too many wrong ones waits, before the
+    // secret is even looked at.
+    let throttle_key: String = client_id.chars().take(128).collect();
+    if let Err(wait) = app.token_failures.check(&throttle_key) {
+        let detail = format!(
+            "too many wrong secrets for this client id; try again in {} s",
+            wait.as_secs().max(1)
+        );
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            [
+                (header::RETRY_AFTER, wait.as_secs().max(1).to_string()),
+                (header::CACHE_CONTROL, "no-store".to_string()),
+            ],
+            Json(json!({"error": "invalid_request", "error_description": detail, "ok": false, "detail": detail})),
+        )
+            .into_response();
+    }
+    let issued = accounts::issue_token(
         &app.db,
         &client_id,
         &secret,
         form.get("scope").map(String::as_str),
     )
-    .await
-    {
+    .await;
+    if matches!(issued, Err(TokenError::InvalidClient)) {
+        let _ = app.token_failures.take(&throttle_key);
+    }
+    match issued {
         Ok(t) => (
             StatusCode::OK,
             [

@@ -12,9 +12,11 @@ mod meta;
 mod page_pictures;
 mod public;
 mod responses;
+mod service;
 
 pub use meta::{openapi_document, Formats};
 
+use std::future::IntoFuture;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -74,6 +76,8 @@ pub fn router(app: App) -> Router {
                 .delete(responses::remove_share),
         )
         .route("/auth/oauth/token", post(auth::token))
+        .route("/healthz", get(service::healthz))
+        .route("/readyz", get(service::readyz))
         .route(
             "/f/{id}",
             get(public::show)
@@ -85,6 +89,7 @@ pub fn router(app: App) -> Router {
         .layer(from_fn(method_not_allowed_as_json))
         .layer(from_fn_with_state(app.clone(), route_gate))
         .layer(from_fn(security_headers))
+        .layer(from_fn(service::request_context))
         .with_state(app)
 }
 
@@ -259,22 +264,68 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         });
     }
 
-    crate::mail::spawn_sender(app.db.clone(), app.config.mail.clone())?;
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mailer =
+        crate::mail::spawn_sender(app.db.clone(), app.config.mail.clone(), stopping.clone())?;
 
+    let (db, drain) = (app.db.clone(), app.config.drain);
     let admin_router = admin::router(app.clone(), token);
-    let admin_task = tokio::spawn(async move { axum::serve(admin, admin_router).await });
     let public_router = router(app);
+    let until_stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stopped| *stopped).await;
+    };
+    let public_server = axum::serve(
+        public,
+        public_router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(until_stopped(stopping.clone()))
+    .into_future();
+    let admin_server = axum::serve(admin, admin_router)
+        .with_graceful_shutdown(until_stopped(stopping))
+        .into_future();
+    let servers = async {
+        let (p, a) = tokio::join!(public_server, admin_server);
+        p.context("serving the API")?;
+        a.context("serving the operator API")
+    };
+    tokio::pin!(servers);
     tokio::select! {
-        r = axum::serve(
-            public,
-            public_router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown()) => r.context("serving the API")?,
-        r = admin_task => r.context("operator listener")?.context("serving the operator API")?,
+        r = &mut servers => return r,
+        signal = stop_signal() => tracing::info!("{signal}: no new connections; letting requests in flight finish (up to {} s)", drain.as_secs()),
     }
+    // Both listeners stop accepting at once; what is in flight finishes, within the drain.
+    let _ = stop.send(true);
+    match tokio::time::timeout(drain, &mut servers).await {
+        Ok(r) => r?,
+        Err(_) => tracing::warn!(
+            "requests still running after {} s are dropped",
+            drain.as_secs()
+        ),
+    }
+    if let Some(mailer) = mailer {
+        let _ = tokio::time::timeout(Duration::from_secs(5), mailer).await;
+    }
+    match crate::mail::release_claims(&db).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("gave back {n} outbox claims"),
+        Err(e) => tracing::warn!("giving back outbox claims: {e:#}"),
+    }
+    tracing::info!("stopped");
     Ok(())
 }
 
-async fn shutdown() {
+/// SIGTERM (service managers, Kubernetes) or SIGINT (Ctrl-C): the name of the one that came.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+            };
+        }
+    }
     let _ = tokio::signal::ctrl_c().await;
+    "SIGINT"
 }

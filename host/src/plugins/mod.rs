@@ -462,28 +462,66 @@ impl Plugins {
             .map(|f| f.media_type)
     }
 
+    /// Conversions running now, and callers waiting for a worker.
+    pub fn queue_load(&self) -> (usize, usize) {
+        self.queue.load()
+    }
+
     /// Runs one call of `plugin` behind the queue and sorts out who failed: the sandbox
     /// (limits, crash) or the converter (its own refusal).
     async fn run_in_sandbox<Req: Send + 'static, Out: Send + 'static>(
         &self,
         plugin: &Arc<ActivePlugin>,
+        direction: &'static str,
         request: Req,
         call: SandboxCall<Req, Out>,
     ) -> Result<(Out, CallStats, String), ConversionError> {
         let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
-        let (result, stats) = self
+        let record = |outcome: &'static str, stats: Option<&CallStats>| {
+            crate::metrics::global().conversion(
+                &plugin.info.name,
+                &plugin.info.version,
+                direction,
+                outcome,
+                stats.map(|s| (s.elapsed, s.fuel_used, s.peak_memory)),
+            );
+        };
+        let ran = self
             .queue
             .run(limits.deadline + Duration::from_secs(2), move || {
                 call(&p.loaded, &sandbox, limits, &request)
             })
-            .await?;
+            .await;
+        let (result, stats) = match ran {
+            Ok(r) => r,
+            Err(e) => {
+                record(
+                    match e {
+                        QueueError::Full { .. } => "queue_full",
+                        QueueError::TimedOut(_) => "timed_out",
+                        QueueError::Worker(_) => "crash",
+                    },
+                    None,
+                );
+                return Err(e.into());
+            }
+        };
         let label = plugin.label();
-        let out = result
-            .map_err(|error| ConversionError::Sandbox {
-                plugin: label.clone(),
-                error,
-            })?
-            .map_err(|e| ConversionError::Refused(convert_error(e)))?;
+        let out = match result {
+            Ok(Ok(out)) => out,
+            Ok(Err(e)) => {
+                record("refused", Some(&stats));
+                return Err(ConversionError::Refused(convert_error(e)));
+            }
+            Err(error) => {
+                record(error.fault(), Some(&stats));
+                return Err(ConversionError::Sandbox {
+                    plugin: label,
+                    error,
+                });
+            }
+        };
+        record("ok", Some(&stats));
         Ok((out, stats, label))
     }
 
@@ -503,7 +541,7 @@ impl Plugins {
             options,
         };
         let (out, stats, label) = self
-            .run_in_sandbox(&plugin, request, Loaded::import)
+            .run_in_sandbox(&plugin, "import", request, Loaded::import)
             .await?;
         let assets: Vec<Asset> = out
             .document
@@ -559,7 +597,7 @@ impl Plugins {
             options: Vec::new(),
         };
         let (out, stats, label) = self
-            .run_in_sandbox(&plugin, request, Loaded::export)
+            .run_in_sandbox(&plugin, "export", request, Loaded::export)
             .await?;
         Ok(Converted {
             value: ExportOutput {

@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 pub struct Queue {
+    workers: usize,
     permits: Arc<Semaphore>,
     waiting: AtomicUsize,
     max_waiting: usize,
@@ -27,10 +28,20 @@ pub enum QueueError {
 impl Queue {
     pub fn new(workers: usize, max_waiting: usize) -> Queue {
         Queue {
+            workers: workers.max(1),
             permits: Arc::new(Semaphore::new(workers.max(1))),
             waiting: AtomicUsize::new(0),
             max_waiting,
         }
+    }
+
+    /// Conversions running now, and callers waiting for a worker.
+    pub fn load(&self) -> (usize, usize) {
+        (
+            self.workers
+                .saturating_sub(self.permits.available_permits()),
+            self.waiting.load(Ordering::SeqCst),
+        )
     }
 
     /// Runs `work` on a blocking thread once a worker is free. `limit` bounds the wait for

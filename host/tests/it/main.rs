@@ -18,3 +18,4 @@ mod mail;
 mod sandbox;
 mod schema;
 mod server;
+mod service;

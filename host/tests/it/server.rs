@@ -14,7 +14,7 @@ pub struct Server {
     pub data: tempfile::TempDir,
     pub database_url: Option<String>,
     child: Option<Child>,
-    port: u16,
+    pub port: u16,
     admin_port: u16,
 }
 
@@ -136,10 +136,16 @@ impl Server {
 
     /// (Re)starts the server process on the same data and ports.
     pub fn spawn(&mut self, env: &[(&str, &str)]) {
+        self.spawn_logging_to(env, Stdio::inherit());
+    }
+
+    /// [`Server::spawn`] with the server's log (its stderr) sent to `log`.
+    pub fn spawn_logging_to(&mut self, env: &[(&str, &str)], log: Stdio) {
         let mut cmd = self.command();
         cmd.arg("serve")
             .env("QUIRE_EXIT_ON_STDIN_EOF", "1")
-            .stdin(Stdio::piped());
+            .stdin(Stdio::piped())
+            .stderr(log);
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -162,6 +168,27 @@ impl Server {
 
     pub fn pid(&self) -> u32 {
         self.child.as_ref().expect("server running").id()
+    }
+
+    /// SIGTERM, as a service manager stops it; returns how it exited.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let mut c = self.child.take().expect("server running");
+        let sent = Command::new("kill")
+            .args(["-TERM", &c.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = c.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not stop after SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// SIGKILL, as a crash would (a no-op on a process already dead), and reap it.

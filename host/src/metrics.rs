@@ -1,0 +1,290 @@
+//! What the service has done, in Prometheus's text format (`GET /metrics` on the operator
+//! listener). A handful of counters and histograms with fixed label sets is all we need,
+//! so they are written here rather than pulling in a metrics framework.
+//!
+//! Label values come from bounded sets only (route templates, not paths; the standard
+//! methods; plugin names the operator installed), so the series count cannot be grown by a
+//! client.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// Upper bounds of the duration buckets, in seconds.
+const SECONDS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+];
+/// Fuel units (roughly wasm instructions).
+const FUEL: &[f64] = &[1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11];
+/// Bytes of guest memory.
+const BYTES: &[f64] = &[
+    1048576.0,
+    4194304.0,
+    16777216.0,
+    67108864.0,
+    268435456.0,
+    1073741824.0,
+];
+
+#[derive(Debug, Clone)]
+struct Histogram {
+    bounds: &'static [f64],
+    counts: Vec<u64>,
+    sum: f64,
+    count: u64,
+}
+
+impl Histogram {
+    fn new(bounds: &'static [f64]) -> Histogram {
+        Histogram {
+            bounds,
+            counts: vec![0; bounds.len()],
+            sum: 0.0,
+            count: 0,
+        }
+    }
+
+    fn observe(&mut self, v: f64) {
+        for (i, b) in self.bounds.iter().enumerate() {
+            if v <= *b {
+                self.counts[i] += 1;
+            }
+        }
+        self.sum += v;
+        self.count += 1;
+    }
+
+    fn write(&self, out: &mut String, name: &str, labels: &str) {
+        let sep = if labels.is_empty() { "" } else { "," };
+        for (b, c) in self.bounds.iter().zip(&self.counts) {
+            let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"{b}\"}} {c}");
+        }
+        let _ = writeln!(
+            out,
+            "{name}_bucket{{{labels}{sep}le=\"+Inf\"}} {}",
+            self.count
+        );
+        let _ = writeln!(out, "{name}_sum{{{labels}}} {}", self.sum);
+        let _ = writeln!(out, "{name}_count{{{labels}}} {}", self.count);
+    }
+}
+
+/// One conversion's labels.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Conversion {
+    plugin: String,
+    version: String,
+    direction: &'static str,
+}
+
+#[derive(Default)]
+struct Series {
+    requests: BTreeMap<(String, String, u16), u64>,
+    request_seconds: BTreeMap<String, Histogram>,
+    conversions: BTreeMap<(Conversion, &'static str), u64>,
+    conversion_seconds: BTreeMap<Conversion, Histogram>,
+    conversion_fuel: BTreeMap<Conversion, Histogram>,
+    conversion_memory: BTreeMap<Conversion, Histogram>,
+}
+
+/// A gauge read at scrape time.
+pub struct Gauge {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub value: f64,
+}
+
+#[derive(Default)]
+pub struct Metrics {
+    series: Mutex<Series>,
+}
+
+/// The process's metrics.
+pub fn global() -> &'static Metrics {
+    static METRICS: OnceLock<Metrics> = OnceLock::new();
+    METRICS.get_or_init(Metrics::default)
+}
+
+/// `"GET"` etc., or `"other"`: methods are a label, so only the known ones are kept apart.
+fn method_label(method: &str) -> String {
+    match method {
+        "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" => method.to_string(),
+        _ => "other".to_string(),
+    }
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+impl Metrics {
+    /// One answered request: `route` is the route template (`/api/v1/documents/{id}`).
+    pub fn request(&self, route: &str, method: &str, status: u16, took: Duration) {
+        let Ok(mut s) = self.series.lock() else {
+            return;
+        };
+        *s.requests
+            .entry((route.to_string(), method_label(method), status))
+            .or_default() += 1;
+        s.request_seconds
+            .entry(route.to_string())
+            .or_insert_with(|| Histogram::new(SECONDS))
+            .observe(took.as_secs_f64());
+    }
+
+    /// One conversion through the sandbox. `outcome` is `ok` or why it failed; the costs
+    /// are known when the sandbox ran the call at all.
+    pub fn conversion(
+        &self,
+        plugin: &str,
+        version: &str,
+        direction: &'static str,
+        outcome: &'static str,
+        cost: Option<(Duration, u64, usize)>,
+    ) {
+        let Ok(mut s) = self.series.lock() else {
+            return;
+        };
+        let key = Conversion {
+            plugin: plugin.to_string(),
+            version: version.to_string(),
+            direction,
+        };
+        *s.conversions.entry((key.clone(), outcome)).or_default() += 1;
+        if let Some((took, fuel, memory)) = cost {
+            s.conversion_seconds
+                .entry(key.clone())
+                .or_insert_with(|| Histogram::new(SECONDS))
+                .observe(took.as_secs_f64());
+            s.conversion_fuel
+                .entry(key.clone())
+                .or_insert_with(|| Histogram::new(FUEL))
+                .observe(fuel as f64);
+            s.conversion_memory
+                .entry(key)
+                .or_insert_with(|| Histogram::new(BYTES))
+                .observe(memory as f64);
+        }
+    }
+
+    /// The text exposition, with `gauges` read by the caller just now.
+    pub fn render(&self, gauges: &[Gauge]) -> String {
+        let mut out = String::new();
+        let Ok(s) = self.series.lock() else {
+            return out;
+        };
+        let conv = |c: &Conversion| {
+            format!(
+                "plugin=\"{}\",version=\"{}\",direction=\"{}\"",
+                escape(&c.plugin),
+                escape(&c.version),
+                c.direction
+            )
+        };
+
+        out.push_str("# HELP quire_http_requests_total HTTP requests answered, by route template, method and status.\n# TYPE quire_http_requests_total counter\n");
+        for ((route, method, status), n) in &s.requests {
+            let _ = writeln!(
+                out,
+                "quire_http_requests_total{{route=\"{}\",method=\"{method}\",status=\"{status}\"}} {n}",
+                escape(route)
+            );
+        }
+        out.push_str("# HELP quire_http_request_duration_seconds Time from request to response head, by route template.\n# TYPE quire_http_request_duration_seconds histogram\n");
+        for (route, h) in &s.request_seconds {
+            h.write(
+                &mut out,
+                "quire_http_request_duration_seconds",
+                &format!("route=\"{}\"", escape(route)),
+            );
+        }
+        out.push_str("# HELP quire_conversions_total Conversions, by plugin, version, direction and outcome.\n# TYPE quire_conversions_total counter\n");
+        for ((c, outcome), n) in &s.conversions {
+            let _ = writeln!(
+                out,
+                "quire_conversions_total{{{},outcome=\"{outcome}\"}} {n}",
+                conv(c)
+            );
+        }
+        for (name, help, series) in [
+            (
+                "quire_conversion_duration_seconds",
+                "Time a conversion ran in the sandbox.",
+                &s.conversion_seconds,
+            ),
+            (
+                "quire_conversion_fuel",
+                "Fuel a conversion used (about one unit per wasm instruction).",
+                &s.conversion_fuel,
+            ),
+            (
+                "quire_conversion_peak_memory_bytes",
+                "Largest guest memory of a conversion.",
+                &s.conversion_memory,
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+            for (c, h) in series {
+                h.write(&mut out, name, &conv(c));
+            }
+        }
+        for g in gauges {
+            let _ = writeln!(
+                out,
+                "# HELP {0} {1}\n# TYPE {0} gauge\n{0} {2}",
+                g.name, g.help, g.value
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_counts_buckets_and_escapes() {
+        let m = Metrics::default();
+        m.request(
+            "/api/v1/documents/{id}",
+            "GET",
+            200,
+            Duration::from_millis(3),
+        );
+        m.request(
+            "/api/v1/documents/{id}",
+            "GET",
+            200,
+            Duration::from_millis(30),
+        );
+        m.request("/x", "BREW", 404, Duration::from_millis(1));
+        m.conversion(
+            "mark\"down",
+            "1.0.0",
+            "import",
+            "ok",
+            Some((Duration::from_millis(20), 5_000_000, 2 << 20)),
+        );
+        let text = m.render(&[Gauge {
+            name: "quire_conversion_queue_waiting",
+            help: "Callers waiting.",
+            value: 0.0,
+        }]);
+        assert!(text.contains(
+            "quire_http_requests_total{route=\"/api/v1/documents/{id}\",method=\"GET\",status=\"200\"} 2"
+        ));
+        assert!(text.contains("method=\"other\",status=\"404\"} 1"));
+        assert!(text.contains(
+            "quire_http_request_duration_seconds_bucket{route=\"/api/v1/documents/{id}\",le=\"0.005\"} 1"
+        ));
+        assert!(text.contains(
+            "quire_http_request_duration_seconds_bucket{route=\"/api/v1/documents/{id}\",le=\"+Inf\"} 2"
+        ));
+        assert!(text.contains("plugin=\"mark\\\"down\""));
+        assert!(text.contains("quire_conversion_queue_waiting 0"));
+    }
+}

@@ -1,0 +1,254 @@
+//! Running Quire as a service: request ids, health, metrics read by a real Prometheus
+//! parser, JSON logs, a graceful stop on SIGTERM, and the token endpoint against guessing.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::{corpus, run_tool};
+use crate::server::*;
+
+#[test]
+fn every_answer_has_a_request_id_and_errors_carry_it() {
+    let s = shared();
+    let r = request("GET", &s.url("/healthz"), &[], None);
+    assert_eq!(r.status, 200);
+    let made = r.header("x-request-id").expect("a request id");
+    assert!(!made.is_empty() && made.len() <= 128, "{made}");
+
+    // A sane id of the caller's is kept, in the header and in the error body.
+    let r = request(
+        "GET",
+        &s.url("/api/v1/documents"),
+        &[("x-request-id", "trace-42.a_b:c")],
+        None,
+    );
+    assert_eq!(r.status, 401);
+    assert_eq!(r.header("x-request-id").as_deref(), Some("trace-42.a_b:c"));
+    assert_eq!(r.json()["request_id"], "trace-42.a_b:c", "{}", r.text());
+    // One that is not is replaced.
+    let long = "x".repeat(200);
+    for bad in [long.as_str(), "a b", "<script>"] {
+        let r = request("GET", &s.url("/nowhere"), &[("x-request-id", bad)], None);
+        assert_eq!(r.status, 404);
+        let id = r.header("x-request-id").unwrap();
+        assert_ne!(id, bad);
+        assert_eq!(r.json()["request_id"], id.as_str());
+    }
+}
+
+#[test]
+fn health_and_readiness_need_no_token_on_either_listener() {
+    let s = shared();
+    for base in [&s.base, &s.admin_base] {
+        let r = request("GET", &format!("{base}/healthz"), &[], None);
+        assert_eq!(r.status, 200, "{base}: {}", r.text());
+        let r = request("GET", &format!("{base}/readyz"), &[], None);
+        assert_eq!(r.status, 200, "{base}: {}", r.text());
+        assert_eq!(
+            r.json()["checks"],
+            json!({"database": true, "blobs": true, "converters": true})
+        );
+    }
+}
+
+/// The samples of a Prometheus text page as Python's prometheus_client parser reads them:
+/// `[{name, labels, value}]`.
+fn scrape(s: &Server) -> Vec<Value> {
+    let r = request("GET", &format!("{}/metrics", s.admin_base), &[], None);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("metrics.txt");
+    std::fs::write(&page, r.text()).unwrap();
+    let script = "import json,sys\nfrom prometheus_client.parser import text_string_to_metric_families as parse\nout=[]\nfor fam in parse(open(sys.argv[1]).read()):\n    for s in fam.samples:\n        out.append({'name': s.name, 'labels': s.labels, 'value': s.value, 'type': fam.type})\nprint(json.dumps(out))";
+    let out = run_tool(Command::new("python3").args(["-c", script]).arg(&page));
+    serde_json::from_str(&out).unwrap()
+}
+
+fn sample(samples: &[Value], name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    samples
+        .iter()
+        .find(|s| s["name"] == name && labels.iter().all(|(k, v)| s["labels"][*k] == *v))
+        .and_then(|s| s["value"].as_f64())
+}
+
+#[test]
+fn metrics_count_what_was_sent() {
+    let s = Server::start(&[]);
+    let t = s.token(&s.account("pro"));
+    let r = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/pdfs",
+        &json!({"markdown": "# Counted"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["document"]["id"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        assert_eq!(s.get(&t, &format!("/api/v1/documents/{id}")).status, 200);
+    }
+    for _ in 0..2 {
+        assert_eq!(s.get(&t, "/api/v1/documents/0000").status, 404);
+    }
+    assert_eq!(
+        request("GET", &s.url("/no/such/route"), &[], None).status,
+        404
+    );
+
+    let samples = scrape(&s);
+    let requests = |route: &str, method: &str, status: &str| {
+        sample(
+            &samples,
+            "quire_http_requests_total",
+            &[("route", route), ("method", method), ("status", status)],
+        )
+        .unwrap_or(0.0)
+    };
+    assert_eq!(requests("/api/v1/documents/{id}", "GET", "200"), 3.0);
+    assert_eq!(requests("/api/v1/documents/{id}", "GET", "404"), 2.0);
+    assert_eq!(requests("/api/v1/pdfs", "POST", "201"), 1.0);
+    assert_eq!(requests("unmatched", "GET", "404"), 1.0);
+    // The histogram agrees with the counters.
+    let count = sample(
+        &samples,
+        "quire_http_request_duration_seconds_count",
+        &[("route", "/api/v1/documents/{id}")],
+    )
+    .unwrap();
+    assert_eq!(count, 5.0);
+    // The conversion behind the create, with its costs.
+    let imports = &[
+        ("plugin", "markdown"),
+        ("direction", "import"),
+        ("outcome", "ok"),
+    ];
+    assert_eq!(
+        sample(&samples, "quire_conversions_total", imports),
+        Some(1.0)
+    );
+    let fuel = sample(
+        &samples,
+        "quire_conversion_fuel_sum",
+        &[("plugin", "markdown"), ("direction", "import")],
+    )
+    .unwrap();
+    assert!(fuel > 0.0, "{fuel}");
+    for gauge in [
+        "quire_conversion_workers_busy",
+        "quire_conversion_queue_waiting",
+        "quire_outbox_messages",
+        "quire_db_connections_in_use",
+    ] {
+        assert!(sample(&samples, gauge, &[]).is_some(), "no {gauge}");
+    }
+}
+
+#[test]
+fn json_logs_carry_the_request_id() {
+    let mut s = Server::start(&[]);
+    s.kill();
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("quire.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    s.spawn_logging_to(
+        &[("QUIRE_LOG_FORMAT", "json"), ("QUIRE_LOG", "quire=info")],
+        Stdio::from(log),
+    );
+    let r = request(
+        "GET",
+        &s.url("/api/v1/documents"),
+        &[("x-request-id", "find-me-in-the-log")],
+        None,
+    );
+    assert_eq!(r.status, 401);
+    std::thread::sleep(Duration::from_millis(300));
+    let text = std::fs::read_to_string(&log_path).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let ours: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["span"]["id"] == "find-me-in-the-log")
+        .collect();
+    assert!(!ours.is_empty(), "no line of the request: {text}");
+    assert!(
+        ours.iter().any(|l| l["fields"]["status"] == 401),
+        "no access line for the request: {ours:?}"
+    );
+}
+
+#[test]
+fn sigterm_lets_conversions_in_flight_finish_and_exits_cleanly() {
+    let mut s = Server::start(&[("QUIRE_WORKERS", "1"), ("QUIRE_DRAIN_SECS", "60")]);
+    let t = s.token(&s.account("pro"));
+    let spec = std::fs::read_to_string(corpus("markdown/commonmark-spec.md")).unwrap();
+    let (url, bearer) = (s.url("/api/v1/pdfs"), format!("Bearer {t}"));
+    let statuses = std::thread::scope(|scope| {
+        let calls: Vec<_> = (0..4)
+            .map(|i| {
+                let (url, bearer, spec) = (&url, &bearer, &spec);
+                scope.spawn(move || {
+                    let body = json!({"markdown": format!("{spec}\n\nCopy {i}.")});
+                    request(
+                        "POST",
+                        url,
+                        &[("authorization", bearer)],
+                        Some(("application/json", body.to_string().into_bytes())),
+                    )
+                    .status
+                })
+            })
+            .collect();
+        // Wait until all four are in the service: one converting, three waiting for it.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            // Read straight from the page: this loop must be quicker than a conversion.
+            let page = request("GET", &format!("{}/metrics", s.admin_base), &[], None).text();
+            let gauge = |name: &str| -> f64 {
+                page.lines()
+                    .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+                    .unwrap()
+            };
+            if gauge("quire_conversion_workers_busy") + gauge("quire_conversion_queue_waiting")
+                >= 4.0
+            {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the four calls never queued up");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let stopped = {
+            let port = s.port;
+            let status = s.terminate();
+            // After the stop nothing listens any more.
+            let refused = std::net::TcpStream::connect(("127.0.0.1", port)).is_err();
+            (status, refused)
+        };
+        let statuses: Vec<u16> = calls.into_iter().map(|c| c.join().unwrap()).collect();
+        (statuses, stopped)
+    });
+    let (statuses, (exit, refused)) = statuses;
+    assert_eq!(statuses, vec![201; 4], "every call in flight is answered");
+    assert!(exit.success(), "exit status {exit}");
+    assert!(refused, "a new connection after the stop was accepted");
+}
+
+#[test]
+fn guessing_secrets_at_the_token_endpoint_is_slowed() {
+    let s = Server::start(&[("QUIRE_TOKEN_FAILURES_PER_MINUTE", "3")]);
+    let a = s.account("pro");
+    for _ in 0..3 {
+        assert_eq!(s.token_response(&a.client_id, "wrong", None).status, 401);
+    }
+    let r = s.token_response(&a.client_id, "wrong", None);
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert!(r.header("retry-after").is_some());
+    // Even the right secret waits now: the guesser cannot tell.
+    assert_eq!(s.token_response(&a.client_id, &a.secret, None).status, 429);
+    // Another client is not affected.
+    let b = s.account("pro");
+    assert_eq!(s.token_response(&b.client_id, &b.secret, None).status, 200);
+}
