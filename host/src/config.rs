@@ -44,9 +44,32 @@ pub struct Config {
     /// Wrong secrets one client id may send to the token endpoint per minute before it is
     /// told to wait (`QUIRE_TOKEN_FAILURES_PER_MINUTE`, 0 for no limit).
     pub token_failures_per_minute: u32,
+    /// `QUIRE_TLS_CERT` and `QUIRE_TLS_KEY` (PEM files): the public listener speaks HTTPS.
+    pub tls: Option<TlsFiles>,
+    /// `QUIRE_ADMIN_TLS_CERT` and `QUIRE_ADMIN_TLS_KEY`: the operator listener does too.
+    pub admin_tls: Option<TlsFiles>,
     /// On SIGTERM or SIGINT, how long requests in flight may take to finish
     /// (`QUIRE_DRAIN_SECS`).
     pub drain: Duration,
+}
+
+/// A certificate chain and its private key, both PEM.
+#[derive(Debug, Clone)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// Both of a pair of variables, or neither.
+fn tls_files(cert: &str, key: &str) -> anyhow::Result<Option<TlsFiles>> {
+    match (env(cert), env(key)) {
+        (Some(c), Some(k)) => Ok(Some(TlsFiles {
+            cert: c.into(),
+            key: k.into(),
+        })),
+        (None, None) => Ok(None),
+        _ => anyhow::bail!("set both {cert} and {key}, or neither"),
+    }
 }
 
 /// Outgoing mail. Without `smtp` mail waits in the outbox (`quire admin outbox`).
@@ -80,8 +103,10 @@ impl Config {
     pub fn from_env() -> anyhow::Result<Config> {
         let addr: SocketAddr = env_parse("QUIRE_ADDR", "127.0.0.1:8080".parse()?)?;
         let admin_addr: SocketAddr = env_parse("QUIRE_ADMIN_ADDR", "127.0.0.1:8081".parse()?)?;
+        let tls = tls_files("QUIRE_TLS_CERT", "QUIRE_TLS_KEY")?;
+        let scheme = if tls.is_some() { "https" } else { "http" };
         let base_url = env("QUIRE_BASE_URL")
-            .unwrap_or_else(|| format!("http://{addr}"))
+            .unwrap_or_else(|| format!("{scheme}://{addr}"))
             .trim_end_matches('/')
             .to_string();
         let defaults = Limits::default();
@@ -134,6 +159,8 @@ impl Config {
             link_answers_per_client: env_parse("QUIRE_LINK_ANSWERS_PER_CLIENT", 20)?,
             link_answers_per_form: env_parse("QUIRE_LINK_ANSWERS_PER_FORM", 600)?,
             token_failures_per_minute: env_parse("QUIRE_TOKEN_FAILURES_PER_MINUTE", 10)?,
+            tls,
+            admin_tls: tls_files("QUIRE_ADMIN_TLS_CERT", "QUIRE_ADMIN_TLS_KEY")?,
             drain: Duration::from_secs(env_parse("QUIRE_DRAIN_SECS", 30)?),
         })
     }

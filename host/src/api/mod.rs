@@ -13,6 +13,7 @@ mod page_pictures;
 mod public;
 mod responses;
 mod service;
+mod tls;
 
 pub use meta::{openapi_document, Formats};
 
@@ -269,20 +270,54 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         crate::mail::spawn_sender(app.db.clone(), app.config.mail.clone(), stopping.clone())?;
 
     let (db, drain) = (app.db.clone(), app.config.drain);
+    let tls_files = (app.config.tls.clone(), app.config.admin_tls.clone());
+    let stopping_admin = stopping.clone();
     let admin_router = admin::router(app.clone(), token);
     let public_router = router(app);
     let until_stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stopped| *stopped).await;
     };
-    let public_server = axum::serve(
-        public,
-        public_router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(until_stopped(stopping.clone()))
-    .into_future();
-    let admin_server = axum::serve(admin, admin_router)
-        .with_graceful_shutdown(until_stopped(stopping))
-        .into_future();
+    let public_server: ServerFuture = match &tls_files.0 {
+        Some(files) => {
+            let store = tls::CertStore::open(&files.cert, &files.key)?;
+            store.watch();
+            Box::pin(tls::serve(
+                public,
+                public_router,
+                tls::acceptor(store)?,
+                stopping.clone(),
+            ))
+        }
+        None => Box::pin(async move {
+            axum::serve(
+                public,
+                public_router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+            )
+            .with_graceful_shutdown(until_stopped(stopping.clone()))
+            .into_future()
+            .await
+            .map_err(anyhow::Error::from)
+        }),
+    };
+    let admin_server: ServerFuture = match &tls_files.1 {
+        Some(files) => {
+            let store = tls::CertStore::open(&files.cert, &files.key)?;
+            store.watch();
+            Box::pin(tls::serve(
+                admin,
+                admin_router,
+                tls::acceptor(store)?,
+                stopping_admin,
+            ))
+        }
+        None => Box::pin(async move {
+            axum::serve(admin, admin_router)
+                .with_graceful_shutdown(until_stopped(stopping_admin))
+                .into_future()
+                .await
+                .map_err(anyhow::Error::from)
+        }),
+    };
     let servers = async {
         let (p, a) = tokio::join!(public_server, admin_server);
         p.context("serving the API")?;
@@ -313,6 +348,8 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     tracing::info!("stopped");
     Ok(())
 }
+
+type ServerFuture = std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<()>> + Send>>;
 
 /// SIGTERM (service managers, Kubernetes) or SIGINT (Ctrl-C): the name of the one that came.
 async fn stop_signal() -> &'static str {

@@ -252,3 +252,141 @@ fn guessing_secrets_at_the_token_endpoint_is_slowed() {
     let b = s.account("pro");
     assert_eq!(s.token_response(&b.client_id, &b.secret, None).status, 200);
 }
+
+/// A self-signed certificate for 127.0.0.1 (its own CA), as PEM files in `dir`.
+fn make_certificate(dir: &std::path::Path, name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (cert, key) = (
+        dir.join(format!("{name}.crt")),
+        dir.join(format!("{name}.key")),
+    );
+    run_tool(
+        Command::new("openssl")
+            .args([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+            ])
+            .args(["-subj", &format!("/CN=quire test {name}")])
+            .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+            .arg("-keyout")
+            .arg(&key)
+            .arg("-out")
+            .arg(&cert),
+    );
+    (cert, key)
+}
+
+/// curl over HTTPS trusting `ca`: (status, HTTP version, headers), or None when the
+/// connection or the certificate check failed.
+fn curl(ca: &std::path::Path, url: &str, extra: &[&str]) -> Option<(u16, String, String)> {
+    let out = Command::new("curl")
+        .args([
+            "-s",
+            "-D",
+            "-",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code} %{http_version}",
+        ])
+        .arg("--cacert")
+        .arg(ca)
+        .args(extra)
+        .arg(url)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let last = text.lines().last()?.to_string();
+    let (code, version) = last.split_once(' ')?;
+    Some((code.parse().ok()?, version.to_string(), text.to_lowercase()))
+}
+
+#[test]
+fn https_with_http2_a_certificate_swap_and_two_independent_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = make_certificate(dir.path(), "first");
+    let (live_cert, live_key) = (dir.path().join("live.crt"), dir.path().join("live.key"));
+    std::fs::copy(&cert, &live_cert).unwrap();
+    std::fs::copy(&key, &live_key).unwrap();
+    let mut s = Server::start(&[
+        ("QUIRE_TLS_CERT", live_cert.to_str().unwrap()),
+        ("QUIRE_TLS_KEY", live_key.to_str().unwrap()),
+    ]);
+    let https = format!("https://127.0.0.1:{}", s.port);
+
+    // curl: HTTP/2 by ALPN, HTTP/1.1 when asked, HSTS on both.
+    let (status, version, headers) =
+        curl(&cert, &format!("{https}/healthz"), &[]).expect("curl over TLS");
+    assert_eq!((status, version.as_str()), (200, "2"));
+    assert!(
+        headers.contains("strict-transport-security: max-age="),
+        "{headers}"
+    );
+    let (status, version, _) =
+        curl(&cert, &format!("{https}/healthz"), &["--http1.1"]).expect("curl over TLS");
+    assert_eq!((status, version.as_str()), (200, "1.1"));
+    // Plain HTTP on the TLS port gets no answer.
+    assert!(std::process::Command::new("curl")
+        .args([
+            "-s",
+            "-m",
+            "5",
+            &format!("http://127.0.0.1:{}/healthz", s.port)
+        ])
+        .output()
+        .map(|o| !o.status.success() || o.stdout.is_empty())
+        .unwrap());
+
+    // Python's ssl: the token exchange and a document round trip.
+    let a = s.account("pro");
+    let script = r##"
+import base64, json, ssl, sys, urllib.request
+base, ca, cid, secret = sys.argv[1:5]
+ctx = ssl.create_default_context(cafile=ca)
+basic = base64.b64encode(f"{cid}:{secret}".encode()).decode()
+req = urllib.request.Request(base + "/auth/oauth/token", data=b"grant_type=client_credentials",
+    headers={"Authorization": "Basic " + basic, "Content-Type": "application/x-www-form-urlencoded"})
+token = json.load(urllib.request.urlopen(req, context=ctx))["access_token"]
+auth = {"Authorization": "Bearer " + token}
+req = urllib.request.Request(base + "/api/v1/pdfs", data=json.dumps({"markdown": "# Over TLS"}).encode(),
+    headers={**auth, "Content-Type": "application/json"})
+doc = json.load(urllib.request.urlopen(req, context=ctx))["document"]
+pdf = urllib.request.urlopen(urllib.request.Request(base + "/api/v1/documents/" + doc["id"] + ".pdf", headers=auth), context=ctx).read()
+print(json.dumps({"id": doc["id"], "pdf": pdf[:5].decode("latin-1"), "version": ssl.OPENSSL_VERSION}))
+"##;
+    let out = run_tool(
+        Command::new("python3")
+            .args(["-c", script, &https])
+            .arg(&cert)
+            .args([&a.client_id, &a.secret]),
+    );
+    let got: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(got["pdf"], "%PDF-", "{got}");
+
+    // A renewed certificate: new files, SIGHUP, and new connections get it.
+    let (second, second_key) = make_certificate(dir.path(), "second");
+    std::fs::copy(&second, dir.path().join("next.crt")).unwrap();
+    std::fs::copy(&second_key, dir.path().join("next.key")).unwrap();
+    std::fs::rename(dir.path().join("next.key"), &live_key).unwrap();
+    std::fs::rename(dir.path().join("next.crt"), &live_cert).unwrap();
+    let hup = Command::new("kill")
+        .args(["-HUP", &s.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(hup.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while curl(&second, &format!("{https}/healthz"), &[]).is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the new certificate was never served"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        curl(&cert, &format!("{https}/healthz"), &[]).is_none(),
+        "the old certificate is still served"
+    );
+    // The server kept running through the swap.
+    assert!(s.terminate().success());
+}
