@@ -1,6 +1,6 @@
 //! Settings from the environment, with the embedded defaults `make run` relies on.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -23,6 +23,12 @@ pub struct Config {
     pub blobs: BlobLocation,
     /// Base of the links in responses (`QUIRE_BASE_URL`).
     pub base_url: String,
+    /// Whether `base_url` was given; if not, a trusted proxy's `X-Forwarded-Proto` and
+    /// `-Host` say it per request.
+    pub base_url_given: bool,
+    /// `QUIRE_TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host`
+    /// are believed.
+    pub trust_proxy: TrustedProxies,
     /// Where `make build` put the plugins to install on a fresh data directory.
     pub plugins_dir: PathBuf,
     pub limits: Limits,
@@ -60,6 +66,64 @@ pub struct TlsFiles {
     pub key: PathBuf,
 }
 
+/// Addresses and CIDR blocks, comma-separated: `127.0.0.1, 10.0.0.0/8, ::1`.
+#[derive(Debug, Clone, Default)]
+pub struct TrustedProxies(Vec<(IpAddr, u8)>);
+
+impl TrustedProxies {
+    pub fn parse(list: &str) -> anyhow::Result<TrustedProxies> {
+        let mut blocks = Vec::new();
+        for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (addr, bits) = match item.split_once('/') {
+                Some((a, b)) => (a, Some(b)),
+                None => (item, None),
+            };
+            let addr: IpAddr = addr
+                .parse()
+                .map_err(|e| anyhow::anyhow!("QUIRE_TRUST_PROXY `{item}`: {e}"))?;
+            let max = if addr.is_ipv4() { 32 } else { 128 };
+            let bits = match bits {
+                Some(b) => b
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|b| *b <= max)
+                    .ok_or_else(|| anyhow::anyhow!("QUIRE_TRUST_PROXY `{item}`: bad prefix"))?,
+                None => max,
+            };
+            blocks.push((canonical(addr), bits));
+        }
+        Ok(TrustedProxies(blocks))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = canonical(ip);
+        self.0.iter().any(|&(block, bits)| match (block, ip) {
+            (IpAddr::V4(b), IpAddr::V4(a)) => {
+                let mask = u32::MAX.checked_shl(32 - bits as u32).unwrap_or(0);
+                u32::from(b) & mask == u32::from(a) & mask
+            }
+            (IpAddr::V6(b), IpAddr::V6(a)) => {
+                let mask = u128::MAX.checked_shl(128 - bits as u32).unwrap_or(0);
+                u128::from(b) & mask == u128::from(a) & mask
+            }
+            _ => false,
+        })
+    }
+}
+
+/// An IPv4 address in IPv6 clothing (`::ffff:10.0.0.1`, as dual-stack sockets report it)
+/// is the IPv4 address.
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(ip),
+        v4 => v4,
+    }
+}
+
 /// Both of a pair of variables, or neither.
 fn tls_files(cert: &str, key: &str) -> anyhow::Result<Option<TlsFiles>> {
     match (env(cert), env(key)) {
@@ -75,8 +139,11 @@ fn tls_files(cert: &str, key: &str) -> anyhow::Result<Option<TlsFiles>> {
 /// Outgoing mail. Without `smtp` mail waits in the outbox (`quire admin outbox`).
 #[derive(Debug, Clone)]
 pub struct MailConfig {
-    /// `QUIRE_SMTP_URL`, `smtp://[user:password@]host[:port]` (plain SMTP to a relay).
+    /// `QUIRE_SMTP_URL`, `smtp[s]://[user:password@]host[:port][?tls=required|opportunistic|none]`.
     pub smtp: Option<String>,
+    /// `QUIRE_SMTP_CA`: PEM certificates a private relay's certificate may chain to, besides
+    /// the public roots.
+    pub smtp_ca: Option<PathBuf>,
     /// `QUIRE_MAIL_FROM`; default `quire@<host of the base URL>`.
     pub from: String,
     /// Longest wait between two attempts at one message (`QUIRE_MAIL_RETRY_MAX_SECS`).
@@ -105,6 +172,7 @@ impl Config {
         let admin_addr: SocketAddr = env_parse("QUIRE_ADMIN_ADDR", "127.0.0.1:8081".parse()?)?;
         let tls = tls_files("QUIRE_TLS_CERT", "QUIRE_TLS_KEY")?;
         let scheme = if tls.is_some() { "https" } else { "http" };
+        let base_url_given = env("QUIRE_BASE_URL").is_some();
         let base_url = env("QUIRE_BASE_URL")
             .unwrap_or_else(|| format!("{scheme}://{addr}"))
             .trim_end_matches('/')
@@ -133,6 +201,8 @@ impl Config {
             database_url: env("DATABASE_URL"),
             blobs,
             base_url,
+            base_url_given,
+            trust_proxy: TrustedProxies::parse(env("QUIRE_TRUST_PROXY").as_deref().unwrap_or(""))?,
             plugins_dir: match env("QUIRE_PLUGINS_DIR") {
                 Some(d) => PathBuf::from(d),
                 None => default_plugins_dir().context("finding the plugin directory")?,
@@ -149,6 +219,7 @@ impl Config {
             max_waiting: env_parse("QUIRE_QUEUE", 64)?,
             mail: MailConfig {
                 smtp: env("QUIRE_SMTP_URL"),
+                smtp_ca: env("QUIRE_SMTP_CA").map(PathBuf::from),
                 from: mail_from,
                 retry_max: Duration::from_secs(env_parse("QUIRE_MAIL_RETRY_MAX_SECS", 300)?),
                 poll: Duration::from_millis(env_parse("QUIRE_MAIL_POLL_MS", 1000)?),
@@ -174,4 +245,26 @@ fn default_plugins_dir() -> anyhow::Result<PathBuf> {
         .and_then(|p| p.parent())
         .context("the binary has no parent directory")?;
     Ok(target.join("plugins"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trusted_proxies_match_addresses_and_blocks() {
+        let t = TrustedProxies::parse("127.0.0.1, 10.0.0.0/8,fd00::/16").unwrap();
+        let has = |a: &str| t.contains(a.parse().unwrap());
+        assert!(has("127.0.0.1") && has("::ffff:127.0.0.1"));
+        assert!(!has("127.0.0.2"));
+        assert!(has("10.200.3.4") && !has("11.0.0.1"));
+        assert!(has("fd00:1::5") && !has("fd01::5"));
+        assert!(TrustedProxies::parse("0.0.0.0/0")
+            .unwrap()
+            .contains("8.8.8.8".parse().unwrap()));
+        assert!(TrustedProxies::parse("").unwrap().is_empty());
+        for bad in ["10.0.0.0/33", "proxy.local", "10.0.0.1/x"] {
+            assert!(TrustedProxies::parse(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -5,8 +5,10 @@
 use std::time::Duration;
 
 use lettre::message::{header::ContentType, Mailbox};
-use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use rustls::pki_types::{pem::PemObject, CertificateDer};
 use sqlx::Row;
 
 use crate::config::MailConfig;
@@ -86,33 +88,142 @@ pub async fn queued(db: &Db, all: bool) -> Result<Vec<Queued>> {
         .collect()
 }
 
-/// The SMTP transport `url` describes: `smtp://[user:password@]host[:port]`.
-fn transport(url: &str) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
-    let rest = url
-        .strip_prefix("smtp://")
-        .ok_or_else(|| anyhow::anyhow!("QUIRE_SMTP_URL must start with smtp://"))?;
-    let (auth, hostport) = match rest.rsplit_once('@') {
-        Some((a, h)) => (Some(a), h),
-        None => (None, rest),
-    };
-    let hostport = hostport.trim_end_matches('/');
-    let (host, port) = match hostport.rsplit_once(':') {
-        Some((h, p)) => (h, p.parse::<u16>()?),
-        None => (hostport, 25),
-    };
-    let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
-        .port(port)
-        .timeout(Some(Duration::from_secs(20)));
-    if let Some(a) = auth {
-        let (user, password) = a.split_once(':').unwrap_or((a, ""));
+/// How the connection to the relay is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Security {
+    /// `smtps://`: TLS from the first byte (port 465).
+    Implicit,
+    /// `smtp://…?tls=required`: STARTTLS or no mail (the default when a login is given, so a
+    /// password never crosses the wire in clear).
+    StartTlsRequired,
+    /// `smtp://…?tls=opportunistic`: STARTTLS when the relay offers it (the default without a
+    /// login).
+    StartTlsOpportunistic,
+    /// `smtp://…?tls=none`: plain SMTP, for a relay on the same machine.
+    Plain,
+}
+
+/// The relay `url` names: `smtp[s]://[user:password@]host[:port][?tls=required|opportunistic|none]`.
+#[derive(Debug, PartialEq, Eq)]
+struct Relay {
+    security: Security,
+    host: String,
+    port: u16,
+    login: Option<(String, String)>,
+}
+
+impl Relay {
+    fn parse(url: &str) -> anyhow::Result<Relay> {
+        let (implicit, rest) = if let Some(rest) = url.strip_prefix("smtps://") {
+            (true, rest)
+        } else if let Some(rest) = url.strip_prefix("smtp://") {
+            (false, rest)
+        } else {
+            anyhow::bail!("QUIRE_SMTP_URL must start with smtp:// or smtps://");
+        };
+        let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let (auth, hostport) = match rest.rsplit_once('@') {
+            Some((a, h)) => (Some(a), h),
+            None => (None, rest),
+        };
+        let hostport = hostport.trim_end_matches('/');
+        let (host, port) = match hostport.rsplit_once(':') {
+            Some((h, p)) => (
+                h,
+                Some(
+                    p.parse::<u16>()
+                        .map_err(|e| anyhow::anyhow!("QUIRE_SMTP_URL port `{p}`: {e}"))?,
+                ),
+            ),
+            None => (hostport, None),
+        };
+        anyhow::ensure!(!host.is_empty(), "QUIRE_SMTP_URL names no host");
         let decode = |s: &str| {
             form_urlencoded::parse(format!("x={s}").as_bytes())
                 .next()
                 .map(|(_, v)| v.into_owned())
                 .unwrap_or_default()
         };
-        builder = builder.credentials(Credentials::new(decode(user), decode(password)));
+        let login = auth.map(|a| {
+            let (user, password) = a.split_once(':').unwrap_or((a, ""));
+            (decode(user), decode(password))
+        });
+        let mut tls = None;
+        for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+            match &*key {
+                "tls" => tls = Some(value.into_owned()),
+                other => anyhow::bail!("QUIRE_SMTP_URL: unknown parameter `{other}` (known: tls)"),
+            }
+        }
+        let security = match (implicit, tls.as_deref()) {
+            (true, None) => Security::Implicit,
+            (true, Some(t)) => {
+                anyhow::bail!("QUIRE_SMTP_URL: smtps:// is TLS from the start; drop tls={t}")
+            }
+            (false, Some("required")) => Security::StartTlsRequired,
+            (false, Some("opportunistic")) => Security::StartTlsOpportunistic,
+            (false, Some("none")) => Security::Plain,
+            (false, Some(t)) => {
+                anyhow::bail!("QUIRE_SMTP_URL: tls={t} is not one of required, opportunistic, none")
+            }
+            (false, None) if login.is_some() => Security::StartTlsRequired,
+            (false, None) => Security::StartTlsOpportunistic,
+        };
+        let port = port.unwrap_or(if implicit { 465 } else { 25 });
+        Ok(Relay {
+            security,
+            host: host.to_string(),
+            port,
+            login,
+        })
     }
+}
+
+/// The SMTP transport for `url`; the relay's certificate is checked against the Mozilla roots
+/// and, for a private relay, the PEM certificates in `ca`.
+fn transport(
+    url: &str,
+    ca: Option<&std::path::Path>,
+) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
+    let relay = Relay::parse(url)?;
+    let mut params = TlsParameters::builder(relay.host.clone());
+    if let Some(ca) = ca {
+        let pem = std::fs::read(ca)
+            .map_err(|e| anyhow::anyhow!("QUIRE_SMTP_CA {}: {e}", ca.display()))?;
+        let mut found = 0;
+        for cert in CertificateDer::pem_slice_iter(&pem) {
+            let cert = cert.map_err(|e| anyhow::anyhow!("QUIRE_SMTP_CA {}: {e}", ca.display()))?;
+            params = params.add_root_certificate(Certificate::from_der(cert.to_vec())?);
+            found += 1;
+        }
+        anyhow::ensure!(
+            found > 0,
+            "QUIRE_SMTP_CA {} holds no certificate",
+            ca.display()
+        );
+    }
+    let params = params.build_rustls()?;
+    let tls = match relay.security {
+        Security::Implicit => Tls::Wrapper(params),
+        Security::StartTlsRequired => Tls::Required(params),
+        Security::StartTlsOpportunistic => Tls::Opportunistic(params),
+        Security::Plain => Tls::None,
+    };
+    let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&relay.host)
+        .port(relay.port)
+        .tls(tls)
+        .timeout(Some(Duration::from_secs(20)));
+    if let Some((user, password)) = relay.login {
+        builder = builder
+            .credentials(Credentials::new(user, password))
+            .authentication(vec![Mechanism::Plain, Mechanism::Login]);
+    }
+    tracing::info!(
+        "mail goes to {}:{} ({:?})",
+        relay.host,
+        relay.port,
+        relay.security
+    );
     Ok(builder.build())
 }
 
@@ -145,7 +256,7 @@ pub fn spawn_sender(
         tracing::info!("no QUIRE_SMTP_URL: mail waits in the outbox (quire admin outbox)");
         return Ok(None);
     };
-    let transport = transport(&url)?;
+    let transport = transport(&url, config.smtp_ca.as_deref())?;
     let from: Mailbox = config
         .from
         .parse()
@@ -295,10 +406,62 @@ async fn deliver(
     };
     match transport.send(message).await {
         Ok(_) => Delivery::Sent,
+        // A refused login or a relay we cannot trust is the operator's to fix, not the
+        // message's fault: keep it and keep the relay's answer.
+        Err(e) if refuses_us(&e) => Delivery::Later {
+            relay_down: true,
+            error: format!("the relay refused our login: {e}"),
+        },
+        Err(e) if e.is_tls() => Delivery::Later {
+            relay_down: true,
+            error: format!("no secure connection to the relay: {e}"),
+        },
         Err(e) if e.is_permanent() => Delivery::Refused(e.to_string()),
         Err(e) => Delivery::Later {
             relay_down: !e.is_transient(),
             error: e.to_string(),
         },
+    }
+}
+
+/// 530 authentication required, 534 mechanism too weak, 535 credentials invalid, 538
+/// encryption required for the mechanism (RFC 4954).
+fn refuses_us(e: &lettre::transport::smtp::Error) -> bool {
+    e.status()
+        .is_some_and(|code| matches!(u16::from(code), 530 | 534 | 535 | 538))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relay_urls_choose_their_security() {
+        let r = Relay::parse("smtps://mailer%40x.org:p%3Ass@mail.example.org").unwrap();
+        assert_eq!(r.security, Security::Implicit);
+        assert_eq!(r.port, 465);
+        assert_eq!(
+            r.login,
+            Some(("mailer@x.org".to_string(), "p:ss".to_string()))
+        );
+        let r = Relay::parse("smtp://u:p@relay:587").unwrap();
+        assert_eq!((r.security, r.port), (Security::StartTlsRequired, 587));
+        let r = Relay::parse("smtp://relay").unwrap();
+        assert_eq!((r.security, r.port), (Security::StartTlsOpportunistic, 25));
+        let r = Relay::parse("smtp://127.0.0.1:2525?tls=none").unwrap();
+        assert_eq!(
+            (r.security, r.host.as_str()),
+            (Security::Plain, "127.0.0.1")
+        );
+        for bad in [
+            "http://relay",
+            "smtp://relay?tls=maybe",
+            "smtps://relay?tls=required",
+            "smtp://relay:99999",
+            "smtp://relay?ca=/x",
+            "smtp://:25",
+        ] {
+            assert!(Relay::parse(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -38,7 +38,10 @@ pub fn router(app: App, token: String) -> Router {
         .route("/metrics", get(super::service::metrics_page))
         .route("/healthz", get(super::service::healthz))
         .route("/readyz", get(super::service::readyz))
-        .layer(axum::middleware::from_fn(super::service::request_context))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            super::service::request_context,
+        ))
         .with_state(app)
 }
 

@@ -156,19 +156,13 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
-fn unauthorized(app: &App, e: AuthError) -> ApiError {
+fn unauthorized(base_url: &str, e: AuthError) -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        format!(
-            "{e}; the token endpoint is {}/auth/oauth/token",
-            app.config.base_url
-        ),
+        format!("{e}; the token endpoint is {base_url}/auth/oauth/token"),
     )
-    .with(
-        "token_endpoint",
-        format!("{}/auth/oauth/token", app.config.base_url),
-    )
-    .with("reference", format!("{}/api/v1", app.config.base_url))
+    .with("token_endpoint", format!("{base_url}/auth/oauth/token"))
+    .with("reference", format!("{base_url}/api/v1"))
     .header(
         header::WWW_AUTHENTICATE,
         "Bearer realm=\"quire\", error=\"invalid_token\"",
@@ -182,8 +176,9 @@ pub async fn gate(
     mut req: Request,
     next: Next,
 ) -> Result<Response, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     let Some(token) = bearer(req.headers()).map(str::to_string) else {
-        return Err(unauthorized(&app, AuthError::Missing));
+        return Err(unauthorized(&base_url, AuthError::Missing));
     };
     let principal = match accounts::authenticate(&app.db, &token).await {
         Ok(p) => p,
@@ -194,7 +189,7 @@ pub async fn gate(
             )
             .with("plans", vec!["pro", "enterprise"]))
         }
-        Err(AuthenticateError::Auth(e)) => return Err(unauthorized(&app, e)),
+        Err(AuthenticateError::Auth(e)) => return Err(unauthorized(&base_url, e)),
         Err(AuthenticateError::Db(e)) => return Err(e.into()),
     };
     let needed = if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {

@@ -209,11 +209,12 @@ async fn create(
     query: HashMap<String, String>,
     req: Request,
 ) -> Result<Response, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     let (content, _, warnings) = receive(&app, &principal, kind, &query, req).await?;
     let row = documents::create(&app.db, &app.blobs, owner(&principal), kind, content).await?;
     Ok(created_response(
         StatusCode::CREATED,
-        &app.config.base_url,
+        &base_url,
         &row,
         warnings,
     ))
@@ -264,6 +265,7 @@ async fn replace(
     query: HashMap<String, String>,
     req: Request,
 ) -> Result<Response, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     let expected = expected_version(req.headers())?;
     // Refuse early for a document that is not there, before reading a large body.
     let current = documents::get(&app.db, &principal.account.id, &id).await?;
@@ -302,12 +304,7 @@ async fn replace(
         )
         .await?
     };
-    Ok(created_response(
-        StatusCode::OK,
-        &app.config.base_url,
-        &row,
-        warnings,
-    ))
+    Ok(created_response(StatusCode::OK, &base_url, &row, warnings))
 }
 
 pub async fn replace_pdf(
@@ -351,6 +348,7 @@ pub fn int_param(
 
 pub async fn list(
     State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
@@ -367,7 +365,7 @@ pub async fn list(
     let limit = int_param(&q, "limit", 50, 0, 200)?;
     let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
     let (total, rows) = documents::list(&app.db, &p.account.id, kind, limit, offset).await?;
-    let base = &app.config.base_url;
+    let base = &base_url;
     Ok(Json(
         json!({"ok": true, "total": total, "documents": rows.iter().map(|r| row_json(base, r)).collect::<Vec<_>>()}),
     ))
@@ -376,6 +374,7 @@ pub async fn list(
 /// GET /api/v1/documents/{id} and /api/v1/documents/{id}.{format}.
 pub async fn get(
     State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Path(raw): Path<String>,
     Query(q): Query<HashMap<String, String>>,
@@ -383,7 +382,7 @@ pub async fn get(
     if let Some((id, format)) = raw.split_once('.') {
         return download(app, p, id, format, q).await;
     }
-    let base = &app.config.base_url;
+    let base = &base_url;
     let (row, body) = match q.get("include").map(String::as_str) {
         Some("model") => {
             let (row, document, _) =

@@ -147,14 +147,14 @@ pub async fn create(
     Query(q): Query<HashMap<String, String>>,
     req: Request,
 ) -> Result<Response, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     let (content, upload, warnings) = receive(&app, &p, Kind::Pdf, &q, req).await?;
     let detect_too = wants_detection(&upload.extra, &q)?;
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
     let form = forms::create(&app.db, &app.blobs, owner(&p), content, placed).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    let mut body =
-        json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
+    let mut body = json!({"ok": true, "form": form_json(&base_url, &form, Some(&questions))});
     if !warnings.is_empty() {
         body["warnings"] = json!(warnings);
     }
@@ -163,6 +163,7 @@ pub async fn create(
 
 pub async fn list(
     State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
@@ -180,7 +181,7 @@ pub async fn list(
     let limit = int_param(&q, "limit", 50, 1, 200)?;
     let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
     let (total, rows) = forms::list(&app.db, &p.account.id, open, limit, offset).await?;
-    let base = &app.config.base_url;
+    let base = &base_url;
     Ok(Json(json!({
         "ok": true,
         "total": total,
@@ -190,6 +191,7 @@ pub async fn list(
 
 pub async fn get(
     State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
@@ -198,7 +200,7 @@ pub async fn get(
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     Ok(Json(json!({
         "ok": true,
-        "form": form_json(&app.config.base_url, &form, Some(&questions)),
+        "form": form_json(&base_url, &form, Some(&questions)),
     })))
 }
 
@@ -209,6 +211,7 @@ pub async fn replace(
     Query(q): Query<HashMap<String, String>>,
     req: Request,
 ) -> Result<Json<Value>, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     let expected = expected_version(req.headers())?;
     if let Err(e) = forms::get(&app.db, &p.account.id, &id).await {
@@ -230,8 +233,7 @@ pub async fn replace(
     .await?;
     warnings.extend(dropped);
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    let mut body =
-        json!({"ok": true, "form": form_json(&app.config.base_url, &form, Some(&questions))});
+    let mut body = json!({"ok": true, "form": form_json(&base_url, &form, Some(&questions))});
     if !warnings.is_empty() {
         body["warnings"] = json!(warnings);
     }
@@ -285,6 +287,7 @@ pub async fn patch(
     Path(id): Path<String>,
     req: Request,
 ) -> Result<Json<Value>, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
     let m = json_object(&app, &p, req, TAKES).await?;
@@ -320,7 +323,7 @@ pub async fn patch(
     // The contract's PATCH answer is `{ok, form: {count, open, multiple, confirm,
     // responses}}`: the settings sit directly under `form`. The whole row is kept beside
     // them (with its own `form` member), so a client reading a form row finds one too.
-    let mut answer = form_json(&app.config.base_url, &form, None);
+    let mut answer = form_json(&base_url, &form, None);
     if let (Some(row), Value::Object(settings)) = (answer.as_object_mut(), form_member(&form, None))
     {
         row.extend(settings);

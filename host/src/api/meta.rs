@@ -240,8 +240,11 @@ impl Formats {
     }
 }
 
-pub async fn surface(State(app): State<App>) -> Json<Value> {
-    let base = &app.config.base_url;
+pub async fn surface(
+    State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
+) -> Json<Value> {
+    let base = &base_url;
     let formats = Formats::of(&app);
     let list = |read: bool| -> Vec<String> {
         ROUTES
@@ -280,8 +283,11 @@ pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], Str
     )
 }
 
-pub async fn openapi(State(app): State<App>) -> Json<Value> {
-    Json(openapi_document(&app.config.base_url, &Formats::of(&app)))
+pub async fn openapi(
+    State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
+) -> Json<Value> {
+    Json(openapi_document(&base_url, &Formats::of(&app)))
 }
 
 /// The JSON body of a create or replace: one source field. `file` + `type` is the generic

@@ -90,7 +90,7 @@ pub fn router(app: App) -> Router {
         .layer(from_fn(method_not_allowed_as_json))
         .layer(from_fn_with_state(app.clone(), route_gate))
         .layer(from_fn(security_headers))
-        .layer(from_fn(service::request_context))
+        .layer(from_fn_with_state(app.clone(), service::request_context))
         .with_state(app)
 }
 

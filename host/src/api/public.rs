@@ -4,9 +4,8 @@
 //! this (the route gate answers 404 to one); the link is the permission.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
@@ -394,6 +393,7 @@ fn answers_from_pairs(questions: &[Field], pairs: &[(String, String)]) -> Map<St
 
 pub async fn submit(
     State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
     Path(id): Path<String>,
     posted: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
 ) -> Response {
@@ -461,7 +461,7 @@ pub async fn submit(
     let submitted = responses::submit(
         &app.db,
         &app.blobs,
-        &app.config.base_url,
+        &base_url,
         &form,
         Submission {
             answers: values.clone(),
@@ -503,8 +503,9 @@ pub async fn limit_link_answers(
     }
     let client = req
         .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| crate::throttle::client_key(addr.ip()));
+        .get::<super::service::Client>()
+        .and_then(|c| c.ip)
+        .map(crate::throttle::client_key);
     let limits = &app.link_answers;
     let refused = match &client {
         Some(c) => limits.per_client.take(c).err(),

@@ -148,6 +148,7 @@ pub async fn submit(
     Path(id): Path<String>,
     req: Request,
 ) -> Result<Json<Value>, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
     let form = forms::get(&app.db, &p.account.id, &id).await?;
@@ -175,7 +176,7 @@ pub async fn submit(
     let r = responses::submit(
         &app.db,
         &app.blobs,
-        &app.config.base_url,
+        &base_url,
         &form,
         Submission {
             answers,
@@ -226,6 +227,7 @@ pub async fn add_share(
     Path(id): Path<String>,
     req: Request,
 ) -> Result<Json<Value>, ApiError> {
+    let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let m = json_object(&app, &p, req, "{email: <address>}").await?;
@@ -246,7 +248,7 @@ pub async fn add_share(
             );
         }
     }
-    let list = shares::add(&app.db, &app.config.base_url, &p.account, &form, &email).await?;
+    let list = shares::add(&app.db, &base_url, &p.account, &form, &email).await?;
     Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
 }
 

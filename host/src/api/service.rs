@@ -1,10 +1,11 @@
 //! What an operator runs the service with: a request id on every response and log line,
 //! request metrics, health and readiness for a load balancer, and the metrics page.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{ConnectInfo, FromRequestParts, MatchedPath, Request, State};
+use axum::http::{header, request::Parts, Extensions, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,6 +13,7 @@ use serde_json::{json, Value};
 use tracing::Instrument;
 
 use crate::app::App;
+use crate::config::Config;
 use crate::metrics::{self, Gauge};
 
 pub const REQUEST_ID: &str = "x-request-id";
@@ -33,18 +35,128 @@ fn request_id(req: &Request) -> String {
         .unwrap_or_else(|| format!("{:016x}", rand::random::<u64>()))
 }
 
-/// Gives the request an id (response header, error body, every log line of the request)
-/// and counts it in the metrics by route template.
-pub async fn request_context(req: Request, next: Next) -> Response {
+/// Who sent a request and the address they reached us under, as far as the connection and
+/// the trusted proxies (`QUIRE_TRUST_PROXY`) tell.
+#[derive(Debug, Clone)]
+pub struct Client {
+    /// None only for connections without a peer address (tests that call the router).
+    pub ip: Option<IpAddr>,
+    /// Base of the links in this request's answers.
+    pub base_url: String,
+}
+
+impl Client {
+    fn of(config: &Config, req: &Request) -> Client {
+        let peer = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(a)| a.ip());
+        let fixed = Client {
+            ip: peer,
+            base_url: config.base_url.clone(),
+        };
+        let Some(peer) = peer.filter(|p| config.trust_proxy.contains(*p)) else {
+            return fixed;
+        };
+        let headers = req.headers();
+        let ip = forwarded_client(headers, peer, |ip| config.trust_proxy.contains(ip));
+        let base_url = if config.base_url_given {
+            config.base_url.clone()
+        } else {
+            forwarded_base(headers).unwrap_or(fixed.base_url)
+        };
+        Client {
+            ip: Some(ip),
+            base_url,
+        }
+    }
+}
+
+/// The client behind a chain of trusted proxies: `X-Forwarded-For` read from the right
+/// (each proxy appends the address it saw), skipping our own proxies; the first address
+/// that is not one of them is the client. Anything left of it is the client's to forge.
+fn forwarded_client(headers: &HeaderMap, peer: IpAddr, trusted: impl Fn(IpAddr) -> bool) -> IpAddr {
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev().take(32) {
+        let Ok(ip) = hop.parse::<IpAddr>() else {
+            break;
+        };
+        client = ip;
+        if !trusted(ip) {
+            break;
+        }
+    }
+    client
+}
+
+/// `{X-Forwarded-Proto}://{X-Forwarded-Host or Host}` when both are plain.
+fn forwarded_base(headers: &HeaderMap) -> Option<String> {
+    let first = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+    };
+    let proto = match first("x-forwarded-proto")?.to_ascii_lowercase().as_str() {
+        "https" => "https",
+        "http" => "http",
+        _ => return None,
+    };
+    let host = first("x-forwarded-host").or_else(|| first("host"))?;
+    let plain = host.len() <= 255
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
+    plain.then(|| format!("{proto}://{host}"))
+}
+
+/// The base of the links to give in answers to this request.
+pub struct BaseUrl(pub String);
+
+impl FromRequestParts<App> for BaseUrl {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        Ok(BaseUrl(base_url_of(app, &parts.extensions)))
+    }
+}
+
+/// [`BaseUrl`] for handlers that take the whole request.
+pub fn base_url_of(app: &App, extensions: &Extensions) -> String {
+    extensions
+        .get::<Client>()
+        .map(|c| c.base_url.clone())
+        .unwrap_or_else(|| app.config.base_url.clone())
+}
+
+/// Gives the request an id (response header, error body, every log line of the request),
+/// works out who sent it, and counts it in the metrics by route template.
+pub async fn request_context(State(app): State<App>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let id = request_id(&req);
+    let client = Client::of(&app.config, &req);
+    let ip = client
+        .ip
+        .map(|ip| ip.to_string())
+        .unwrap_or_else(|| "-".to_string());
+    req.extensions_mut().insert(client);
     let route = req
         .extensions()
         .get::<MatchedPath>()
         .map(|p| p.as_str().to_string())
         .unwrap_or_else(|| "unmatched".to_string());
     let method = req.method().as_str().to_string();
-    let span = tracing::info_span!("request", id = %id, method = %method, route = %route);
+    let span =
+        tracing::info_span!("request", id = %id, client = %ip, method = %method, route = %route);
     let mut response = next.run(req).instrument(span.clone()).await;
     let took = started.elapsed();
     let status = response.status().as_u16();
@@ -188,4 +300,63 @@ pub async fn metrics_page(State(app): State<App>) -> Response {
         metrics::global().render(&gauges),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn the_client_is_the_first_untrusted_hop_from_the_right() {
+        let proxy: IpAddr = "10.0.0.2".parse().unwrap();
+        let trusted = |ip: IpAddr| ip.to_string().starts_with("10.");
+        let h = headers(&[("x-forwarded-for", "6.6.6.6, 203.0.113.7, 10.0.0.9")]);
+        assert_eq!(
+            forwarded_client(&h, proxy, trusted),
+            "203.0.113.7".parse::<IpAddr>().unwrap(),
+            "the forged left entry is not believed"
+        );
+        let h = headers(&[
+            ("x-forwarded-for", "198.51.100.1"),
+            ("x-forwarded-for", "10.0.0.3"),
+        ]);
+        assert_eq!(
+            forwarded_client(&h, proxy, trusted).to_string(),
+            "198.51.100.1"
+        );
+        let h = headers(&[("x-forwarded-for", "garbage, 10.0.0.3")]);
+        assert_eq!(forwarded_client(&h, proxy, trusted).to_string(), "10.0.0.3");
+        assert_eq!(forwarded_client(&HeaderMap::new(), proxy, trusted), proxy);
+    }
+
+    #[test]
+    fn links_follow_a_plain_forwarded_scheme_and_host() {
+        let h = headers(&[("x-forwarded-proto", "https"), ("host", "docs.example.org")]);
+        assert_eq!(forwarded_base(&h).unwrap(), "https://docs.example.org");
+        let h = headers(&[
+            ("x-forwarded-proto", "HTTPS, http"),
+            ("x-forwarded-host", "quire.example.org:8443"),
+            ("host", "internal:8080"),
+        ]);
+        assert_eq!(
+            forwarded_base(&h).unwrap(),
+            "https://quire.example.org:8443"
+        );
+        assert!(
+            forwarded_base(&headers(&[("x-forwarded-proto", "gopher"), ("host", "a")])).is_none()
+        );
+        assert!(forwarded_base(&headers(&[
+            ("x-forwarded-proto", "https"),
+            ("host", "a/b\"\"")
+        ]))
+        .is_none());
+    }
 }

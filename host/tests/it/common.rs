@@ -89,3 +89,59 @@ pub fn run_tool(cmd: &mut std::process::Command) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// A self-signed certificate for 127.0.0.1 (its own CA), as PEM files in `dir`.
+pub fn make_certificate(
+    dir: &std::path::Path,
+    name: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (cert, key) = (
+        dir.join(format!("{name}.crt")),
+        dir.join(format!("{name}.key")),
+    );
+    run_tool(
+        std::process::Command::new("openssl")
+            .args([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+            ])
+            .args(["-subj", &format!("/CN=quire test {name}")])
+            .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+            .arg("-keyout")
+            .arg(&key)
+            .arg("-out")
+            .arg(&cert),
+    );
+    (cert, key)
+}
+
+/// A private CA and a certificate for 127.0.0.1 it signed, as PEM files in `dir`:
+/// (CA certificate, certificate, key). Strict verifiers (rustls) refuse a self-signed CA
+/// certificate presented as a server's own, as a real private relay would not do.
+pub fn make_ca_and_certificate(
+    dir: &std::path::Path,
+    name: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let (ca, ca_key) = make_certificate(dir, &format!("{name}-ca"));
+    let (cert, key) = (
+        dir.join(format!("{name}.crt")),
+        dir.join(format!("{name}.key")),
+    );
+    run_tool(
+        std::process::Command::new("openssl")
+            .args([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+            ])
+            .arg("-CA")
+            .arg(&ca)
+            .arg("-CAkey")
+            .arg(&ca_key)
+            .args(["-subj", &format!("/CN=quire test {name}")])
+            .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+            .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+            .arg("-keyout")
+            .arg(&key)
+            .arg("-out")
+            .arg(&cert),
+    );
+    (ca, cert, key)
+}

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::run_tool;
+use crate::common::{make_ca_and_certificate, run_tool};
 use crate::forms::{create_form, good_answers};
 use crate::server::*;
 
@@ -285,4 +285,153 @@ fn invitations_are_no_mailer_and_an_address_refused_for_good_is_given_up() {
         s.cli_json(&["admin", "outbox", "--json"])["mail"],
         json!([])
     );
+}
+
+/// A relay with TLS and a login (host/tests/smtp/secure_relay.py): `mode` is `starttls` or
+/// `implicit`; the user is `mailer`, the password `s3cret`.
+fn start_secure_relay(
+    port: u16,
+    maildir: &std::path::Path,
+    cert: &std::path::Path,
+    key: &std::path::Path,
+    mode: &str,
+) -> Smtpd {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp/secure_relay.py");
+    let mut child = Command::new("python3")
+        .arg(script)
+        .arg(port.to_string())
+        .arg(maildir)
+        .arg(cert)
+        .arg(key)
+        .args([mode, "mailer", "s3cret"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("python3 with aiosmtpd");
+    let mut ready = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut ready,
+    )
+    .unwrap();
+    assert_eq!(ready.trim(), "ready", "the relay did not start");
+    Smtpd(child)
+}
+
+/// Invites `email` to a new form, which queues one message.
+fn queue_invitation(s: &Server, email: &str) {
+    let a = s.account("pro");
+    s.cli(&["admin", "account", "confirm-email", &a.id]);
+    let t = s.token(&a);
+    let form = create_form(s, &t, "Relay check");
+    let r = s.send_json(
+        "POST",
+        &t,
+        &format!("/api/v1/forms/{}/shares", form["id"].as_str().unwrap()),
+        &json!({ "email": email }),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+/// The message to `email` once `settled` says so (or a panic after 30 s).
+fn wait_for_mail(s: &Server, email: &str, settled: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let all = s.cli_json(&["admin", "outbox", "--all", "--json"]);
+        if let Some(m) = all["mail"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["recipient"] == email)
+        {
+            if settled(m) {
+                return m.clone();
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "mail to {email} did not settle: {all}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn sent(m: &Value) -> bool {
+    m["sent_at"].is_number()
+}
+
+fn tried(m: &Value) -> bool {
+    m["sent_at"].is_null() && m["last_error"].is_string()
+}
+
+#[test]
+fn mail_goes_through_relays_that_need_tls_and_a_login() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, cert, key) = make_ca_and_certificate(dir.path(), "relay");
+    let (starttls_port, implicit_port) = (free_port(), free_port());
+    let (starttls_box, implicit_box) = (dir.path().join("starttls"), dir.path().join("implicit"));
+    let _starttls = start_secure_relay(starttls_port, &starttls_box, &cert, &key, "starttls");
+    let _implicit = start_secure_relay(implicit_port, &implicit_box, &cert, &key, "implicit");
+    let ca = ca.to_str().unwrap();
+    let quick = [
+        ("QUIRE_MAIL_POLL_MS", "200"),
+        ("QUIRE_MAIL_RETRY_MAX_SECS", "1"),
+    ];
+    let with = |url: &str, ca: Option<&str>| {
+        let mut env = quick.to_vec();
+        env.push(("QUIRE_SMTP_URL", url));
+        if let Some(ca) = ca {
+            env.push(("QUIRE_SMTP_CA", ca));
+        }
+        env.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let spawn = |s: &mut Server, env: Vec<(String, String)>| {
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        s.spawn(&env);
+    };
+
+    // A wrong password: the message stays, with the relay's answer recorded.
+    let wrong = format!("smtp://mailer:guess@127.0.0.1:{starttls_port}?tls=required");
+    let mut s = Server::start(&[]);
+    s.kill();
+    spawn(&mut s, with(&wrong, Some(ca)));
+    queue_invitation(&s, "one@example.org");
+    let failed = wait_for_mail(&s, "one@example.org", tried);
+    let error = failed["last_error"].as_str().unwrap();
+    assert!(error.contains("535"), "the relay's answer: {failed}");
+    assert!(failed["failed_at"].is_null(), "kept for a retry: {failed}");
+
+    // The right password over STARTTLS, trusting the relay's CA: it is delivered.
+    s.terminate();
+    let right = format!("smtp://mailer:s3cret@127.0.0.1:{starttls_port}");
+    spawn(&mut s, with(&right, Some(ca)));
+    wait_for_mail(&s, "one@example.org", sent);
+
+    // Implicit TLS without the private CA: the certificate is checked and refused.
+    s.terminate();
+    let smtps = format!("smtps://mailer:s3cret@127.0.0.1:{implicit_port}");
+    spawn(&mut s, with(&smtps, None));
+    queue_invitation(&s, "two@example.org");
+    let failed = wait_for_mail(&s, "two@example.org", tried);
+    assert!(
+        failed["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("certificate"),
+        "{failed}"
+    );
+    // With it, the message goes.
+    s.terminate();
+    spawn(&mut s, with(&smtps, Some(ca)));
+    wait_for_mail(&s, "two@example.org", sent);
+
+    let first = delivered(&starttls_box);
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(first[0]["to"], "one@example.org");
+    let second = delivered(&implicit_box);
+    assert_eq!(second.len(), 1, "{second:?}");
+    assert_eq!(second[0]["to"], "two@example.org");
 }

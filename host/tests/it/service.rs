@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::{corpus, run_tool};
+use crate::common::{corpus, make_certificate, run_tool};
 use crate::server::*;
 
 #[test]
@@ -253,27 +253,6 @@ fn guessing_secrets_at_the_token_endpoint_is_slowed() {
     assert_eq!(s.token_response(&b.client_id, &b.secret, None).status, 200);
 }
 
-/// A self-signed certificate for 127.0.0.1 (its own CA), as PEM files in `dir`.
-fn make_certificate(dir: &std::path::Path, name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-    let (cert, key) = (
-        dir.join(format!("{name}.crt")),
-        dir.join(format!("{name}.key")),
-    );
-    run_tool(
-        Command::new("openssl")
-            .args([
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-            ])
-            .args(["-subj", &format!("/CN=quire test {name}")])
-            .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
-            .arg("-keyout")
-            .arg(&key)
-            .arg("-out")
-            .arg(&cert),
-    );
-    (cert, key)
-}
-
 /// curl over HTTPS trusting `ca`: (status, HTTP version, headers), or None when the
 /// connection or the certificate check failed.
 fn curl(ca: &std::path::Path, url: &str, extra: &[&str]) -> Option<(u16, String, String)> {
@@ -389,4 +368,109 @@ print(json.dumps({"id": doc["id"], "pdf": pdf[:5].decode("latin-1"), "version": 
     );
     // The server kept running through the swap.
     assert!(s.terminate().success());
+}
+
+/// A one-field form that any link holder can answer.
+fn name_form(s: &Server, t: &str) -> (String, Value) {
+    let r = s.send_json(
+        "POST",
+        t,
+        "/api/v1/forms",
+        &json!({"markdown": "# Sign up\n\nYour name, please.\n", "fields": [
+            {"key": "name", "type": "text", "label": "Name", "page": 1, "x": 72, "y": 200, "w": 200, "h": 20}
+        ]}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let form = r.json()["form"].clone();
+    (form["id"].as_str().unwrap().to_string(), form)
+}
+
+fn answer_from(s: &Server, form: &str, forwarded_for: &str) -> u16 {
+    request(
+        "POST",
+        &s.url(&format!("/f/{form}")),
+        &[("x-forwarded-for", forwarded_for)],
+        Some(("application/x-www-form-urlencoded", b"a.name=Ann".to_vec())),
+    )
+    .status
+}
+
+#[test]
+fn behind_a_trusted_proxy_forwarded_headers_name_the_client_and_the_links() {
+    let s = Server::start(&[
+        ("QUIRE_TRUST_PROXY", "10.0.0.0/8, 127.0.0.1"),
+        ("QUIRE_BASE_URL", ""),
+        ("QUIRE_LINK_ANSWERS_PER_CLIENT", "2"),
+    ]);
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let auth = format!("Bearer {t}");
+    let forwarded = [
+        ("authorization", auth.as_str()),
+        ("x-forwarded-proto", "https"),
+        ("x-forwarded-host", "docs.example.org"),
+    ];
+    let r = request(
+        "POST",
+        &s.url("/api/v1/pdfs"),
+        &forwarded,
+        Some(("application/json", br##"{"markdown": "# Hi"}"##.to_vec())),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["document"]["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        r.json()["document"]["links"]["open"],
+        format!("https://docs.example.org/d/{id}"),
+        "links follow the proxy: {}",
+        r.text()
+    );
+    // Straight to the server, links name the address it listens on.
+    let direct = s.get(&t, &format!("/api/v1/documents/{id}")).json();
+    assert_eq!(
+        direct["document"]["links"]["open"],
+        format!("{}/d/{id}", s.base),
+        "{direct}"
+    );
+
+    // Each forwarded client has its own allowance of answers; a forged entry left of
+    // the one the proxy appended does not make a new client.
+    let (form, _) = name_form(&s, &t);
+    assert_eq!(answer_from(&s, &form, "203.0.113.1"), 200);
+    assert_eq!(answer_from(&s, &form, "198.51.100.9, 203.0.113.1"), 200);
+    assert_eq!(answer_from(&s, &form, "192.0.2.77, 203.0.113.1"), 429);
+    assert_eq!(answer_from(&s, &form, "203.0.113.2, 10.1.2.3"), 200);
+
+    // From a peer that is not a trusted proxy, the headers are the client's to forge and
+    // count for nothing.
+    let s2 = Server::start(&[
+        ("QUIRE_TRUST_PROXY", "10.0.0.1"),
+        ("QUIRE_BASE_URL", ""),
+        ("QUIRE_LINK_ANSWERS_PER_CLIENT", "2"),
+    ]);
+    let b = s2.account("pro");
+    let t2 = s2.token(&b);
+    let auth = format!("Bearer {t2}");
+    let r = request(
+        "POST",
+        &s2.url("/api/v1/pdfs"),
+        &[
+            ("authorization", auth.as_str()),
+            ("x-forwarded-proto", "https"),
+            ("x-forwarded-host", "evil.example"),
+        ],
+        Some(("application/json", br##"{"markdown": "# Hi"}"##.to_vec())),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert!(
+        r.json()["document"]["links"]["open"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{}/d/", s2.base)),
+        "{}",
+        r.text()
+    );
+    let (form, _) = name_form(&s2, &t2);
+    assert_eq!(answer_from(&s2, &form, "203.0.113.1"), 200);
+    assert_eq!(answer_from(&s2, &form, "203.0.113.2"), 200);
+    assert_eq!(answer_from(&s2, &form, "203.0.113.3"), 429);
 }
