@@ -19,14 +19,18 @@ pub struct App {
     /// Request bodies held in memory, across every request.
     pub bodies: MemoryBudget,
     /// Answers through form links, per client address and per form.
-    pub link_answers: Arc<LinkAnswerLimits>,
+    pub link_limits: Arc<LinkLimits>,
     /// Wrong secrets at the token endpoint, per client id (brute force).
     pub token_failures: Arc<Throttle>,
 }
 
-pub struct LinkAnswerLimits {
-    pub per_client: Throttle,
-    pub per_form: Throttle,
+/// What anonymous link holders may do per minute. Views are limited per client only: a
+/// per-form limit on views would let one client close a form to everyone. Answers are also
+/// limited per form, because each one costs the owner storage.
+pub struct LinkLimits {
+    pub views_per_client: Throttle,
+    pub answers_per_client: Throttle,
+    pub answers_per_form: Throttle,
 }
 
 impl App {
@@ -56,12 +60,11 @@ impl App {
             tracing::info!("installed plugins: {}", installed.join(", "));
         }
         let bodies = MemoryBudget::new(config.body_memory);
-        let link_answers = Arc::new(LinkAnswerLimits {
-            per_client: Throttle::new(
-                config.link_answers_per_client,
-                config.link_answers_per_client,
-            ),
-            per_form: Throttle::new(config.link_answers_per_form, config.link_answers_per_form),
+        let burst = |per_minute| Throttle::new(per_minute, per_minute);
+        let link_limits = Arc::new(LinkLimits {
+            views_per_client: burst(config.link_views_per_client),
+            answers_per_client: burst(config.link_answers_per_client),
+            answers_per_form: burst(config.link_answers_per_form),
         });
         let token_failures = Arc::new(Throttle::new(
             config.token_failures_per_minute,
@@ -70,7 +73,7 @@ impl App {
         Ok(App {
             token_failures,
             bodies,
-            link_answers,
+            link_limits,
             config: Arc::new(config),
             db,
             blobs,

@@ -44,6 +44,9 @@ pub struct Config {
     /// Answers one client may send through form links, per minute
     /// (`QUIRE_LINK_ANSWERS_PER_CLIENT`, 0 for no limit); a burst of as many is allowed.
     pub link_answers_per_client: u32,
+    /// Requests for form pages and their page pictures one client may make per minute
+    /// (`QUIRE_LINK_VIEWS_PER_CLIENT`, 0 for no limit).
+    pub link_views_per_client: u32,
     /// Answers one form takes through its link, per minute, from everyone together
     /// (`QUIRE_LINK_ANSWERS_PER_FORM`, 0 for no limit).
     pub link_answers_per_form: u32,
@@ -227,6 +230,7 @@ impl Config {
             body_memory: env_parse::<u64>("QUIRE_BODY_MEMORY_MB", 1024)? << 20,
             body_idle: Duration::from_secs(env_parse("QUIRE_BODY_IDLE_SECS", 30)?),
             body_wait: Duration::from_secs(env_parse("QUIRE_BODY_WAIT_SECS", 10)?),
+            link_views_per_client: env_parse("QUIRE_LINK_VIEWS_PER_CLIENT", 300)?,
             link_answers_per_client: env_parse("QUIRE_LINK_ANSWERS_PER_CLIENT", 20)?,
             link_answers_per_form: env_parse("QUIRE_LINK_ANSWERS_PER_FORM", 600)?,
             token_failures_per_minute: env_parse("QUIRE_TOKEN_FAILURES_PER_MINUTE", 10)?,

@@ -83,9 +83,13 @@ pub fn router(app: App) -> Router {
             "/f/{id}",
             get(public::show)
                 .post(public::submit)
-                .route_layer(from_fn_with_state(app.clone(), public::limit_link_answers)),
+                .route_layer(from_fn_with_state(app.clone(), public::limit_link_use)),
         )
-        .route("/f/{id}/pages/{file}", get(public::page_picture))
+        .route(
+            "/f/{id}/pages/{file}",
+            get(public::page_picture)
+                .route_layer(from_fn_with_state(app.clone(), public::limit_link_use)),
+        )
         .fallback(not_found)
         .layer(from_fn(method_not_allowed_as_json))
         .layer(from_fn_with_state(app.clone(), route_gate))

@@ -492,42 +492,53 @@ pub async fn submit(
 /// Answers through a link are limited per client address and per form (see
 /// [`crate::throttle`]); past either limit the page says when to try again, with a 429 and
 /// `Retry-After`, before the answers are read.
-pub async fn limit_link_answers(
+/// Rate limits for link holders (anonymous): views of the page and its pictures per
+/// client, answers per client and per form. Refusals are 429 with `Retry-After`, as a page
+/// for the form itself and bare for its pictures.
+pub async fn limit_link_use(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(params): Path<HashMap<String, String>>,
     req: Request,
     next: Next,
 ) -> Response {
-    if req.method() != Method::POST {
-        return next.run(req).await;
-    }
     let client = req
         .extensions()
         .get::<super::service::Client>()
         .and_then(|c| c.ip)
         .map(crate::throttle::client_key);
-    let limits = &app.link_answers;
-    let refused = match &client {
-        Some(c) => limits.per_client.take(c).err(),
-        None => None,
-    }
-    .or_else(|| limits.per_form.take(&id).err());
+    let limits = &app.link_limits;
+    let answering = req.method() == Method::POST;
+    let refused = if answering {
+        let form = params.get("id").map(String::as_str).unwrap_or("");
+        client
+            .as_ref()
+            .and_then(|c| limits.answers_per_client.take(c).err())
+            .or_else(|| limits.answers_per_form.take(form).err())
+    } else {
+        client
+            .as_ref()
+            .and_then(|c| limits.views_per_client.take(c).err())
+    };
     let Some(wait) = refused else {
         return next.run(req).await;
     };
     let seconds = wait.as_secs().max(1);
+    let retry = [(header::RETRY_AFTER, seconds.to_string())];
+    if params.contains_key("file") {
+        return (StatusCode::TOO_MANY_REQUESTS, retry, "").into_response();
+    }
+    let (title, text) = if answering {
+        ("Too many answers", format!("This form has taken many answers in a short time. Please go back and send yours again in {seconds} seconds; what you typed is still in the page you came from."))
+    } else {
+        ("Too many requests", format!("This address has opened many form pages in a short time. Please reload this page in {seconds} seconds."))
+    };
     let body = page_shell(
-        "Too many answers",
+        title,
         &format!(
-            "<main><section class=\"questions\"><h1>Too many answers</h1><p role=\"alert\">This form has taken many answers in a short time. Please go back and send yours again in {seconds} seconds; what you typed is still in the page you came from.</p></section></main>"
+            "<main><section class=\"questions\"><h1>{title}</h1><p role=\"alert\">{text}</p></section></main>"
         ),
     );
-    (
-        StatusCode::TOO_MANY_REQUESTS,
-        [(header::RETRY_AFTER, seconds.to_string())],
-        Html(body),
-    )
-        .into_response()
+    (StatusCode::TOO_MANY_REQUESTS, retry, Html(body)).into_response()
 }
 
 /// One page of the form's document as a picture, drawn by the PNG converter.

@@ -6,6 +6,7 @@ use serde_json::json;
 use anyhow::Context;
 
 use crate::accounts;
+use crate::config::Config;
 use crate::store::{BlobLocation, Blobs, Db};
 
 #[derive(clap::Subcommand, Debug)]
@@ -25,6 +26,21 @@ pub enum AdminCommand {
     /// The blob store (`QUIRE_BLOBS`).
     #[command(subcommand)]
     Blobs(BlobsCommand),
+    /// Writes a consistent copy of this installation (the SQLite database and the blobs it
+    /// names) into DIR while the server runs. Again into the same DIR, only new blobs are
+    /// copied. Postgres installations back up with pg_dump instead.
+    Backup {
+        dir: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Brings a backup made by `quire admin backup` back into the data directory
+    /// (QUIRE_DATA, which must hold no database yet) and the blob store (QUIRE_BLOBS).
+    RestoreBackup {
+        dir: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// Mail waiting to be sent (invitations, submission notices); `--all` adds sent mail
     /// and mail given up (refused for good by the relay, or not taken in 3 days).
     Outbox {
@@ -85,6 +101,45 @@ pub async fn migrate_blobs(from: &BlobLocation, to: &str, json: bool) -> anyhow:
             digests.len()
         ),
     );
+    Ok(())
+}
+
+/// `quire admin backup DIR`.
+pub async fn backup(config: &Config, dir: &std::path::Path, json: bool) -> anyhow::Result<()> {
+    let db = Db::open(config.database_url.as_deref(), &config.data_dir).await?;
+    let blobs = Blobs::open(&config.blobs)?;
+    let c = crate::store::backup::backup(&db, &blobs, dir).await?;
+    let text = format!(
+        "backed up into {}: database {} bytes, {} blobs ({} new, {} bytes)",
+        c.dir.display(),
+        c.database_bytes,
+        c.blobs,
+        c.blobs - c.already_there,
+        c.bytes
+    );
+    say(json, serde_json::to_value(&c)?, text);
+    Ok(())
+}
+
+/// `quire admin restore-backup DIR`.
+pub async fn restore_backup(
+    config: &Config,
+    dir: &std::path::Path,
+    json: bool,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        config.database_url.is_none(),
+        "a backup restores into the embedded SQLite database; unset DATABASE_URL"
+    );
+    let blobs = Blobs::open(&config.blobs)?;
+    let c = crate::store::backup::restore(dir, &config.data_dir, &blobs).await?;
+    let text = format!(
+        "restored into {}: database {} bytes, {} blobs",
+        c.dir.display(),
+        c.database_bytes,
+        c.blobs
+    );
+    say(json, serde_json::to_value(&c)?, text);
     Ok(())
 }
 
@@ -280,6 +335,9 @@ pub async fn run(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
             )
             .await?;
             println!("{}", serde_json::to_string(&p)?);
+        }
+        AdminCommand::Backup { .. } | AdminCommand::RestoreBackup { .. } => {
+            anyhow::bail!("backups need the configuration; run them through `quire admin`")
         }
         AdminCommand::Blobs(BlobsCommand::Migrate { .. }) => {
             anyhow::bail!("`admin blobs` needs the configuration; run it through `quire admin`")

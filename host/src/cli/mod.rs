@@ -52,6 +52,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     {
         return admin::migrate_blobs(&config.blobs, to, *json).await;
     }
+    match &cli.command {
+        Command::Admin(admin::AdminCommand::Backup { dir, json }) => {
+            return admin::backup(&config, dir, *json).await
+        }
+        // Before anything opens (and so creates) the database it restores.
+        Command::Admin(admin::AdminCommand::RestoreBackup { dir, json }) => {
+            return admin::restore_backup(&config, dir, *json).await
+        }
+        _ => {}
+    }
     if let Command::Admin(cmd) = cli.command {
         // Accounts need the database only, not the converters.
         crate::store::open_data_dir(&config.data_dir)?;

@@ -1,6 +1,7 @@
 //! Persistence: the database (SQLite by default, Postgres for several hosts) and the
 //! content-addressed blob store. Every other module reaches storage through here.
 
+pub mod backup;
 mod blobs;
 mod pins;
 mod s3;

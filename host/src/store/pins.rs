@@ -213,13 +213,64 @@ async fn in_use(db: &Db, digest: &str) -> sqlx::Result<bool> {
               + (SELECT COUNT(*) FROM document_versions WHERE source_blob = $1)
               + (SELECT COUNT(*) FROM document_assets WHERE blob = $1)
               + (SELECT COUNT(*) FROM plugin_versions WHERE digest = $1)
-              + (SELECT COUNT(*) FROM blob_pins WHERE digest = $1 AND expires > $2) AS n",
+              + (SELECT COUNT(*) FROM blob_pins WHERE (digest = $1 OR digest = '*') AND expires > $2) AS n",
     )
     .bind(digest)
     .bind(now())
     .fetch_one(&db.pool)
     .await?;
     Ok(row.try_get::<i64, _>("n")? > 0)
+}
+
+/// Every blob a row names.
+pub async fn named(db: &Db) -> sqlx::Result<BTreeSet<String>> {
+    let rows: Vec<String> = sqlx::query_scalar(
+        "SELECT model_blob FROM document_versions
+         UNION SELECT source_blob FROM document_versions WHERE source_blob IS NOT NULL
+         UNION SELECT blob FROM document_assets
+         UNION SELECT digest FROM plugin_versions",
+    )
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// A pin on every blob at once (the digest `*`): while a backup copies the blobs its
+/// snapshot names, no collector removes any. It lapses like any pin if its holder dies.
+pub struct HoldAll {
+    pin: String,
+}
+
+impl HoldAll {
+    const LIFETIME_SECS: f64 = 6.0 * 3600.0;
+
+    pub async fn take(db: &Db) -> sqlx::Result<HoldAll> {
+        let pin = format!("hold-{:032x}", rand::random::<u128>());
+        sqlx::query("INSERT INTO blob_pins (pin, digest, expires) VALUES ($1, '*', $2)")
+            .bind(&pin)
+            .bind(now() + Self::LIFETIME_SECS)
+            .execute(&db.pool)
+            .await?;
+        Ok(HoldAll { pin })
+    }
+
+    pub async fn release(self, db: &Db) {
+        let released = sqlx::query("DELETE FROM blob_pins WHERE pin = $1")
+            .bind(&self.pin)
+            .execute(&db.pool)
+            .await;
+        if let Err(e) = released {
+            tracing::warn!("releasing the backup's hold on blobs (it lapses by itself): {e}");
+        }
+    }
+
+    /// Drops every hold in `db` (a snapshot that caught one).
+    pub async fn clear(db: &Db) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM blob_pins WHERE digest = '*'")
+            .execute(&db.pool)
+            .await?;
+        Ok(())
+    }
 }
 
 /// Collects every blob in the store that nothing names: the leftovers of writes that
@@ -288,6 +339,24 @@ mod tests {
             "an abandoned write leaves nothing"
         );
         assert!(blobs.exists(&named).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_hold_on_every_blob_keeps_the_collector_off_until_released() {
+        let (_dir, db, blobs) = open().await;
+        let orphan = blobs.put(b"nothing names me").await.unwrap();
+        let hold = HoldAll::take(&db).await.unwrap();
+        assert_eq!(sweep(&db, &blobs).await.unwrap(), 0);
+        assert_eq!(
+            collect(&db, &blobs, std::slice::from_ref(&orphan))
+                .await
+                .unwrap(),
+            0
+        );
+        assert!(blobs.exists(&orphan).await.unwrap());
+        hold.release(&db).await;
+        assert_eq!(sweep(&db, &blobs).await.unwrap(), 1);
+        assert!(!blobs.exists(&orphan).await.unwrap());
     }
 
     #[tokio::test]

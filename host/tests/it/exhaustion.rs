@@ -351,3 +351,33 @@ fn titles_are_bounded_and_the_page_does_not_repeat_them() {
         "title repeated in the page"
     );
 }
+
+#[test]
+fn a_link_holder_cannot_flood_the_page_and_its_pictures() {
+    let s = Server::start(&[
+        ("QUIRE_LINK_VIEWS_PER_CLIENT", "3"),
+        ("QUIRE_TRUST_PROXY", "127.0.0.1"),
+    ]);
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let form = scan_form(&s, &t);
+    let view = |path: &str, client: &str| {
+        request("GET", &s.url(path), &[("x-forwarded-for", client)], None)
+    };
+    let page = format!("/f/{form}");
+    let picture = format!("/f/{form}/pages/1.png");
+    assert_eq!(view(&page, "203.0.113.5").status, 200);
+    let r = view(&picture, "203.0.113.5");
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(view(&page, "203.0.113.5").status, 200);
+    // The fourth request within the minute waits: a page that says so, a bare picture.
+    let r = view(&page, "203.0.113.5");
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert!(r.header("retry-after").is_some());
+    assert!(r.text().contains("Too many requests"), "{}", r.text());
+    let r = view(&picture, "203.0.113.5");
+    assert_eq!(r.status, 429);
+    assert!(r.header("retry-after").is_some());
+    // Other people can still open the form.
+    assert_eq!(view(&page, "198.51.100.20").status, 200);
+}

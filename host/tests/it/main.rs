@@ -3,6 +3,7 @@
 
 mod api;
 mod authors;
+mod backup;
 mod browser;
 mod cluster;
 mod common;

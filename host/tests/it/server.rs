@@ -101,9 +101,17 @@ impl Server {
     }
 
     pub fn start_with_db(database_url: Option<String>, env: &[(&str, &str)]) -> Server {
+        let mut s = Self::stopped(database_url);
+        s.spawn(env);
+        s
+    }
+
+    /// A server on a fresh data directory that is not started yet (for `cli` set-up such
+    /// as a restore); [`Server::spawn`] starts it.
+    pub fn stopped(database_url: Option<String>) -> Server {
         let data = tempfile::tempdir().unwrap();
         let (port, admin_port) = (free_port(), free_port());
-        let mut s = Server {
+        Server {
             base: format!("http://127.0.0.1:{port}"),
             admin_base: format!("http://127.0.0.1:{admin_port}"),
             data,
@@ -111,9 +119,7 @@ impl Server {
             child: None,
             port,
             admin_port,
-        };
-        s.spawn(env);
-        s
+        }
     }
 
     fn command(&self) -> Command {
@@ -197,6 +203,11 @@ impl Server {
             let _ = c.kill();
             let _ = c.wait();
         }
+    }
+
+    /// Runs a `quire` subcommand against this server's data; returns its output.
+    pub fn cli_output(&self, args: &[&str]) -> std::process::Output {
+        self.command().args(args).output().unwrap()
     }
 
     /// Runs a `quire` subcommand against this server's data; returns stdout, panics on failure.

@@ -474,3 +474,39 @@ fn behind_a_trusted_proxy_forwarded_headers_name_the_client_and_the_links() {
     assert_eq!(answer_from(&s2, &form, "203.0.113.2"), 200);
     assert_eq!(answer_from(&s2, &form, "203.0.113.3"), 429);
 }
+
+/// The unit file README shows is the one in deploy/, and systemd accepts it (with the
+/// binary this build made in place of the installed path).
+#[test]
+fn the_systemd_unit_verifies() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let unit = std::fs::read_to_string(root.join("deploy/quire.service")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&unit),
+        "README's systemd unit differs from deploy/quire.service"
+    );
+    assert!(unit.contains("ExecStart=/usr/local/bin/quire serve"));
+    let Ok(probe) = Command::new("systemd-analyze").arg("--version").output() else {
+        eprintln!("no systemd-analyze here: the unit is only compared with README");
+        return;
+    };
+    assert!(probe.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("quire.service");
+    std::fs::write(
+        &path,
+        unit.replace("/usr/local/bin/quire", env!("CARGO_BIN_EXE_quire")),
+    )
+    .unwrap();
+    let out = Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let complaints = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && !complaints.contains("quire.service"),
+        "systemd-analyze verify: {complaints}"
+    );
+}
