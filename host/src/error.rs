@@ -44,6 +44,9 @@ pub enum Error {
     /// should try again shortly. Nothing was changed.
     #[error("{0}")]
     Unavailable(String),
+    /// The server's own storage has no room (its disk, not the account's quota).
+    #[error("{0}")]
+    ServerFull(String),
     #[error(transparent)]
     Conversion(#[from] ConversionError),
     #[error(transparent)]
@@ -52,7 +55,30 @@ pub enum Error {
 
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
+        if database_unreachable(&e) {
+            tracing::warn!("database: {e}");
+            return Error::Unavailable(
+                "the database is not answering; nothing was changed, try again shortly".into(),
+            );
+        }
         Error::Internal(e.into())
+    }
+}
+
+/// Whether `e` says the database could not be reached or went away (a restart, a failover,
+/// a full pool), as opposed to a statement it refused: the request may succeed later.
+pub fn database_unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        // Postgres: connection exceptions (08xxx), shutting down or starting (57P01-57P03).
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|c| c.starts_with("08") || matches!(&*c, "57P01" | "57P02" | "57P03")),
+        _ => false,
     }
 }
 
@@ -64,6 +90,12 @@ impl From<BlobError> for Error {
                 Error::Unavailable(
                     "the blob store is not answering; nothing was changed, try again shortly"
                         .into(),
+                )
+            }
+            BlobError::Full(detail) => {
+                tracing::error!("blob store full: {detail}");
+                Error::ServerFull(
+                    "the server's storage is full; nothing was changed, try again later".into(),
                 )
             }
             other => Error::Internal(other.into()),

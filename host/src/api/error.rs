@@ -111,6 +111,9 @@ impl From<Error> for ApiError {
                     .header(header::RETRY_AFTER, retry_after.to_string())
             }
             Error::Unavailable(s) => unavailable(s),
+            Error::ServerFull(s) => {
+                ApiError::new(StatusCode::INSUFFICIENT_STORAGE, s).header(header::RETRY_AFTER, "60")
+            }
             Error::Conversion(c) => c.into(),
             Error::Internal(i) => i.into(),
         }
@@ -125,9 +128,26 @@ impl From<BlobError> for ApiError {
 
 impl From<anyhow::Error> for ApiError {
     fn from(e: anyhow::Error) -> Self {
-        // A blob store outage deep inside a call still reaches the client as a 503.
-        if let Some(BlobError::Unavailable(detail)) = e.downcast_ref::<BlobError>() {
-            return Error::from(BlobError::Unavailable(detail.clone())).into();
+        // A store outage deep inside a call still reaches the client as a 503 (or a 507).
+        for cause in e.chain() {
+            match cause.downcast_ref::<BlobError>() {
+                Some(BlobError::Unavailable(detail)) => {
+                    return Error::from(BlobError::Unavailable(detail.clone())).into()
+                }
+                Some(BlobError::Full(detail)) => {
+                    return Error::from(BlobError::Full(detail.clone())).into()
+                }
+                _ => {}
+            }
+            if let Some(db) = cause.downcast_ref::<sqlx::Error>() {
+                if crate::error::database_unreachable(db) {
+                    return Error::Unavailable(
+                        "the database is not answering; nothing was changed, try again shortly"
+                            .into(),
+                    )
+                    .into();
+                }
+            }
         }
         ApiError::internal(format!("{e:#}"))
     }
@@ -135,7 +155,7 @@ impl From<anyhow::Error> for ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
-        ApiError::internal(e)
+        Error::from(e).into()
     }
 }
 

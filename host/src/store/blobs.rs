@@ -29,6 +29,9 @@ pub enum BlobError {
     /// may succeed later, so the API answers 503 with Retry-After.
     #[error("the blob store is unavailable: {0}")]
     Unavailable(String),
+    /// The store has no room (a full disk or quota): 507 until an operator frees space.
+    #[error("the blob store is full: {0}")]
+    Full(String),
     #[error("blob {0} is missing from the blob store")]
     Missing(String),
     #[error("blob {0} is corrupt (its bytes do not match its name)")]
@@ -41,7 +44,15 @@ pub enum BlobError {
 
 impl From<std::io::Error> for BlobError {
     fn from(e: std::io::Error) -> Self {
-        BlobError::Other(e.into())
+        use std::io::ErrorKind;
+        match e.kind() {
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded => BlobError::Full(e.to_string()),
+            // An operator's mistake (a read-only mount, wrong owner), not the request's.
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
+                BlobError::Unavailable(e.to_string())
+            }
+            _ => BlobError::Other(e.into()),
+        }
     }
 }
 
@@ -281,13 +292,18 @@ impl DirStore {
         }
         self.dir.create_dir_all(&digest[..2])?;
         let tmp = format!("tmp/{}-{}", &digest[..16], rand::random::<u64>());
-        let mut file = self.dir.create(&tmp).context("creating a temporary blob")?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        self.dir
-            .rename(&tmp, &self.dir, &rel)
-            .context("moving the blob into place")?;
+        let written = (|| {
+            let mut file = self.dir.create(&tmp)?;
+            file.write_all(bytes)?;
+            file.sync_all()?;
+            drop(file);
+            self.dir.rename(&tmp, &self.dir, &rel)
+        })();
+        if let Err(e) = written {
+            // A part-written file on a full disk would only make it fuller.
+            let _ = self.dir.remove_file(&tmp);
+            return Err(e.into());
+        }
         // The rename is durable once the directory entry is; sync the parent.
         if let Ok(parent) = self.dir.open_dir(&digest[..2]) {
             if let Ok(f) = parent.open(".") {

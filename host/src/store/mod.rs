@@ -71,6 +71,13 @@ impl Db {
         let options = AnyConnectOptions::from_str(&url).context("reading the database URL")?;
         let pool = AnyPoolOptions::new()
             .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            // Fail fast while a database server is away (a restart): 503 in seconds, not
+            // a request hanging for half a minute. SQLite is a file; its waits are for the
+            // write lock under load, which the default patience suits.
+            .acquire_timeout(std::time::Duration::from_secs(match backend {
+                Backend::Postgres => 5,
+                Backend::Sqlite => 30,
+            }))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {

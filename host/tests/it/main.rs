@@ -10,6 +10,7 @@ mod common;
 mod convert_cli;
 mod corpus;
 mod exhaustion;
+mod faults;
 mod formats;
 mod forms;
 mod golden;
