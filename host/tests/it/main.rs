@@ -21,3 +21,4 @@ mod sandbox;
 mod schema;
 mod server;
 mod service;
+mod soak;

@@ -27,6 +27,8 @@ pub use build::LABEL_SUFFIX;
 
 /// The media type of .vsdx drawings.
 pub const MEDIA_TYPE: &str = "application/vnd.ms-visio.drawing";
+/// The type Microsoft registers for .vsdx packages (Office and browsers send this one).
+pub const MAIN_MEDIA_TYPE: &str = "application/vnd.ms-visio.drawing.main+xml";
 /// The macro-enabled variant (.vsdm); read the same way, macros ignored.
 pub const MACRO_MEDIA_TYPE: &str = "application/vnd.ms-visio.drawing.macroEnabled.main+xml";
 /// The converter's version, as `describe` reports it.
@@ -43,6 +45,7 @@ impl Converter for Vsdx {
             version: VERSION.into(),
             imports: vec![
                 Format::new(MEDIA_TYPE, "vsdx"),
+                Format::new(MAIN_MEDIA_TYPE, "vsdx"),
                 Format::new(MACRO_MEDIA_TYPE, "vsdm"),
             ],
             exports: Vec::new(),
