@@ -11,7 +11,7 @@ PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
 TEST_PLUGINS := hostile hostile-v2 markdown-next broken-describe not-a-converter
 
-.PHONY: all build plugins host run test test-rust deps lint fmt bench clean-data soak
+.PHONY: all build plugins host run test test-rust deps lint fmt bench clean-data soak fuzz
 
 all: build
 
@@ -53,6 +53,10 @@ fmt:
 # The 30-minute soak (make test runs a 2-minute one): mixed load, memory, descriptors, p99.
 soak: deps plugins
 	QUIRE_SOAK_SECS=$${QUIRE_SOAK_SECS:-1800} QUIRE_SKIP_POSTGRES=1 $(CARGO) test --release -p quire --test it -- soak:: --nocapture
+
+# Every fuzz target for FUZZ_SECS seconds (default 60) each, seeded from the corpus.
+fuzz: build
+	bash scripts/fuzz.sh
 
 bench: build
 	bash scripts/bench.sh

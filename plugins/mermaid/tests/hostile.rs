@@ -167,3 +167,33 @@ fn wide_and_dense_graphs_stay_bounded() {
     println!("2000 nodes, 4000 links: {:?}", t.elapsed());
     assert!(t.elapsed().as_secs() < 60);
 }
+
+/// Every input the fuzzer (fuzz/, `make fuzz`) found a fault with imports to a model the
+/// host accepts or is refused with a sentence.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let _ = run(&std::fs::read(&path).unwrap());
+        seen += 1;
+    }
+    assert!(seen > 0, "no findings in {}", dir.display());
+}
+
+#[test]
+fn a_repeated_subgraph_id_adds_to_the_first() {
+    let doc = import(
+        "flowchart LR\n  subgraph B1\n    a --> b\n  end\n  subgraph B1 [Second]\n    direction BT\n    c\n  end\n  subgraph A\n    subgraph A\n      d\n    end\n  end\n",
+    )
+    .document;
+    valid(&doc);
+    let groups = groups(&doc);
+    assert_eq!(groups.len(), 2, "{groups:?}");
+    let parents = parents(&doc);
+    for node in ["a", "b", "c"] {
+        assert_eq!(parents[node].as_deref(), Some("B1"), "{node}: {parents:?}");
+    }
+    assert_eq!(parents["d"].as_deref(), Some("A"));
+}

@@ -174,19 +174,41 @@ impl Parser {
         let Some(open) = self.open.pop() else {
             return Err(self.c.error_at(at, "`end` without a subgraph to close"));
         };
-        let id = open
-            .id
-            .unwrap_or_else(|| format!("subGraph{}", self.chart.subgraphs.len()));
-        let mut title = open.title;
+        let Open {
+            id,
+            mut title,
+            direction,
+            mut members,
+            ..
+        } = open;
+        let id = id.unwrap_or_else(|| format!("subGraph{}", self.chart.subgraphs.len()));
         title.text = title.text.trim().to_string();
         if let Some(parent) = self.open.last_mut() {
-            parent.members.push(id.clone());
+            if !parent.members.contains(&id) {
+                parent.members.push(id.clone());
+            }
+        }
+        // A subgraph is never its own member (`subgraph A` inside `subgraph A`).
+        members.retain(|m| *m != id);
+        // A second block with an id already used adds to that subgraph, as mermaid does,
+        // rather than making a second shape with the same id.
+        if let Some(earlier) = self.chart.subgraphs.iter_mut().find(|s| s.id == id) {
+            for member in members {
+                if !earlier.members.contains(&member) {
+                    earlier.members.push(member);
+                }
+            }
+            if !title.text.is_empty() && title.text != id {
+                earlier.title = title;
+            }
+            earlier.direction = direction.or(earlier.direction);
+            return Ok(());
         }
         self.chart.subgraphs.push(Subgraph {
             id,
             title,
-            direction: open.direction,
-            members: open.members,
+            direction,
+            members,
             classes: Vec::new(),
             styles: Vec::new(),
         });
