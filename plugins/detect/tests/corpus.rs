@@ -2,12 +2,13 @@
 //! no error, no panic, fields inside their pages, keys in order, and a bounded time. Files
 //! that are not forms give few fields.
 
-use std::path::Path;
 use std::time::Instant;
 
 use quire_sdk::{ConvertError, ImportRequest, Imported};
 
-const CORPUS: &str = "/work/shared/corpus";
+fn corpus() -> std::path::PathBuf {
+    quire_sdk::corpus_dir()
+}
 
 fn import(dir: &str, name: &str, bytes: Vec<u8>) -> Result<Imported, ConvertError> {
     let request = |media_type: &str| ImportRequest {
@@ -28,7 +29,7 @@ fn import(dir: &str, name: &str, bytes: Vec<u8>) -> Result<Imported, ConvertErro
 fn every_importable_corpus_file_is_examined() {
     let mut examined = 0;
     for dir in ["images", "pdf", "markdown"] {
-        let mut names: Vec<String> = std::fs::read_dir(Path::new(CORPUS).join(dir))
+        let mut names: Vec<String> = std::fs::read_dir(corpus().join(dir))
             .expect("the corpus")
             .map(|e| {
                 e.expect("an entry")
@@ -39,7 +40,7 @@ fn every_importable_corpus_file_is_examined() {
             .collect();
         names.sort();
         for name in names {
-            let bytes = std::fs::read(Path::new(CORPUS).join(dir).join(&name)).expect("readable");
+            let bytes = std::fs::read(corpus().join(dir).join(&name)).expect("readable");
             // Files an importer refuses (locked, damaged, password) have nothing to examine.
             let Ok(imported) = import(dir, &name, bytes) else {
                 continue;

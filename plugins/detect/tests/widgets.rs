@@ -6,8 +6,8 @@
 use quire_sdk::{Document, Field, FieldType, ImportRequest};
 
 fn import(name: &str) -> Document {
-    let path = format!("/work/shared/corpus/pdf/{name}");
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let path = quire_sdk::corpus_dir().join("pdf").join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     quire_pdf::import_pdf(ImportRequest {
         bytes,
         media_type: "application/pdf".into(),

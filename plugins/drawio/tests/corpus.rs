@@ -13,11 +13,13 @@ use quire_sdk::{ConvertError, ImportRequest, Imported};
 mod common;
 use common::{found_page, Expected};
 
-const CORPUS: &str = "/work/shared/corpus/drawio";
+fn corpus() -> PathBuf {
+    quire_sdk::corpus_dir().join("drawio")
+}
 
 fn corpus_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(CORPUS)
-        .expect("the corpus is at /work/shared/corpus/drawio")
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus())
+        .expect("the corpus is at ../shared/corpus/drawio beside the repository")
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();

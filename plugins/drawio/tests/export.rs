@@ -128,7 +128,7 @@ fn ends_by_label(doc: &Document) -> Vec<(String, String)> {
 
 #[test]
 fn corpus_round_trips_keep_structure() {
-    let mut files: Vec<_> = std::fs::read_dir("/work/shared/corpus/drawio")
+    let mut files: Vec<_> = std::fs::read_dir(quire_sdk::corpus_dir().join("drawio"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();

@@ -12,8 +12,8 @@ use common::*;
 use quire_sdk::Shape;
 
 fn corpus_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(CORPUS)
-        .expect("the corpus is at /work/shared/corpus/html")
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus())
+        .expect("the corpus is at ../shared/corpus/html beside the repository")
         .map(|e| e.expect("a directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "html"))
         .collect();
@@ -103,7 +103,7 @@ fn every_oracle_paragraph_is_in_the_model_in_order() {
 #[test]
 fn hand_picked_text_of_each_page() {
     let convert = |name: &str| {
-        let path = Path::new(CORPUS).join(name);
+        let path = corpus().join(name);
         quire_html::convert(request(std::fs::read(path).expect("readable"))).expect("converts")
     };
 
@@ -182,7 +182,7 @@ fn hand_picked_text_of_each_page() {
 /// builds are given more room. Prints the time for the report.
 #[test]
 fn the_large_wikipedia_page_converts_quickly() {
-    let path = Path::new(CORPUS).join("readability-wikipedia-new-zealand.html");
+    let path = corpus().join("readability-wikipedia-new-zealand.html");
     let bytes = std::fs::read(path).expect("readable");
     let start = Instant::now();
     let out = quire_html::convert(request(bytes)).expect("converts");

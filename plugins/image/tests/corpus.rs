@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use quire_sdk::{ConvertError, ImportRequest, Imported, Shape};
 
-const CORPUS: &str = "/work/shared/corpus/images";
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/images");
 
 fn request(bytes: Vec<u8>, media_type: &str) -> ImportRequest {
     ImportRequest {

@@ -8,7 +8,10 @@ use std::process::Command;
 use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
 use quire_sdk::{ExportRequest, ImportRequest};
 
-const PHOTO: &str = "/work/shared/corpus/images/form-patient-intake-photo.jpg";
+const PHOTO: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/corpus/images/form-patient-intake-photo.jpg"
+);
 
 fn mean_difference(a: &RgbImage, b: &RgbImage) -> f64 {
     assert_eq!(a.dimensions(), b.dimensions());

@@ -258,8 +258,10 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
 
 #[test]
 fn damaged_pictures_become_grey_boxes() {
-    let png = std::fs::read("/work/shared/corpus/images/pngsuite-basn6a16-16bit-rgba.png").unwrap();
-    let jpeg = std::fs::read("/work/shared/corpus/images/photo-cmyk.jpg").unwrap();
+    let png =
+        std::fs::read(quire_sdk::corpus_dir().join("images/pngsuite-basn6a16-16bit-rgba.png"))
+            .unwrap();
+    let jpeg = std::fs::read(quire_sdk::corpus_dir().join("images/photo-cmyk.jpg")).unwrap();
     let mut assets = Vec::new();
     let mut page = Page::new(300.0, 300.0);
     let cuts = [10, 40, 100, png.len() / 2, png.len() - 20];

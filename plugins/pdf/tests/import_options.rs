@@ -210,7 +210,7 @@ fn damaged_and_foreign_bytes_are_refused_with_a_sentence() {
         import(corpus("ocrmypdf-invalid-header-only.pdf"), &[]),
         Err(ConvertError::Damaged(_))
     ));
-    let png = read("/work/shared/corpus/images/pngsuite-basn0g01-1bit-gray.png");
+    let png = read(&corpus_path("../images/pngsuite-basn0g01-1bit-gray.png"));
     match import(png, &[]) {
         Err(ConvertError::Unsupported(s)) => assert!(s.contains("not a PDF"), "{s}"),
         other => panic!("{:?}", other.err()),

@@ -38,3 +38,14 @@ pub mod bindings {
         default_bindings_module: "quire_sdk::bindings",
     });
 }
+
+/// The shared corpus of real files the tests read: `../shared/corpus` beside the repository
+/// root, or `QUIRE_CORPUS` when set. For tests and tools; components never read files.
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub fn corpus_dir() -> std::path::PathBuf {
+    match std::env::var_os("QUIRE_CORPUS") {
+        Some(dir) => dir.into(),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    }
+}

@@ -11,8 +11,8 @@ use quire_sdk::{ImportRequest, Imported, Shape, ShapeWalk};
 use quire_vsdx::{import_vsdx, LABEL_SUFFIX};
 
 fn corpus() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir("/work/shared/corpus/vsdx")
-        .expect("the corpus is at /work/shared/corpus/vsdx")
+    let mut files: Vec<PathBuf> = std::fs::read_dir(quire_sdk::corpus_dir().join("vsdx"))
+        .expect("the corpus is at ../shared/corpus/vsdx beside the repository")
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();

@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn a_jpeg_is_turned_by_its_exif_orientation_and_shrunk() {
         // Stored 4032 x 3024 with orientation 6: upright it is portrait, a third the size.
-        let path = "/work/shared/corpus/images/form-patient-intake-photo.jpg";
+        let path = quire_sdk::corpus_dir().join("images/form-patient-intake-photo.jpg");
         let bytes = std::fs::read(path).expect("the corpus photo");
         let d = decode(&bytes, u64::MAX).expect("it decodes");
         assert_eq!((d.gray.width, d.gray.height), (1008, 1344));

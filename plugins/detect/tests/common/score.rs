@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use quire_sdk::{Asset, Document, Field, FieldType, ImportRequest, Rect};
 
-pub const CORPUS: &str = "/work/shared/corpus";
+pub fn corpus() -> std::path::PathBuf {
+    quire_sdk::corpus_dir()
+}
 
 /// A blank a person would fill, from the truth files.
 #[derive(Debug, Clone)]
@@ -113,7 +115,7 @@ pub const CASES: &[Case] = &[
 
 /// The document and assets the real importer makes of a corpus file.
 pub fn import(case: &Case) -> (Document, Vec<Asset>) {
-    let path = Path::new(CORPUS).join(case.path);
+    let path = corpus().join(case.path);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let request = ImportRequest {
         bytes,

@@ -3,7 +3,9 @@
 
 use quire_sdk::{Asset, Document, ImportRequest, Imported, Shape};
 
-pub const CORPUS: &str = "/work/shared/corpus/html";
+pub fn corpus() -> std::path::PathBuf {
+    quire_sdk::corpus_dir().join("html")
+}
 
 pub fn request(bytes: impl Into<Vec<u8>>) -> ImportRequest {
     ImportRequest {

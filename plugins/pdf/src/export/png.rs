@@ -450,7 +450,7 @@ mod tests {
     use super::*;
 
     fn corpus(name: &str) -> Vec<u8> {
-        let path = format!("/work/shared/corpus/images/{name}");
+        let path = format!("{}/images/{name}", quire_sdk::corpus_dir().display());
         std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use quire_sdk::*;
 
-const CORPUS: &str = "/work/shared/corpus/images";
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/images");
 
 pub fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quire-pdf");

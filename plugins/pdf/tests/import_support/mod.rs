@@ -11,7 +11,7 @@ use std::process::Command;
 
 use quire_sdk::*;
 
-pub const CORPUS: &str = "/work/shared/corpus/pdf";
+pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pdf");
 pub const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// Passwords of the corpus files, from the corpus's SOURCES.md.

@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn the_orientation_tag_is_read_and_reset() {
-        let path = "/work/shared/corpus/images/form-patient-intake-photo.jpg";
+        let path = quire_sdk::corpus_dir().join("images/form-patient-intake-photo.jpg");
         let bytes = std::fs::read(path).unwrap();
         let p = load(&bytes).unwrap();
         assert_eq!(p.orientation, 6);
@@ -261,7 +261,7 @@ mod tests {
         bomb.extend_from_slice(&100_000u32.to_be_bytes());
         bomb.extend_from_slice(&100_000u32.to_be_bytes());
         assert!(load(&bomb).unwrap_err().contains("megapixels"));
-        let jpeg = std::fs::read("/work/shared/corpus/images/photo-cmyk.jpg").unwrap();
+        let jpeg = std::fs::read(quire_sdk::corpus_dir().join("images/photo-cmyk.jpg")).unwrap();
         assert!(load(&jpeg).is_ok());
         for cut in [2, 3, 4, 10, 50, 200, jpeg.len() - 2] {
             assert!(load(&jpeg[..cut]).is_err(), "cut at {cut}");

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use quire_sdk::*;
 
-pub const CORPUS: &str = "/work/shared/corpus";
+pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
 
 pub fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quire-svg");
