@@ -3,7 +3,10 @@
 
 CARGO        ?= cargo
 WASM_TARGET  := wasm32-wasip2
-TARGET_DIR   := $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null || echo target)
+# Read without running cargo: at parse time the pinned toolchain may not be there yet.
+TARGET_DIR   := $(or $(CARGO_TARGET_DIR),target)
+# Python tools (pinned in scripts/python-tools.txt) live in a venv, first on PATH for tests.
+PY_TOOLS     := $(CURDIR)/target/tools/python/bin
 WASM_OUT     := $(TARGET_DIR)/$(WASM_TARGET)/plugin
 PLUGINS_OUT  := $(TARGET_DIR)/plugins
 # Converters shipped with Quire (copied to $(PLUGINS_OUT), installed on a fresh data dir).
@@ -11,25 +14,27 @@ PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
 TEST_PLUGINS := hostile hostile-v2 markdown-next broken-describe not-a-converter
 
-.PHONY: all build plugins host run test test-rust deps lint fmt bench clean-data soak fuzz
+.PHONY: all build plugins host run test test-rust deps toolchain lint fmt bench clean-data soak fuzz
 
 all: build
 
-deps:
-	@rustup target list --installed 2>/dev/null | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
+# The compiler rust-toolchain.toml pins, with the component target.
+toolchain:
+	@bash scripts/toolchain.sh
+
+deps: toolchain
 	@bash scripts/install-test-tools.sh
 	@bash scripts/test-s3.sh --build-only >/dev/null
 
 # One cargo invocation for every component, so they share one build of the SDK.
-plugins:
-	@rustup target list --installed 2>/dev/null | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
+plugins: toolchain
 	$(CARGO) build --profile plugin --target $(WASM_TARGET) $(foreach p,$(PLUGINS) $(TEST_PLUGINS),-p quire-$(p))
 	@mkdir -p $(PLUGINS_OUT)
 	@rm -f $(PLUGINS_OUT)/*.wasm
 	@for p in $(PLUGINS); do cp $(WASM_OUT)/quire_$$(echo $$p | tr - _).wasm $(PLUGINS_OUT)/; done
 	@ls -l $(PLUGINS_OUT)
 
-host:
+host: toolchain
 	$(CARGO) build --release -p quire
 
 build: plugins host
@@ -41,9 +46,10 @@ run: build
 # run the `quire` binary `cargo test` builds itself (the workspace's feature set), so a
 # separate host build would only compile the dependency graph twice.
 test: deps plugins
-	QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --release --workspace
+	bash scripts/check-setup.sh
+	PATH="$(PY_TOOLS):$$PATH" QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --release --workspace
 
-lint:
+lint: toolchain
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
@@ -52,7 +58,7 @@ fmt:
 
 # The 30-minute soak (make test runs a 2-minute one): mixed load, memory, descriptors, p99.
 soak: deps plugins
-	QUIRE_SOAK_SECS=$${QUIRE_SOAK_SECS:-1800} QUIRE_SKIP_POSTGRES=1 $(CARGO) test --release -p quire --test it -- soak:: --nocapture
+	PATH="$(PY_TOOLS):$$PATH" QUIRE_SOAK_SECS=$${QUIRE_SOAK_SECS:-1800} QUIRE_SKIP_POSTGRES=1 $(CARGO) test --release -p quire --test it -- soak:: --nocapture
 
 # Every fuzz target for FUZZ_SECS seconds (default 60) each, seeded from the corpus.
 fuzz: build

@@ -7,7 +7,8 @@
 #    against one host on Postgres + S3.
 # Every ratio compares numbers measured in this same run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
+cd "$QUIRE_ROOT"
 TARGET=${TARGET_DIR:-target}
 Q=$PWD/$TARGET/release/quire
 NEXT=$PWD/$TARGET/wasm32-wasip2/plugin/quire_markdown_next.wasm
@@ -16,7 +17,7 @@ ADMIN_TOKEN=bench-operator-$(python3 -c 'import secrets; print(secrets.token_hex
 
 [ -x "$Q" ] || { echo "bench-cluster: $Q is missing (make build)" >&2; exit 1; }
 [ -f "$NEXT" ] || { echo "bench-cluster: $NEXT is missing (make plugins builds it)" >&2; exit 1; }
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+command -v wrk >/dev/null || apt_install wrk
 
 TMP=$(mktemp -d)
 PIDS=()          # quire serve processes

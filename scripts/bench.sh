@@ -2,18 +2,24 @@
 # `make bench`: every benchmark, each printing ratios against a baseline measured in the
 # same run (these machines are noisy; compare ratios, not absolute numbers).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
+cd "$QUIRE_ROOT"
 TARGET=${TARGET_DIR:-target}
 Q=$TARGET/release/quire
 
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-# The peers Quire is compared with.
-command -v pandoc >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pandoc >/dev/null
-command -v weasyprint >/dev/null || python3 -m pip install -q weasyprint
+# The peers Quire is compared with, and wrk for the HTTP load.
+need_apt=()
+command -v wrk >/dev/null || need_apt+=(wrk)
+command -v pandoc >/dev/null || need_apt+=(pandoc)
+command -v chromium >/dev/null || need_apt+=(chromium)
+[ ${#need_apt[@]} -eq 0 ] || apt_install "${need_apt[@]}"
+python_tools scripts/python-tools.txt scripts/python-bench.txt
+export PATH=$QUIRE_PY_VENV/bin:$PATH
 # mermaid-cli drives Debian's Chromium; puppeteer must not download a browser of its own.
-command -v chromium >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-if [ ! -x "$TARGET/bench-tools/node_modules/.bin/mmdc" ]; then
-  PUPPETEER_SKIP_DOWNLOAD=1 npm install --silent --no-audit --no-fund --prefix "$TARGET/bench-tools" @mermaid-js/mermaid-cli@11 >/dev/null
+MMDC_VERSION=11.9.0
+node_tools
+if ! grep -qs "\"version\": \"$MMDC_VERSION\"" "$TARGET/bench-tools/node_modules/@mermaid-js/mermaid-cli/package.json"; then
+  PUPPETEER_SKIP_DOWNLOAD=1 npm install --silent --no-audit --no-fund --prefix "$TARGET/bench-tools" "@mermaid-js/mermaid-cli@$MMDC_VERSION" >/dev/null
 fi
 export QUIRE_MMDC=$PWD/$TARGET/bench-tools/node_modules/.bin/mmdc
 

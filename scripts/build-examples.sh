@@ -7,10 +7,12 @@
 #   bash scripts/build-examples.sh          # build what is out of date
 #   FORCE=1 bash scripts/build-examples.sh  # rebuild both
 #
-# Needs python3 (3.10+, with venv) and node (18+) with npm. Nothing is installed system-wide.
+# Needs python3 (3.10+) and node (18+) with npm (installed from Debian when missing).
+# Nothing is installed into the system Python.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
 
-COMPONENTIZE_PY_VERSION=0.25.1 # PyPI
+# componentize-py is pinned in scripts/python-tools.txt (the one venv of Python tools).
 # npm versions are pinned in plugins/examples/js-plain/package.json and its package-lock.json:
 # @bytecodealliance/componentize-js 0.23.0, @bytecodealliance/jco 1.35.0.
 
@@ -32,13 +34,6 @@ quietly() {
     fi
 }
 
-need() {
-    command -v "$1" >/dev/null 2>&1 || {
-        echo "build-examples: $1 is required ($2)" >&2
-        exit 1
-    }
-}
-
 # True when $1 is missing or older than any file given after it (or any file under a
 # directory given after it).
 stale() {
@@ -49,15 +44,7 @@ stale() {
 }
 
 install_python_tools() {
-    local venv=$TOOLS/python
-    if [[ -x $venv/bin/componentize-py ]] &&
-        [[ $("$venv/bin/componentize-py" --version 2>/dev/null) == "componentize-py $COMPONENTIZE_PY_VERSION" ]]; then
-        return
-    fi
-    need python3 "for componentize-py"
-    quietly python3 -m venv "$venv"
-    quietly "$venv/bin/pip" install --quiet --disable-pip-version-check \
-        "componentize-py==$COMPONENTIZE_PY_VERSION"
+    quietly python_tools "$ROOT/scripts/python-tools.txt"
 }
 
 install_node_tools() {
@@ -67,8 +54,7 @@ install_node_tools() {
         cmp -s "$JS_SRC/package-lock.json" "$prefix/package-lock.json"; then
         return
     fi
-    need node "for ComponentizeJS"
-    need npm "for ComponentizeJS"
+    node_tools
     mkdir -p "$prefix"
     cp "$JS_SRC/package.json" "$JS_SRC/package-lock.json" "$prefix/"
     quietly npm ci --prefix "$prefix" --no-audit --no-fund --loglevel=error
@@ -80,7 +66,7 @@ build_python() {
     install_python_tools
     mkdir -p "$OUT"
     # No __pycache__ in the source folder, so nothing stale is bundled.
-    PYTHONDONTWRITEBYTECODE=1 quietly "$TOOLS/python/bin/componentize-py" \
+    PYTHONDONTWRITEBYTECODE=1 quietly "$QUIRE_PY_VENV/bin/componentize-py" \
         -d "$WIT" -w converter componentize -p "$PY_SRC" app -o "$out.tmp"
     mv "$out.tmp" "$out"
 }

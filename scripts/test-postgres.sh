@@ -4,6 +4,7 @@
 # running on the port is reused. `stop` and `start` stop and restart that server (the fault
 # tests run their own, on their own QUIRE_PGDIR and QUIRE_PGPORT).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
 action=${1:-up}
 PGDIR=${QUIRE_PGDIR:-/tmp/quire-pg}
 PORT=${QUIRE_PGPORT:-55432}
@@ -12,9 +13,7 @@ URL="postgres://quire@127.0.0.1:$PORT/postgres"
 find_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 bin=$(find_bin)
 if [ -z "$bin" ]; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >&2
+  apt_install postgresql
   bin=$(find_bin)
 fi
 # PostgreSQL refuses to run as root: run it as the `postgres` system user then.
