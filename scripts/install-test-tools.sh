@@ -12,6 +12,7 @@ command -v pdftotext >/dev/null || need_apt+=(poppler-utils)
 command -v rsvg-convert >/dev/null || need_apt+=(librsvg2-bin)
 command -v curl >/dev/null || need_apt+=(curl)
 command -v openssl >/dev/null || need_apt+=(openssl)
+command -v jq >/dev/null || need_apt+=(jq)
 # The public form page is tested in Debian's chromium, driven by playwright-core.
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -206,6 +206,14 @@ pub async fn set_plan_limits(db: &Db, name: &str, change: PlanChange) -> Result<
     Ok(p)
 }
 
+/// Whether any account exists (a fresh installation is told how to make the first).
+pub async fn any_account(db: &Db) -> Result<bool> {
+    let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM accounts LIMIT 1")
+        .fetch_optional(&db.pool)
+        .await?;
+    Ok(found.is_some())
+}
+
 pub async fn create_account(db: &Db, email: &str, plan_name: &str) -> Result<String> {
     if !email.contains('@') || email.len() > 254 {
         return Err(Error::Invalid(format!("`{email}` is not an email address")));
@@ -384,8 +392,9 @@ pub async fn issue_token(
     let old: Option<String> = row.try_get("old_secret_hash").map_err(internal)?;
     let old_expires: Option<f64> = row.try_get("old_secret_expires").map_err(internal)?;
     let revoked = row.try_get::<i64, _>("revoked").map_err(internal)? != 0;
-    let old_ok = old.as_deref() == Some(given.as_str()) && old_expires.is_some_and(|t| t > now());
-    if revoked || !(constant_eq(&given, &current) || old_ok) {
+    let old_ok =
+        old.is_some_and(|old| same_secret(&given, &old)) && old_expires.is_some_and(|t| t > now());
+    if revoked || !(same_secret(&given, &current) || old_ok) {
         return Err(TokenError::InvalidClient);
     }
     let account = account_from_row(&row).map_err(internal)?;
@@ -423,12 +432,9 @@ pub async fn issue_token(
     })
 }
 
-fn constant_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+/// Compares secrets (or their hashes) in time that does not depend on where they differ.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    subtle::ConstantTimeEq::ct_eq(a.as_bytes(), b.as_bytes()).into()
 }
 
 /// Resolves a bearer token, checking expiry, revocation, scopes and the plan, in one query.

@@ -200,10 +200,10 @@ pub struct Upload {
 /// A source field the contract names (`{"markdown": "..."}`): the media type it stands for
 /// and whether its text is base64. Which of them work depends on the active importers,
 /// like everything else an endpoint reads; the names are the contract's.
-struct NamedSource {
-    name: &'static str,
-    base64: bool,
-    media_type: &'static str,
+pub(super) struct NamedSource {
+    pub name: &'static str,
+    pub base64: bool,
+    pub media_type: &'static str,
 }
 
 const PDF_SOURCES: &[NamedSource] = &[
@@ -256,23 +256,47 @@ const DIAGRAM_SOURCES: &[NamedSource] = &[
 /// `{"file": "<base64>", "type": "<media type>"}`.
 pub const FILE_SOURCE: &str = "file";
 
-fn named_sources(kind: Kind) -> &'static [NamedSource] {
+pub(super) fn named_sources(kind: Kind) -> &'static [NamedSource] {
     match kind {
         Kind::Pdf => PDF_SOURCES,
         Kind::Diagram => DIAGRAM_SOURCES,
     }
 }
 
-/// The media types the active importers read, as an endpoint offers them.
-pub struct Readable(pub Vec<String>);
+/// The media types the active importers read, as an endpoint offers them, and the file
+/// name extensions they declare (for uploads named by their file name only).
+pub struct Readable {
+    pub types: Vec<String>,
+    /// (extension without the dot, media type), e.g. ("md", "text/markdown").
+    pub extensions: Vec<(String, String)>,
+}
 
 impl Readable {
+    /// The media type a file name stands for: an importer's own extension, or a common
+    /// other spelling of one (`.jpeg`, `.markdown`, `.htm`).
+    pub fn by_file_name(&self, file_name: &str) -> Option<String> {
+        let (_, ext) = file_name.rsplit_once('.')?;
+        let ext = ext.to_ascii_lowercase();
+        let ext = match ext.as_str() {
+            "jpeg" | "jpe" => "jpg",
+            "markdown" | "mdown" => "md",
+            "htm" | "xhtml" => "html",
+            "mermaid" => "mmd",
+            "dio" => "drawio",
+            other => other,
+        };
+        self.extensions
+            .iter()
+            .find(|(e, _)| e == ext)
+            .map(|(_, media_type)| media_type.clone())
+    }
+
     /// The media type the importer is asked for when a client says `given`: an exact match,
     /// else the registered spelling of an experimental one (`text/x-markdown` is read as
     /// `text/markdown`, `image/jpg` as `image/jpeg`) when only that is served.
     pub fn resolve(&self, given: &str) -> Option<String> {
         let given = given.trim().to_ascii_lowercase();
-        if self.0.contains(&given) {
+        if self.types.contains(&given) {
             return Some(given);
         }
         let (top, sub) = given.split_once('/')?;
@@ -283,18 +307,18 @@ impl Readable {
         candidates
             .into_iter()
             .flatten()
-            .find(|c| self.0.contains(c))
+            .find(|c| self.types.contains(c))
     }
 
-    fn list(&self) -> String {
-        if self.0.is_empty() {
+    pub fn list(&self) -> String {
+        if self.types.is_empty() {
             "none (no importer is active)".into()
         } else {
-            self.0.join(", ")
+            self.types.join(", ")
         }
     }
 
-    fn unsupported(&self, what: String) -> ApiError {
+    pub fn unsupported(&self, what: String) -> ApiError {
         ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!(
@@ -302,7 +326,7 @@ impl Readable {
                 self.list()
             ),
         )
-        .with("readable", self.0.clone())
+        .with("readable", self.types.clone())
     }
 }
 
@@ -331,7 +355,7 @@ pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
-fn decode_base64(field: &str, s: &str) -> Result<Vec<u8>, ApiError> {
+pub(super) fn decode_base64(field: &str, s: &str) -> Result<Vec<u8>, ApiError> {
     let cleaned: String = s.chars().filter(|c| !c.is_ascii_whitespace()).collect();
     let cleaned = match cleaned.split_once(";base64,") {
         Some((prefix, data)) if prefix.starts_with("data:") => data.to_string(),
@@ -368,7 +392,7 @@ fn member_is_null(raw: Option<&&RawValue>) -> bool {
 /// A string member (numbers and booleans are taken as their text, as query strings are).
 /// A title the caller gives is refused past the limit; one taken from the file is cut to
 /// it instead (see [`crate::documents::MAX_TITLE_CHARS`]).
-fn checked_title(title: Option<String>) -> Result<Option<String>, ApiError> {
+pub(super) fn checked_title(title: Option<String>) -> Result<Option<String>, ApiError> {
     use crate::documents::MAX_TITLE_CHARS;
     match title {
         Some(t) if t.chars().count() > MAX_TITLE_CHARS => Err(ApiError::bad_request(format!(
@@ -416,7 +440,43 @@ fn value_member(members: &Members, name: &str, max: usize) -> Result<Option<Valu
 }
 
 /// The members a form's create or replace reads besides the source; kept as values.
-const VALUE_MEMBERS: &[(&str, usize)] = &[("fields", MAX_FIELDS_JSON), ("detect", 16)];
+pub(super) const VALUE_MEMBERS: &[(&str, usize)] = &[("fields", MAX_FIELDS_JSON), ("detect", 16)];
+
+/// The request's Content-Type without parameters, lower case ("" when there is none).
+pub fn media_type_of(headers: &HeaderMap) -> String {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default()
+}
+
+/// Import options given outside the body: `?unlock=` and the `X-Doc-Password` header. A
+/// password in the query string is refused: URLs end up in logs.
+pub fn request_options(
+    headers: &HeaderMap,
+    query: &std::collections::HashMap<String, String>,
+) -> Result<Vec<(String, String)>, ApiError> {
+    if query.contains_key("password") {
+        return Err(ApiError::bad_request(
+            "a password in the query string is refused (URLs are logged); send it in the X-Doc-Password header or the `password` field",
+        ));
+    }
+    let mut options: Vec<(String, String)> = Vec::new();
+    if let Some(u) = query.get("unlock") {
+        options.push(("unlock".into(), u.clone()));
+    }
+    if let Some(p) = headers.get("x-doc-password").and_then(|v| v.to_str().ok()) {
+        options.push(("password".into(), p.to_string()));
+    }
+    Ok(options)
+}
 
 /// Reads a JSON or raw create/replace body. `query_title`/`query_unlock` come from the URL;
 /// `readable` is what the active importers read right now.
@@ -427,29 +487,8 @@ pub fn parse_upload(
     body: Vec<u8>,
     query: &std::collections::HashMap<String, String>,
 ) -> Result<Upload, ApiError> {
-    if query.contains_key("password") {
-        return Err(ApiError::bad_request(
-            "a password in the query string is refused (URLs are logged); send it in the X-Doc-Password header or the `password` field",
-        ));
-    }
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| {
-            v.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
-        .unwrap_or_default();
-    let mut options: Vec<(String, String)> = Vec::new();
-    if let Some(u) = query.get("unlock") {
-        options.push(("unlock".into(), u.clone()));
-    }
-    if let Some(p) = headers.get("x-doc-password").and_then(|v| v.to_str().ok()) {
-        options.push(("password".into(), p.to_string()));
-    }
+    let mut options = request_options(headers, query)?;
+    let content_type = media_type_of(headers);
     if content_type == "application/json" || content_type.ends_with("+json") {
         return parse_json_upload(kind, readable, &body, query, options);
     }
@@ -627,14 +666,15 @@ fn parse_json_upload(
             text.into_bytes()
         };
         let media_type = if field.media_type == "image/*" {
-            let images = Readable(
-                readable
-                    .0
+            let images = Readable {
+                types: readable
+                    .types
                     .iter()
                     .filter(|t| t.starts_with("image/"))
                     .cloned()
                     .collect(),
-            );
+                extensions: Vec::new(),
+            };
             sniff_image(&bytes)
                 .and_then(|t| images.resolve(t))
                 .ok_or_else(|| {
@@ -645,7 +685,7 @@ fn parse_json_upload(
                             images.list()
                         ),
                     )
-                    .with("readable", images.0.clone())
+                    .with("readable", images.types.clone())
                 })?
         } else {
             readable.resolve(field.media_type).ok_or_else(|| {

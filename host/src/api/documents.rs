@@ -67,14 +67,16 @@ fn body_limit(principal: &Principal) -> u64 {
 
 /// The media types clients may send now: whatever the active importers read.
 pub fn readable(app: &App) -> body::Readable {
-    let mut types: Vec<String> = app
-        .plugins
-        .public_formats(false)
-        .into_iter()
-        .map(|f| f.media_type)
-        .collect();
+    let formats = app.plugins.public_formats(false);
+    let mut types: Vec<String> = formats.iter().map(|f| f.media_type.clone()).collect();
     types.dedup();
-    body::Readable(types)
+    body::Readable {
+        types,
+        extensions: formats
+            .into_iter()
+            .map(|f| (f.extension, f.media_type))
+            .collect(),
+    }
 }
 
 /// Download extensions served now: every active exporter's, and the model as `.json`.
@@ -106,19 +108,22 @@ pub async fn receive(
 ) -> Result<(Content, Upload, Vec<String>), ApiError> {
     let (parts, body) = req.into_parts();
     let plan = &principal.account.plan;
-    let is_json = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    let limit = if is_json {
+    let media_type = body::media_type_of(&parts.headers);
+    let is_multipart = media_type == "multipart/form-data";
+    // JSON carries files as base64 and multipart may add side images: both get room past
+    // the file limit, which the file itself is held to below.
+    let limit = if media_type.starts_with("application/json") || is_multipart {
         body_limit(principal)
     } else {
         plan.max_file.max(0) as u64
     };
     let (bytes, _held) = body::read_limited(app, &parts.headers, body, limit, &plan.name).await?;
     let readable = readable(app);
-    let mut upload = body::parse_upload(kind, &readable, &parts.headers, bytes, query)?;
+    let mut upload = if is_multipart {
+        super::multipart::parse_upload(kind, &readable, &parts.headers, bytes, query).await?
+    } else {
+        body::parse_upload(kind, &readable, &parts.headers, bytes, query)?
+    };
     let file_size = match &upload.source {
         Source::File { bytes, .. } => bytes.len() as u64,
         Source::Model(_) => 0,

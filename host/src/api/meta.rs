@@ -319,6 +319,37 @@ fn source_body_schema(path: &str) -> Value {
     json!({"type": "object", "properties": props})
 }
 
+/// The same create or replace as `multipart/form-data` (`curl -F file=@report.pdf`): one
+/// file part (`file`, `model` or a source's name), side images as `images` parts named by
+/// their file names, the other members as text parts.
+fn source_multipart_schema(path: &str) -> Value {
+    let string = json!({"type": "string"});
+    let binary = json!({"type": "string", "format": "binary"});
+    let mut props = Map::new();
+    props.insert("file".into(), binary.clone());
+    props.insert("model".into(), string.clone());
+    for name in ["title", "type"] {
+        props.insert(name.into(), string.clone());
+    }
+    if !path.starts_with("/api/v1/diagrams") {
+        for name in ["mode", "unlock", "password"] {
+            props.insert(name.into(), string.clone());
+        }
+        props.insert("images".into(), json!({"type": "array", "items": binary}));
+    }
+    if path.starts_with("/api/v1/forms") {
+        props.insert(
+            "fields".into(),
+            json!({"type": "string", "description": "the fields as JSON text"}),
+        );
+        props.insert(
+            "detect".into(),
+            json!({"type": "string", "enum": ["true", "false"]}),
+        );
+    }
+    json!({"type": "object", "properties": props})
+}
+
 pub fn openapi_document(base: &str, formats: &Formats) -> Value {
     let mut paths = Map::new();
     for (method, path, summary, status) in ROUTES {
@@ -352,6 +383,10 @@ pub fn openapi_document(base: &str, formats: &Formats) -> Value {
             content.insert(
                 "application/json".into(),
                 json!({"schema": source_body_schema(path)}),
+            );
+            content.insert(
+                "multipart/form-data".into(),
+                json!({"schema": source_multipart_schema(path)}),
             );
             for media_type in formats.readable_types() {
                 content.insert(

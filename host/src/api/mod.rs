@@ -9,6 +9,7 @@ mod documents;
 pub mod error;
 mod forms;
 mod meta;
+mod multipart;
 mod page_pictures;
 mod public;
 mod responses;
@@ -191,10 +192,8 @@ async fn method_not_allowed_as_json(req: Request, next: Next) -> Response {
 
 /// The operator token: `QUIRE_ADMIN_TOKEN`, or one generated into the data directory.
 fn operator_token(app: &App) -> anyhow::Result<String> {
-    if let Ok(t) = std::env::var("QUIRE_ADMIN_TOKEN") {
-        if !t.is_empty() {
-            return Ok(t);
-        }
+    if let Some(t) = &app.config.admin_token {
+        return Ok(t.clone());
     }
     let path = app.config.data_dir.join("admin.token");
     if let Ok(t) = std::fs::read_to_string(&path) {
@@ -218,7 +217,7 @@ fn operator_token(app: &App) -> anyhow::Result<String> {
 
 pub async fn serve(app: App) -> anyhow::Result<()> {
     // Test harnesses hold our stdin open and close it when they exit: leave with them.
-    if std::env::var("QUIRE_EXIT_ON_STDIN_EOF").is_ok_and(|v| v == "1") {
+    if app.config.exit_on_stdin_eof {
         std::thread::spawn(|| {
             let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
             std::process::exit(0);
@@ -236,6 +235,12 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         app.config.addr,
         app.config.admin_addr
     );
+
+    if !crate::accounts::any_account(&app.db).await? {
+        tracing::info!(
+            "no account yet: make one with `quire admin account create --email you@example.com --plan pro`, then a credential with `quire admin credential create --account ID` (README, Quick start)"
+        );
+    }
 
     // Other hosts (or the CLI) may change the active converters: follow the database.
     let plugins = app.plugins.clone();

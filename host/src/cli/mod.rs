@@ -7,7 +7,7 @@ mod plugins;
 use clap::{Parser, Subcommand};
 
 use crate::app::App;
-use crate::config::Config;
+use crate::config::{Config, Settings};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -22,8 +22,9 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Serves the API (QUIRE_ADDR) and the operator API (QUIRE_ADMIN_ADDR).
-    Serve,
+    /// Serves the API (QUIRE_ADDR) and the operator API (QUIRE_ADMIN_ADDR). Every setting
+    /// below is a flag or an environment variable; other commands read the same variables.
+    Serve(Box<Settings>),
     /// Converts one file locally through the sandboxed converters.
     Convert(convert::ConvertArgs),
     /// Manages converter components.
@@ -38,7 +39,19 @@ pub enum Command {
     Openapi,
 }
 
-pub async fn run(cli: Cli) -> anyhow::Result<()> {
+impl Cli {
+    /// `serve` takes flags and the environment; every other command the environment.
+    pub fn settings(&self) -> anyhow::Result<Settings> {
+        match &self.command {
+            Command::Serve(settings) => Ok(settings.as_ref().clone()),
+            _ => Settings::from_env(),
+        }
+    }
+}
+
+/// Runs one command; `settings` is what `Cli::settings` gave (an error there only matters
+/// to commands that need a configuration).
+pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result<()> {
     if let Command::Schema = cli.command {
         println!("{}", crate::schema::model_schema());
         return Ok(());
@@ -46,7 +59,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     if let Command::Plugins(plugins::PluginsCommand::New { name, dir, sdk }) = &cli.command {
         return plugins::run_new(name, dir, sdk.as_deref());
     }
-    let config = Config::from_env()?;
+    let config = Config::from_settings(&settings?)?;
     if let Command::Admin(admin::AdminCommand::Blobs(admin::BlobsCommand::Migrate { to, json })) =
         &cli.command
     {
@@ -70,7 +83,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let app = App::open(config).await?;
     match cli.command {
-        Command::Serve => crate::api::serve(app).await,
+        Command::Serve(_) => crate::api::serve(app).await,
         Command::Convert(args) => convert::run(&app, args).await,
         Command::Plugins(cmd) => plugins::run(&app, cmd).await,
         // The formats in it are the active converters', so it needs the registry.

@@ -324,11 +324,29 @@ impl Plugins {
             .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
             .collect();
         paths.sort();
+        let mut pending = Vec::new();
         for path in paths {
             let wasm = std::fs::read(&path)?;
-            if digests.contains(&Blobs::digest(&wasm)) {
-                continue;
+            if !digests.contains(&Blobs::digest(&wasm)) {
+                pending.push((path, wasm));
             }
+        }
+        if !pending.is_empty() {
+            // Compiling takes seconds per component; later starts load the machine code
+            // from the cache in the data directory.
+            tracing::info!(
+                "compiling {} converters from {} (once; later starts load them from the cache)",
+                pending.len(),
+                dir.display()
+            );
+        }
+        let total = pending.len();
+        for (done, (path, wasm)) in pending.into_iter().enumerate() {
+            tracing::info!(
+                "compiling converters {}/{total}: {}",
+                done + 1,
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
             let info = match self.vet(wasm.clone()).await {
                 Ok(info) => info,
                 Err(e) => {

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
+use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
@@ -242,7 +243,7 @@ impl Sandbox {
             return None;
         }
         let (mac, body) = data.split_at(32);
-        if !constant_time_eq(mac, &self.sign(body)) {
+        if self.signer().chain_update(body).verify_slice(mac).is_err() {
             tracing::warn!(
                 "ignoring compiled artifact with a bad signature: {}",
                 path.display()
@@ -274,19 +275,16 @@ impl Sandbox {
         Ok(())
     }
 
-    /// HMAC-SHA256 of the artifact under the host's cache key.
+    /// HMAC-SHA256 under the host's cache key, ready for an artifact's bytes.
+    fn signer(&self) -> Hmac<Sha256> {
+        Hmac::<Sha256>::new_from_slice(&self.cache_key).expect("HMAC takes keys of any length")
+    }
+
     fn sign(&self, body: &[u8]) -> [u8; 32] {
-        let mut key = [0u8; 64];
-        key[..32].copy_from_slice(&self.cache_key);
-        let pad = |b: u8| key.map(|k| k ^ b);
-        let inner = Sha256::new()
-            .chain_update(pad(0x36))
+        self.signer()
             .chain_update(body)
-            .finalize();
-        Sha256::new()
-            .chain_update(pad(0x5c))
-            .chain_update(inner)
             .finalize()
+            .into_bytes()
             .into()
     }
 
@@ -392,10 +390,6 @@ fn crash_message(stderr: &str) -> Option<String> {
         message.push('…');
     }
     Some(message)
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 impl Sandbox {

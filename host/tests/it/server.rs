@@ -123,7 +123,12 @@ impl Server {
     }
 
     fn command(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_quire"));
+        self.configure(Command::new(env!("CARGO_BIN_EXE_quire")))
+    }
+
+    /// `cmd` with this server's settings in its environment, so a `quire` it runs (a
+    /// script's, say) works on this server's data.
+    pub fn configure(&self, mut cmd: Command) -> Command {
         cmd.env("QUIRE_DATA", self.data.path())
             .env("QUIRE_PLUGINS_DIR", plugins_dir())
             .env("QUIRE_ADDR", format!("127.0.0.1:{}", self.port))

@@ -1,4 +1,5 @@
-//! Settings from the environment, with the embedded defaults `make run` relies on.
+//! The running configuration, made from the settings (flags or environment, see
+//! `settings`) with the embedded defaults `make run` relies on.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -9,12 +10,17 @@ use anyhow::Context;
 use crate::plugins::Limits;
 use crate::store::BlobLocation;
 
+mod settings;
+pub use settings::{LogFormat, Settings};
+
 #[derive(Debug, Clone)]
 pub struct Config {
     /// Public API listener (`QUIRE_ADDR`).
     pub addr: SocketAddr,
     /// Operator listener (`QUIRE_ADMIN_ADDR`), loopback by default.
     pub admin_addr: SocketAddr,
+    /// `QUIRE_ADMIN_TOKEN`; none means one generated into the data directory.
+    pub admin_token: Option<String>,
     /// Data directory: SQLite database, blobs, compile cache (`QUIRE_DATA`).
     pub data_dir: PathBuf,
     /// `DATABASE_URL`; none means SQLite in the data directory.
@@ -60,6 +66,9 @@ pub struct Config {
     /// On SIGTERM or SIGINT, how long requests in flight may take to finish
     /// (`QUIRE_DRAIN_SECS`).
     pub drain: Duration,
+    /// `QUIRE_EXIT_ON_STDIN_EOF=1`: test harnesses hold our stdin open and close it when
+    /// they exit; the server leaves with them.
+    pub exit_on_stdin_eof: bool,
 }
 
 /// A certificate chain and its private key, both PEM.
@@ -127,15 +136,19 @@ fn canonical(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// Both of a pair of variables, or neither.
-fn tls_files(cert: &str, key: &str) -> anyhow::Result<Option<TlsFiles>> {
-    match (env(cert), env(key)) {
-        (Some(c), Some(k)) => Ok(Some(TlsFiles {
-            cert: c.into(),
-            key: k.into(),
+/// Both of a pair of files, or neither.
+fn tls_files(
+    cert: &Option<PathBuf>,
+    key: &Option<PathBuf>,
+    names: &str,
+) -> anyhow::Result<Option<TlsFiles>> {
+    match (given(cert), given(key)) {
+        (Some(cert), Some(key)) => Ok(Some(TlsFiles {
+            cert: cert.clone(),
+            key: key.clone(),
         })),
         (None, None) => Ok(None),
-        _ => anyhow::bail!("set both {cert} and {key}, or neither"),
+        _ => anyhow::bail!("set both {names}, or neither"),
     }
 }
 
@@ -155,36 +168,31 @@ pub struct MailConfig {
     pub poll: Duration,
 }
 
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
+/// A setting given as an empty string counts as not given (`QUIRE_SMTP_URL=` in a unit
+/// file switches mail off rather than failing to parse).
+fn given<T: AsRef<std::ffi::OsStr>>(value: &Option<T>) -> Option<&T> {
+    value.as_ref().filter(|v| !v.as_ref().is_empty())
 }
 
-fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T>
-where
-    T::Err: std::fmt::Display,
-{
-    match env(name) {
-        Some(v) => v.parse().map_err(|e| anyhow::anyhow!("{name}={v}: {e}")),
-        None => Ok(default),
-    }
+fn given_string(value: &Option<String>) -> Option<String> {
+    given(value).cloned()
 }
 
 impl Config {
+    /// The settings of the environment (every command but `serve`, which takes flags too).
     pub fn from_env() -> anyhow::Result<Config> {
-        let addr: SocketAddr = env_parse("QUIRE_ADDR", "127.0.0.1:8080".parse()?)?;
-        let admin_addr: SocketAddr = env_parse("QUIRE_ADMIN_ADDR", "127.0.0.1:8081".parse()?)?;
-        let tls = tls_files("QUIRE_TLS_CERT", "QUIRE_TLS_KEY")?;
+        Config::from_settings(&Settings::from_env()?)
+    }
+
+    pub fn from_settings(s: &Settings) -> anyhow::Result<Config> {
+        let tls = tls_files(&s.tls_cert, &s.tls_key, "QUIRE_TLS_CERT and QUIRE_TLS_KEY")?;
         let scheme = if tls.is_some() { "https" } else { "http" };
-        let base_url_given = env("QUIRE_BASE_URL").is_some();
-        let base_url = env("QUIRE_BASE_URL")
-            .unwrap_or_else(|| format!("{scheme}://{addr}"))
+        let base_url_given = given(&s.base_url).is_some();
+        let base_url = given_string(&s.base_url)
+            .unwrap_or_else(|| format!("{scheme}://{}", s.addr))
             .trim_end_matches('/')
             .to_string();
-        let defaults = Limits::default();
-        let cores = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2);
-        let mail_from = env("QUIRE_MAIL_FROM").unwrap_or_else(|| {
+        let mail_from = given_string(&s.mail_from).unwrap_or_else(|| {
             let host = base_url
                 .split("://")
                 .nth(1)
@@ -195,48 +203,55 @@ impl Config {
                 .unwrap_or("localhost");
             format!("quire@{host}")
         });
-        let data_dir = PathBuf::from(env("QUIRE_DATA").unwrap_or_else(|| "data".into()));
-        let blobs = BlobLocation::parse(env("QUIRE_BLOBS").as_deref(), &data_dir.join("blobs"))?;
+        let data_dir = s.data.clone();
+        let blobs =
+            BlobLocation::parse(given(&s.blobs).map(String::as_str), &data_dir.join("blobs"))?;
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
         Ok(Config {
-            addr,
-            admin_addr,
+            addr: s.addr,
+            admin_addr: s.admin_addr,
+            admin_token: given_string(&s.admin_token),
             data_dir,
-            database_url: env("DATABASE_URL"),
+            database_url: given_string(&s.database_url),
             blobs,
             base_url,
             base_url_given,
-            trust_proxy: TrustedProxies::parse(env("QUIRE_TRUST_PROXY").as_deref().unwrap_or(""))?,
-            plugins_dir: match env("QUIRE_PLUGINS_DIR") {
-                Some(d) => PathBuf::from(d),
+            trust_proxy: TrustedProxies::parse(s.trust_proxy.as_deref().unwrap_or(""))?,
+            plugins_dir: match given(&s.plugins_dir) {
+                Some(d) => d.clone(),
                 None => default_plugins_dir().context("finding the plugin directory")?,
             },
             limits: Limits {
-                fuel: env_parse("QUIRE_FUEL", defaults.fuel)?,
-                memory: env_parse::<usize>("QUIRE_MEMORY_MB", defaults.memory >> 20)? << 20,
-                deadline: Duration::from_millis(env_parse(
-                    "QUIRE_DEADLINE_MS",
-                    defaults.deadline.as_millis() as u64,
-                )?),
+                fuel: s.fuel,
+                memory: s.memory_mb << 20,
+                deadline: Duration::from_millis(s.deadline_ms),
             },
-            workers: env_parse("QUIRE_WORKERS", cores)?,
-            max_waiting: env_parse("QUIRE_QUEUE", 64)?,
+            workers: s.workers.unwrap_or(cores),
+            max_waiting: s.queue,
             mail: MailConfig {
-                smtp: env("QUIRE_SMTP_URL"),
-                smtp_ca: env("QUIRE_SMTP_CA").map(PathBuf::from),
+                smtp: given_string(&s.smtp_url),
+                smtp_ca: given(&s.smtp_ca).cloned(),
                 from: mail_from,
-                retry_max: Duration::from_secs(env_parse("QUIRE_MAIL_RETRY_MAX_SECS", 300)?),
-                poll: Duration::from_millis(env_parse("QUIRE_MAIL_POLL_MS", 1000)?),
+                retry_max: Duration::from_secs(s.mail_retry_max_secs),
+                poll: Duration::from_millis(s.mail_poll_ms),
             },
-            body_memory: env_parse::<u64>("QUIRE_BODY_MEMORY_MB", 1024)? << 20,
-            body_idle: Duration::from_secs(env_parse("QUIRE_BODY_IDLE_SECS", 30)?),
-            body_wait: Duration::from_secs(env_parse("QUIRE_BODY_WAIT_SECS", 10)?),
-            link_views_per_client: env_parse("QUIRE_LINK_VIEWS_PER_CLIENT", 300)?,
-            link_answers_per_client: env_parse("QUIRE_LINK_ANSWERS_PER_CLIENT", 20)?,
-            link_answers_per_form: env_parse("QUIRE_LINK_ANSWERS_PER_FORM", 600)?,
-            token_failures_per_minute: env_parse("QUIRE_TOKEN_FAILURES_PER_MINUTE", 10)?,
+            body_memory: s.body_memory_mb << 20,
+            body_idle: Duration::from_secs(s.body_idle_secs),
+            body_wait: Duration::from_secs(s.body_wait_secs),
+            link_views_per_client: s.link_views_per_client,
+            link_answers_per_client: s.link_answers_per_client,
+            link_answers_per_form: s.link_answers_per_form,
+            token_failures_per_minute: s.token_failures_per_minute,
             tls,
-            admin_tls: tls_files("QUIRE_ADMIN_TLS_CERT", "QUIRE_ADMIN_TLS_KEY")?,
-            drain: Duration::from_secs(env_parse("QUIRE_DRAIN_SECS", 30)?),
+            admin_tls: tls_files(
+                &s.admin_tls_cert,
+                &s.admin_tls_key,
+                "QUIRE_ADMIN_TLS_CERT and QUIRE_ADMIN_TLS_KEY",
+            )?,
+            drain: Duration::from_secs(s.drain_secs),
+            exit_on_stdin_eof: s.exit_on_stdin_eof.as_deref() == Some("1"),
         })
     }
 }

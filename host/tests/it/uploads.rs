@@ -1,0 +1,192 @@
+//! `multipart/form-data` uploads as users coming from Gotenberg and Stirling-PDF send them:
+//! `curl -F file=@report.pdf`, checked with curl itself against a real server.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common::{corpus, run_tool};
+use crate::forms::sample_fields;
+use crate::server::*;
+
+/// `curl -F ...` to `path`; returns (status, body as JSON).
+fn curl_form(s: &Server, token: &str, method: &str, path: &str, parts: &[&str]) -> (u16, Value) {
+    let mut cmd = Command::new("curl");
+    cmd.args(["-s", "-X", method, "-w", "\n%{http_code}", "-H"])
+        .arg(format!("Authorization: Bearer {token}"));
+    for part in parts {
+        cmd.arg("-F").arg(part);
+    }
+    cmd.arg(s.url(path));
+    let out = run_tool(&mut cmd);
+    let (body, status) = out.trim_end().rsplit_once('\n').expect("status line");
+    let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
+    (status.parse().unwrap(), json)
+}
+
+fn file(rel: &str) -> String {
+    format!("file=@{}", corpus(rel).display())
+}
+
+#[test]
+fn curl_f_file_creates_documents_of_every_kind() {
+    let s = shared();
+    let t = &s.token(&s.account("pro"));
+
+    // A PDF, named by its part's Content-Type (curl guesses none: octet-stream) and name.
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/pdfs",
+        &[&file("pdf/pdfjs-checkbox-no-appearance.pdf")],
+    );
+    assert_eq!(status, 201, "{r}");
+    assert_eq!(r["document"]["kind"], "pdf");
+
+    // Mermaid by file name, with a title part.
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/diagrams",
+        &[&file("mermaid/circle-cross-edges.mmd"), "title=Crossing"],
+    );
+    assert_eq!(status, 201, "{r}");
+    assert_eq!(r["document"]["kind"], "diagram");
+    assert_eq!(r["document"]["title"], "Crossing");
+
+    // A Visio drawing with an explicit part type, a draw.io file by extension.
+    let vsdx = format!(
+        "file=@{};type=application/vnd.ms-visio.drawing",
+        corpus("vsdx/vsdx-test11-rotate.vsdx").display()
+    );
+    let (status, r) = curl_form(s, t, "POST", "/api/v1/diagrams", &[&vsdx]);
+    assert_eq!(status, 201, "{r}");
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/diagrams",
+        &[&file("drawio/background-page.drawio")],
+    );
+    assert_eq!(status, 201, "{r}");
+
+    // A source part by its contract name, sent as text rather than a file.
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/pdfs",
+        &["markdown=# Typed in\n\nNo file."],
+    );
+    assert_eq!(status, 201, "{r}");
+    let id = r["document"]["id"].as_str().unwrap().to_string();
+    let version = r["document"]["version"].as_i64().unwrap();
+    let model = s.get(t, &format!("/api/v1/documents/{id}.json")).json();
+    assert!(model.to_string().contains("Typed in"), "{model}");
+
+    // Replace through PUT with a new file.
+    let (status, r) = curl_form(
+        s,
+        t,
+        "PUT",
+        &format!("/api/v1/pdfs/{id}"),
+        &[&file("markdown/pdfjs-getting-started.md")],
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["document"]["version"], version + 1);
+    assert_eq!(r["document"]["id"], id.as_str());
+}
+
+#[test]
+fn markdown_with_side_images_and_a_form_with_fields() {
+    let s = shared();
+    let t = &s.token(&s.account("pro"));
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("report.md");
+    std::fs::write(&md, "# Report\n\n![the chart](chart.png)\n").unwrap();
+    let png = corpus("images/pngsuite-basn3p04-4bit-palette.png");
+    let chart = dir.path().join("chart.png");
+    std::fs::copy(&png, &chart).unwrap();
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/pdfs",
+        &[
+            &format!("file=@{}", md.display()),
+            &format!("images=@{}", chart.display()),
+        ],
+    );
+    assert_eq!(status, 201, "{r}");
+    let id = r["document"]["id"].as_str().unwrap();
+    let model = s.get(t, &format!("/api/v1/documents/{id}.json")).json();
+    assert!(
+        model.to_string().contains("\"type\":\"image\""),
+        "the side image is drawn: {model}"
+    );
+
+    let fields = sample_fields().to_string();
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/forms",
+        &[
+            &format!("file=@{};type=text/markdown", md.display()),
+            &format!("images=@{}", chart.display()),
+            &format!("fields={fields}"),
+        ],
+    );
+    assert_eq!(status, 201, "{r}");
+    let placed = r["form"]["form"]["fields"]
+        .as_array()
+        .expect("the form's fields");
+    assert!(
+        placed.iter().any(|f| f["key"] == "email") && placed.iter().any(|f| f["key"] == "notes"),
+        "the fields part is placed: {r}"
+    );
+}
+
+#[test]
+fn multipart_mistakes_are_named() {
+    let s = shared();
+    let t = &s.token(&s.account("pro"));
+    let pdf = file("pdf/pdfjs-checkbox-no-appearance.pdf");
+    let cases: &[(&[&str], u16, &str)] = &[
+        (&[&pdf, &pdf], 400, "one file part"),
+        (&[&pdf, "colour=blue"], 400, "unknown part `colour`"),
+        (&["title=Nothing else"], 400, "no file part"),
+        (
+            &["file=@/etc/hostname;filename=notes.xyz"],
+            415,
+            "not known from its name",
+        ),
+    ];
+    for (parts, want, says) in cases {
+        let (status, r) = curl_form(s, t, "POST", "/api/v1/pdfs", parts);
+        assert_eq!(status, *want, "{parts:?}: {r}");
+        assert_eq!(r["ok"], false);
+        let error = r["detail"].as_str().unwrap_or_default();
+        assert!(error.contains(says), "{parts:?}: {error}");
+    }
+    // A file past the plan's limit is refused as a raw body would be.
+    let big = tempfile::NamedTempFile::new().unwrap();
+    let usage = s.get(t, "/api/v1/usage").json();
+    let max_file = usage["storage"]["largest_file"]
+        .as_u64()
+        .expect("usage names the largest file");
+    std::fs::write(big.path(), vec![b'a'; max_file as usize + 1]).unwrap();
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/pdfs",
+        &[&format!(
+            "file=@{};type=text/markdown",
+            big.path().display()
+        )],
+    );
+    assert_eq!(status, 413, "{r}");
+}
