@@ -52,6 +52,7 @@ test: deps plugins
 lint: toolchain
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	bash scripts/deny.sh
 
 fmt:
 	$(CARGO) fmt --all
