@@ -7,30 +7,8 @@ use std::collections::HashMap;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
+use quire_sdk::image_probe;
 use quire_sdk::Asset;
-
-/// A picture format the exporters can embed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Png,
-    Jpeg,
-}
-
-impl Kind {
-    pub fn media_type(self) -> &'static str {
-        match self {
-            Kind::Png => "image/png",
-            Kind::Jpeg => "image/jpeg",
-        }
-    }
-
-    fn extension(self) -> &'static str {
-        match self {
-            Kind::Png => "png",
-            Kind::Jpeg => "jpg",
-        }
-    }
-}
 
 /// A picture placed in the document: its asset name and size in pixels.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +58,7 @@ impl<'a> Images<'a> {
             return self.data_uri(src);
         }
         if let Some(asset) = find_supplied(self.supplied, src) {
-            return match probe(&asset.bytes) {
+            return match image_probe::size(&asset.bytes) {
                 Some((kind, width, height)) => {
                     if !self.used.iter().any(|a| a.name == asset.name) {
                         let mut used = asset.clone();
@@ -159,7 +137,7 @@ impl<'a> Images<'a> {
         } else {
             Some(percent_decode(payload))
         };
-        let found = bytes.and_then(|b| probe(&b).map(|p| (b, p)));
+        let found = bytes.and_then(|b| image_probe::size(&b).map(|p| (b, p)));
         let Some((bytes, (kind, width, height))) = found else {
             self.warn(format!(
                 "an embedded `data:` {declared} image could not be read; its alt text stands in"
@@ -260,64 +238,6 @@ fn percent_decode(s: &str) -> Vec<u8> {
     out
 }
 
-/// Format and size in pixels, or `None` when the bytes are not a PNG or JPEG whose header
-/// can be read (or the size is zero). Only the header is read: layout needs the size alone.
-pub fn probe(bytes: &[u8]) -> Option<(Kind, u32, u32)> {
-    let (kind, w, h) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        if bytes.get(12..16)? != b"IHDR" {
-            return None;
-        }
-        (Kind::Png, be32(bytes, 16)?, be32(bytes, 20)?)
-    } else if bytes.starts_with(&[0xFF, 0xD8]) {
-        let (w, h) = jpeg_size(bytes)?;
-        (Kind::Jpeg, w, h)
-    } else {
-        return None;
-    };
-    (w > 0 && h > 0).then_some((kind, w, h))
-}
-
-fn be32(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 4)?;
-    Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
-}
-
-fn be16(b: &[u8], at: usize) -> Option<u16> {
-    let s = b.get(at..at + 2)?;
-    Some(u16::from_be_bytes([s[0], s[1]]))
-}
-
-/// Walks the JPEG segments up to the first start-of-frame marker, which holds the size.
-fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
-    let mut i = 2;
-    loop {
-        if *b.get(i)? != 0xFF {
-            return None;
-        }
-        while *b.get(i)? == 0xFF {
-            i += 1;
-        }
-        let marker = *b.get(i)?;
-        i += 1;
-        match marker {
-            0x01 | 0xD0..=0xD8 => continue,
-            0xDA | 0xD9 => return None,
-            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
-                let h = be16(b, i + 3)?;
-                let w = be16(b, i + 5)?;
-                return Some((u32::from(w), u32::from(h)));
-            }
-            _ => {
-                let len = usize::from(be16(b, i)?);
-                if len < 2 {
-                    return None;
-                }
-                i += len;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,21 +293,5 @@ mod tests {
         assert_eq!(used.len(), 1);
         assert_eq!(used[0].name, "data-image-1.png");
         assert_eq!(warnings.len(), 3, "{warnings:?}");
-    }
-
-    #[test]
-    fn probe_survives_cut_headers() {
-        assert_eq!(probe(&png(640, 480)), Some((Kind::Png, 640, 480)));
-        assert_eq!(probe(&png(0, 480)), None);
-        for cut in 0..30 {
-            let _ = probe(&png(640, 480)[..cut.min(29)]);
-        }
-        let mut jpeg = vec![0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0xAA, 0xBB, 0xFF, 0xC2];
-        jpeg.extend_from_slice(&[0x00, 0x11, 0x08, 0x00, 200, 0x01, 0x2C, 0x03]);
-        assert_eq!(probe(&jpeg), Some((Kind::Jpeg, 300, 200)));
-        // The width ends at byte 17; any shorter file has no size to read.
-        for cut in 0..17 {
-            assert_eq!(probe(&jpeg[..cut]), None);
-        }
     }
 }

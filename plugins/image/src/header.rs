@@ -1,32 +1,11 @@
-//! What the headers of a PNG or JPEG say: format, size in pixels, resolution, EXIF
-//! orientation. Read by hand (the image crate does not expose density), and checked against
-//! what the PDF exporter can embed, so an imported picture always exports.
+//! What the headers of a PNG or JPEG say (format, size in pixels, resolution, EXIF
+//! orientation, read by [`quire_sdk::image_probe`] as every exporter reads them), checked
+//! against what the PDF exporter can embed, so an imported picture always exports.
 
+use quire_sdk::image_probe::{self, ImageInfo};
 use quire_sdk::ConvertError;
 
-use crate::exif;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Png,
-    Jpeg,
-}
-
-impl Kind {
-    pub fn media_type(self) -> &'static str {
-        match self {
-            Kind::Png => "image/png",
-            Kind::Jpeg => "image/jpeg",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Png => "PNG",
-            Kind::Jpeg => "JPEG",
-        }
-    }
-}
+pub use quire_sdk::image_probe::ImageKind as Kind;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Header {
@@ -42,19 +21,31 @@ pub struct Header {
     pub png_orientation: Option<u8>,
 }
 
-const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-
 pub fn read(bytes: &[u8]) -> Result<Header, ConvertError> {
-    if bytes.starts_with(PNG_SIGNATURE) {
-        png(bytes)
-    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        jpeg(bytes)
-    } else {
-        Err(ConvertError::Unsupported(format!(
+    let Some(info) = image_probe::probe(bytes) else {
+        return Err(ConvertError::Unsupported(format!(
             "the file is {}; only PNG and JPEG pictures are imported",
             sniff(bytes)
-        )))
+        )));
+    };
+    embeddable(&info)?;
+    if let Some(defect) = info.defect {
+        return Err(damaged(defect));
     }
+    if info.width == 0 || info.height == 0 {
+        return Err(damaged(&format!(
+            "its {} header gives no size",
+            info.kind.name()
+        )));
+    }
+    Ok(Header {
+        kind: info.kind,
+        width: info.width,
+        height: info.height,
+        density: info.density,
+        orientation: info.orientation,
+        png_orientation: info.png_exif_orientation,
+    })
 }
 
 /// What a file that is neither PNG nor JPEG looks like, for the refusal.
@@ -80,161 +71,16 @@ fn sniff(b: &[u8]) -> &'static str {
     }
 }
 
-fn be32(b: &[u8]) -> u32 {
-    u32::from_be_bytes([b[0], b[1], b[2], b[3]])
-}
-
 fn damaged(what: &str) -> ConvertError {
     ConvertError::Damaged(format!("the picture is damaged: {what}"))
 }
 
-fn png(bytes: &[u8]) -> Result<Header, ConvertError> {
-    let mut pos = PNG_SIGNATURE.len();
-    let mut header: Option<Header> = None;
-    let mut phys: Option<(f64, f64)> = None;
-    let mut exif: Option<exif::Exif> = None;
-    while pos + 8 <= bytes.len() {
-        let len = be32(&bytes[pos..]) as usize;
-        let kind = &bytes[pos + 4..pos + 8];
-        let start = pos + 8;
-        let Some(data) = start.checked_add(len).and_then(|end| bytes.get(start..end)) else {
-            // A chunk running past the end: the decoder says whether pixels are missing.
-            break;
-        };
-        match kind {
-            b"IHDR" => {
-                if data.len() != 13 {
-                    return Err(damaged("its PNG header chunk has the wrong length"));
-                }
-                let (w, h) = (be32(data), be32(&data[4..]));
-                if w == 0 || h == 0 {
-                    return Err(damaged("its PNG header gives a size of zero"));
-                }
-                header = Some(Header {
-                    kind: Kind::Png,
-                    width: w,
-                    height: h,
-                    density: None,
-                    orientation: 1,
-                    png_orientation: None,
-                });
-            }
-            // Pixels per unit; unit 1 is the metre, 0 only gives the aspect ratio.
-            b"pHYs" if data.len() == 9 && data[8] == 1 => {
-                let (x, y) = (be32(data), be32(&data[4..]));
-                if x > 0 && y > 0 {
-                    phys = Some((ppm_to_dpi(x), ppm_to_dpi(y)));
-                }
-            }
-            b"eXIf" => exif = exif::parse(data),
-            b"IEND" => break,
-            _ => {}
-        }
-        if header.is_none() {
-            return Err(damaged("its first chunk is not the PNG header"));
-        }
-        pos = start + len + 4;
-    }
-    let mut header = header.ok_or_else(|| damaged("it ends before its PNG header"))?;
-    header.density = phys.or(exif.and_then(|e| e.density));
-    header.png_orientation = exif.and_then(|e| e.orientation).filter(|o| *o != 1);
-    Ok(header)
-}
-
-/// Pixels per metre as dots per inch. A whole number of dots per metre cannot say 144 dpi
-/// exactly (5669 is 143.99): within 0.05 of a whole number, the whole number was meant.
-fn ppm_to_dpi(ppm: u32) -> f64 {
-    let dpi = f64::from(ppm) * 0.0254;
-    if (dpi - dpi.round()).abs() < 0.05 {
-        dpi.round()
-    } else {
-        dpi
-    }
-}
-
-fn jpeg(bytes: &[u8]) -> Result<Header, ConvertError> {
-    let mut pos = 2;
-    let mut frame: Option<(u32, u32)> = None;
-    let mut jfif: Option<(f64, f64)> = None;
-    let mut exif_density: Option<(f64, f64)> = None;
-    let mut orientation = 1;
-    loop {
-        // Markers may be preceded by any number of 0xFF fill bytes.
-        while bytes.get(pos) == Some(&0xFF) && bytes.get(pos + 1) == Some(&0xFF) {
-            pos += 1;
-        }
-        let (Some(&0xFF), Some(&marker)) = (bytes.get(pos), bytes.get(pos + 1)) else {
-            return Err(damaged("the JPEG ends before its image data"));
-        };
-        pos += 2;
-        if marker == 0x01 || (0xD0..=0xD8).contains(&marker) {
-            continue;
-        }
-        if marker == 0xD9 {
-            return Err(damaged("the JPEG has no image data"));
-        }
-        let len = match bytes.get(pos..pos + 2) {
-            Some(b) => usize::from(u16::from_be_bytes([b[0], b[1]])),
-            None => return Err(damaged("the JPEG ends inside a marker")),
-        };
-        if len < 2 {
-            return Err(damaged("the JPEG has a marker of impossible length"));
-        }
-        let Some(seg) = bytes.get(pos + 2..pos + len) else {
-            return Err(damaged("the JPEG ends inside a marker"));
-        };
-        match marker {
-            0xDA => break,
-            0xE0 if seg.starts_with(b"JFIF\0") && seg.len() >= 12 => {
-                let (x, y) = (
-                    u16::from_be_bytes([seg[8], seg[9]]),
-                    u16::from_be_bytes([seg[10], seg[11]]),
-                );
-                let per_inch = match seg[7] {
-                    1 => Some(1.0),
-                    2 => Some(2.54),
-                    _ => None,
-                };
-                if let (Some(k), true) = (per_inch, x > 0 && y > 0) {
-                    jfif = Some((f64::from(x) * k, f64::from(y) * k));
-                }
-            }
-            // As the PDF exporter reads it: every EXIF block counts, the last one wins.
-            0xE1 if seg.starts_with(b"Exif\0\0") => {
-                let exif = exif::parse(&seg[6..]);
-                orientation = exif.and_then(|e| e.orientation).unwrap_or(1);
-                if let Some(d) = exif.and_then(|e| e.density) {
-                    exif_density = Some(d);
-                }
-            }
-            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
-                frame = Some(frame_header(marker, seg)?);
-            }
-            _ => {}
-        }
-        pos += len;
-    }
-    let (width, height) = frame.ok_or_else(|| damaged("the JPEG has no frame header"))?;
-    // Viewers disagree on what to draw of a cut-short JPEG; the exporter refuses it too.
-    if !bytes[pos..].windows(2).any(|w| w == [0xFF, 0xD9]) {
-        return Err(damaged("the JPEG is cut short (no end-of-image marker)"));
-    }
-    Ok(Header {
-        kind: Kind::Jpeg,
-        width,
-        height,
-        density: jfif.or(exif_density),
-        orientation,
-        png_orientation: None,
-    })
-}
-
-/// Size from a start-of-frame segment, if it is a JPEG that PDF can hold.
-fn frame_header(marker: u8, seg: &[u8]) -> Result<(u32, u32), ConvertError> {
-    if seg.len() < 6 {
-        return Err(damaged("the JPEG frame header is too short"));
-    }
-    let coding = match marker {
+/// A JPEG frame the PDF exporter can embed: Huffman coding, 8-bit samples, grey, RGB or CMYK.
+fn embeddable(info: &ImageInfo) -> Result<(), ConvertError> {
+    let Some(frame) = info.frame else {
+        return Ok(());
+    };
+    let coding = match frame.marker {
         0xC0..=0xC2 => None,
         0xC3 | 0xC7 | 0xCB | 0xCF => Some("lossless"),
         0xC5 | 0xC6 | 0xCD | 0xCE => Some("hierarchical"),
@@ -246,24 +92,19 @@ fn frame_header(marker: u8, seg: &[u8]) -> Result<(u32, u32), ConvertError> {
              progressive JPEG"
         )));
     }
-    if seg[0] != 8 {
+    if frame.bits != 8 {
         return Err(ConvertError::Unsupported(format!(
             "the JPEG has {}-bit samples; only 8-bit JPEG can be embedded",
-            seg[0]
+            frame.bits
         )));
     }
-    if !matches!(seg[5], 1 | 3 | 4) {
+    if !matches!(frame.components, 1 | 3 | 4) {
         return Err(ConvertError::Unsupported(format!(
             "the JPEG has {} colour components; grey, RGB and CMYK can be embedded",
-            seg[5]
+            frame.components
         )));
     }
-    let height = u32::from(u16::from_be_bytes([seg[1], seg[2]]));
-    let width = u32::from(u16::from_be_bytes([seg[3], seg[4]]));
-    if width == 0 || height == 0 {
-        return Err(damaged("the JPEG does not give its size"));
-    }
-    Ok((width, height))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -301,9 +142,23 @@ mod tests {
         (0xE0, d)
     }
 
+    /// An APP1 Exif block: big-endian IFD0 with orientation and X/Y resolution in inches.
     fn exif(orientation: u16, dpi: u32) -> (u8, Vec<u8>) {
-        let mut d = b"Exif\0\0".to_vec();
-        d.extend_from_slice(&crate::exif::tests::tiff(orientation, dpi, 2));
+        let mut d = b"Exif\0\0MM\0\x2a\0\0\0\x08".to_vec();
+        d.extend_from_slice(&3u16.to_be_bytes());
+        // The rationals follow the IFD: 8 + 2 + 3 * 12 + 4 = 50.
+        for (tag, kind, value) in [
+            (0x0112, 3, u32::from(orientation) << 16),
+            (0x011A, 5, 50),
+            (0x011B, 5, 50),
+        ] {
+            d.extend_from_slice(&[tag, kind].map(u16::to_be_bytes).concat());
+            d.extend_from_slice(&1u32.to_be_bytes());
+            d.extend_from_slice(&u32::to_be_bytes(value));
+        }
+        d.extend_from_slice(&[0; 4]);
+        d.extend_from_slice(&dpi.to_be_bytes());
+        d.extend_from_slice(&1u32.to_be_bytes());
         (0xE1, d)
     }
 

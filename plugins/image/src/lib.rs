@@ -2,18 +2,18 @@
 //! (see [`page`] for how pixels become points), holding one image shape that covers the
 //! page, with the file's own bytes as the asset (nothing is re-encoded).
 //!
-//! The file is checked before it is accepted: headers read by hand ([`header`]: format,
-//! size, resolution, EXIF orientation, and whether the PDF exporter can embed it), then a
-//! full decode under memory and size limits ([`decode`]) so that cut-short or corrupt files
-//! are refused now, not when the document is first exported. Refusals: neither PNG nor JPEG
-//! is Unsupported (415); damaged is Damaged (422); too many pixels is TooLarge (413).
+//! The file is checked before it is accepted: its headers ([`header`], read by
+//! [`quire_sdk::image_probe`]: format, size, resolution, EXIF orientation, and whether the PDF
+//! exporter can embed it), then a full decode under memory and size limits ([`decode`]) so
+//! that cut-short or corrupt files are refused now, not when the document is first exported.
+//! Refusals: neither PNG nor JPEG is Unsupported (415); damaged is Damaged (422); too many
+//! pixels is TooLarge (413).
 //!
 //! EXIF orientation: exporters turn a JPEG upright when they draw it (the PDF exporter does
 //! it in its image matrix), so the page and the shape's frame take the upright size. An
 //! orientation inside a PNG is not applied by the exporters; it is reported, not followed.
 
 mod decode;
-mod exif;
 mod header;
 mod page;
 

@@ -9,9 +9,10 @@ use std::collections::HashMap;
 
 use pulldown_cmark::{BlockQuoteKind, Event, Tag, TagEnd};
 use quire_sdk::flow::{self, Block, Inline};
+use quire_sdk::image_probe;
 use quire_sdk::{Align, Asset};
 
-use crate::{html, picture};
+use crate::html;
 
 enum Container {
     Root(Vec<Block>),
@@ -598,7 +599,7 @@ impl<'a> Builder<'a> {
                 ));
                 None
             }
-            Some(asset) => match picture::probe(&asset.bytes) {
+            Some(asset) => match image_probe::size(&asset.bytes) {
                 None => {
                     self.warn(format!(
                         "image `{}` is not a readable PNG or JPEG picture; its alt text stands in",

@@ -6,14 +6,14 @@
 //! ([`build`]) -> pages ([`quire_sdk::flow::layout`]).
 //!
 //! Pictures come beside the text in `request.images`, named as the Markdown references them;
-//! only their header is read here (for the pixel size). A picture that is missing or not a
-//! PNG/JPEG is a warning, and its alt text stands in. Characters outside WinAnsi stay in the
-//! model as they are: the exporters decide what they can draw and warn.
+//! only their header is read here ([`quire_sdk::image_probe`], for the pixel size). A picture
+//! that is missing or not a PNG/JPEG is a warning, and its alt text stands in. Characters
+//! outside WinAnsi stay in the model as they are: the exporters decide what they can draw
+//! and warn.
 
 mod build;
 mod front_matter;
 mod html;
-mod picture;
 
 use pulldown_cmark::{Options, Parser};
 use quire_sdk::flow::{self, PageSetup};

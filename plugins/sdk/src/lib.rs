@@ -4,8 +4,9 @@
 //! converters and the host), the request and result types of the WIT interface in plain Rust
 //! ([`convert`]), the standard-14 font [`metrics`], text [`layout`] shared by importers and
 //! exporters so every output agrees, the vector [`geometry`] of shapes and connectors every
-//! drawing exporter shares, and [`export_converter!`], which turns a type implementing
-//! [`Converter`] into a component.
+//! drawing exporter shares, the [`image_probe`] every converter reads PNG and JPEG headers
+//! with (size, EXIF orientation, resolution), and [`export_converter!`], which turns a type
+//! implementing [`Converter`] into a component.
 //!
 //! A converter is written once as ordinary Rust and runs natively (tests, benchmarks) or as a
 //! `wasm32-wasip2` component inside the host's sandbox.
@@ -13,6 +14,7 @@
 pub mod convert;
 pub mod flow;
 pub mod geometry;
+pub mod image_probe;
 pub mod layout;
 pub mod metrics;
 pub mod model;

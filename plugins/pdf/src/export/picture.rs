@@ -2,6 +2,8 @@
 //! (`/DCTDecode`), PNG through [`super::png`]. The format is recognised by its bytes, not by
 //! the asset's declared media type, which a client may have got wrong.
 
+use quire_sdk::image_probe::{self, ImageKind};
+
 use super::png::{Colors, Png};
 
 /// Colour space of an embedded picture.
@@ -44,14 +46,11 @@ const LEVEL: u8 = 6;
 
 /// Reads an asset's bytes as a picture PDF can hold.
 pub fn load(bytes: &[u8]) -> Result<Picture, String> {
-    if bytes.starts_with(super::png::SIGNATURE) {
-        load_png(bytes)
-    } else if bytes.starts_with(&[0xFF, 0xD8]) {
-        load_jpeg(bytes)
-    } else if bytes.is_empty() {
-        Err("it is empty".into())
-    } else {
-        Err("it is neither PNG nor JPEG".into())
+    match ImageKind::of(bytes) {
+        Some(ImageKind::Png) => load_png(bytes),
+        Some(ImageKind::Jpeg) => load_jpeg(bytes),
+        None if bytes.is_empty() => Err("it is empty".into()),
+        None => Err("it is neither PNG nor JPEG".into()),
     }
 }
 
@@ -100,65 +99,39 @@ fn load_png(bytes: &[u8]) -> Result<Picture, String> {
     })
 }
 
-/// Reads the JPEG markers up to the scan: size and components from the frame header, the
-/// Adobe APP14 marker (its CMYK is stored inverted), the EXIF orientation. The scan itself is
-/// left to the viewer, but a file that never reaches its end-of-image marker is refused:
-/// viewers disagree on what to draw of a cut-short JPEG, and the user deserves the warning.
+/// A JPEG goes in as it is, so its header decides: a coding and sample size PDF's DCTDecode
+/// draws, Adobe's APP14 marker (its CMYK is stored inverted), the EXIF orientation. The scan
+/// itself is left to the viewer, but a file that never reaches its end-of-image marker is
+/// refused: viewers disagree on what to draw of a cut-short JPEG, and the user deserves the
+/// warning.
 fn load_jpeg(bytes: &[u8]) -> Result<Picture, String> {
-    let mut pos = 2;
-    let mut adobe = false;
-    let mut orientation = 1;
-    let mut frame: Option<(u32, u32, u8)> = None;
-    loop {
-        // Markers may be preceded by any number of 0xFF fill bytes.
-        while bytes.get(pos) == Some(&0xFF) && bytes.get(pos + 1) == Some(&0xFF) {
-            pos += 1;
+    let info = image_probe::probe(bytes).ok_or("it is neither PNG nor JPEG")?;
+    if let Some(frame) = info.frame {
+        if !matches!(frame.marker, 0xC0..=0xC2) {
+            return Err("the JPEG uses a coding (lossless or arithmetic) PDF cannot hold".into());
         }
-        let (Some(&0xFF), Some(&marker)) = (bytes.get(pos), bytes.get(pos + 1)) else {
-            return Err("the JPEG ends before its image data".into());
-        };
-        pos += 2;
-        if marker == 0x01 || (0xD0..=0xD8).contains(&marker) {
-            continue; // markers without a length
+        if frame.bits != 8 {
+            return Err(format!(
+                "the JPEG has {}-bit samples; PDF holds 8-bit JPEG",
+                frame.bits
+            ));
         }
-        if marker == 0xD9 {
-            return Err("the JPEG has no image data".into());
-        }
-        let len = match bytes.get(pos..pos + 2) {
-            Some(b) => u16::from_be_bytes([b[0], b[1]]) as usize,
-            None => return Err("the JPEG ends inside a marker".into()),
-        };
-        if len < 2 {
-            return Err("the JPEG has a marker of impossible length".into());
-        }
-        let Some(seg) = bytes.get(pos + 2..pos + len) else {
-            return Err("the JPEG ends inside a marker".into());
-        };
-        match marker {
-            0xDA => break,
-            0xE1 if seg.starts_with(b"Exif\0\0") => {
-                orientation = exif_orientation(&seg[6..]).unwrap_or(1);
-            }
-            0xEE if seg.starts_with(b"Adobe") => adobe = true,
-            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
-                frame = Some(frame_header(marker, seg)?);
-            }
-            _ => {}
-        }
-        pos += len;
     }
-    let (width, height, comps) = frame.ok_or("the JPEG has no frame header")?;
-    if !bytes[pos..].windows(2).any(|w| w == [0xFF, 0xD9]) {
-        return Err("the JPEG is cut short".into());
+    if let Some(defect) = info.defect {
+        return Err(defect.into());
     }
-    let (space, decode) = match comps {
+    let (Some(frame), width @ 1.., height @ 1..) = (info.frame, info.width, info.height) else {
+        return Err("the JPEG does not give its size".into());
+    };
+    let (space, decode) = match frame.components {
         1 => (Space::Gray, None),
         3 => (Space::Rgb, None),
         // Photoshop writes CMYK JPEGs with inverted values and says so with its APP14
         // marker; viewers expect the /Decode array to undo that.
         4 => (
             Space::Cmyk,
-            adobe.then(|| vec![1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]),
+            info.adobe
+                .then(|| vec![1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]),
         ),
         n => return Err(format!("the JPEG has {n} colour components")),
     };
@@ -171,66 +144,8 @@ fn load_jpeg(bytes: &[u8]) -> Result<Picture, String> {
         data: bytes.to_vec(),
         decode,
         alpha: None,
-        orientation,
+        orientation: info.orientation,
     })
-}
-
-/// Width, height and component count from a SOFn segment PDF's DCTDecode can draw.
-fn frame_header(marker: u8, seg: &[u8]) -> Result<(u32, u32, u8), String> {
-    if seg.len() < 6 {
-        return Err("the JPEG frame header is too short".into());
-    }
-    if !matches!(marker, 0xC0..=0xC2) {
-        return Err("the JPEG uses a coding (lossless or arithmetic) PDF cannot hold".into());
-    }
-    let bits = seg[0];
-    if bits != 8 {
-        return Err(format!(
-            "the JPEG has {bits}-bit samples; PDF holds 8-bit JPEG"
-        ));
-    }
-    let height = u16::from_be_bytes([seg[1], seg[2]]) as u32;
-    let width = u16::from_be_bytes([seg[3], seg[4]]) as u32;
-    if width == 0 || height == 0 {
-        return Err("the JPEG does not give its size".into());
-    }
-    Ok((width, height, seg[5]))
-}
-
-/// The orientation tag (0x0112) of IFD0 of a TIFF-structured EXIF block.
-fn exif_orientation(tiff: &[u8]) -> Option<u8> {
-    let big = match tiff.get(0..2)? {
-        b"MM" => true,
-        b"II" => false,
-        _ => return None,
-    };
-    let u16_at = |i: usize| -> Option<u16> {
-        let b = tiff.get(i..i + 2)?;
-        Some(if big {
-            u16::from_be_bytes([b[0], b[1]])
-        } else {
-            u16::from_le_bytes([b[0], b[1]])
-        })
-    };
-    let u32_at = |i: usize| -> Option<u32> {
-        let b = tiff.get(i..i + 4)?;
-        let a = [b[0], b[1], b[2], b[3]];
-        Some(if big {
-            u32::from_be_bytes(a)
-        } else {
-            u32::from_le_bytes(a)
-        })
-    };
-    let ifd = u32_at(4)? as usize;
-    let count = u16_at(ifd)? as usize;
-    for e in 0..count.min(512) {
-        let at = ifd.checked_add(2 + e * 12)?;
-        if u16_at(at)? == 0x0112 {
-            let v = u16_at(at + 8)?;
-            return (1..=8).contains(&v).then_some(v as u8);
-        }
-    }
-    None
 }
 
 /// The matrix placing a picture's unit square (as stored, top row at v = 1) into `frame`
@@ -303,10 +218,5 @@ mod tests {
         let x = m[0] * u + m[2] * v + m[4];
         let y = m[1] * u + m[3] * v + m[5];
         assert_eq!((x, y), (110.0, 70.0));
-        let tiff_be = [
-            b'M', b'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0,
-        ];
-        assert_eq!(exif_orientation(&tiff_be), Some(6));
-        assert_eq!(exif_orientation(&tiff_be[..12]), None);
     }
 }

@@ -1,7 +1,8 @@
 //! Pictures of the source PDF turned into model assets.
 //!
 //! A JPEG (`/DCTDecode`) drawn upright in a plain colour space is kept byte for byte (but
-//! for its EXIF orientation, see `jpeg`): no quality is lost and nothing is decoded.
+//! for its EXIF orientation, set to 1, see [`passthrough_jpeg`]): no quality is lost and
+//! nothing is decoded.
 //! Everything else is decoded by hayro and written as PNG: grey, RGB, or RGBA when the
 //! picture has a mask; black-and-white pictures (scans, fax images) as 1-bit grey, which
 //! keeps them small. A picture drawn mirrored or turned by a quarter turn has its pixels
@@ -13,9 +14,8 @@ use hayro_interpret::hayro_syntax::object::{Name, Stream};
 use hayro_interpret::hayro_syntax::Filter;
 use hayro_interpret::kurbo::{Affine, Point};
 use hayro_interpret::{ImageData, LumaData};
+use quire_sdk::image_probe;
 use quire_sdk::{Asset, Rect};
-
-use super::jpeg;
 
 /// Largest picture decoded, in pixels; larger ones are asked for at a lower resolution.
 pub const MAX_DECODED_PIXELS: u64 = 24_000_000;
@@ -211,8 +211,10 @@ pub fn passthrough_jpeg(stream: &Stream<'_>) -> Option<Vec<u8>> {
         return None;
     }
     let mut jpeg = bytes.into_owned();
-    // The PDF draws the pixels as they lie; the model's readers would turn them by EXIF.
-    jpeg::neutralise_exif_orientation(&mut jpeg);
+    // PDF viewers draw a `/DCTDecode` stream as its pixels lie and ignore EXIF, but Quire's
+    // exporters turn a model JPEG as its EXIF orientation says (so a phone photo comes out
+    // upright). One byte per tag changes; nothing is decoded or re-encoded.
+    image_probe::clear_jpeg_orientation(&mut jpeg);
     Some(jpeg)
 }
 

@@ -23,7 +23,6 @@ mod device;
 mod fonts;
 mod form;
 mod images;
-mod jpeg;
 mod open;
 mod order;
 mod render;

@@ -2,13 +2,14 @@
 //! by its bytes (not the asset's declared type, which a client may have got wrong), the size
 //! is read from the header so a decompression bomb never reaches a renderer, and a JPEG's
 //! EXIF orientation is taken out of the file and applied by the exporter, so every viewer
-//! shows the picture the same way up (some honour the tag, some do not).
+//! shows the picture the same way up (some honour the tag, some do not). Headers are read by
+//! [`quire_sdk::image_probe`], as the PDF exporter reads them.
+
+use quire_sdk::image_probe;
 
 /// Pictures above this many pixels are not embedded: decoding one would take gigabytes in
 /// the renderer (a 1 KB PNG can claim 100,000 by 100,000 pixels).
 pub const MAX_PIXELS: u64 = 64_000_000;
-
-const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 /// A picture ready to embed.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,23 +19,23 @@ pub struct Picture {
     pub height: u32,
     /// EXIF orientation (1 to 8); 1 is upright.
     pub orientation: u8,
-    /// The file to embed, with its orientation tag reset to 1 when it had one.
+    /// The file to embed, with its orientation tags reset to 1 when it had any.
     pub bytes: Vec<u8>,
 }
 
 /// Reads an asset's bytes as a picture SVG renderers can show, or says why not.
 pub fn load(bytes: &[u8]) -> Result<Picture, String> {
-    let (media_type, width, height, orientation) = if bytes.starts_with(PNG_SIGNATURE) {
-        let (w, h) = png_size(bytes)?;
-        ("image/png", w, h, None)
-    } else if bytes.starts_with(&[0xFF, 0xD8]) {
-        let info = jpeg_info(bytes)?;
-        ("image/jpeg", info.width, info.height, info.orientation)
-    } else if bytes.is_empty() {
-        return Err("it is empty".into());
-    } else {
-        return Err("it is neither PNG nor JPEG".into());
+    let Some(info) = image_probe::probe(bytes) else {
+        return Err(if bytes.is_empty() {
+            "it is empty".into()
+        } else {
+            "it is neither PNG nor JPEG".into()
+        });
     };
+    if let Some(defect) = info.defect {
+        return Err(defect.into());
+    }
+    let (width, height) = (info.width, info.height);
     if width == 0 || height == 0 {
         return Err("it has no pixels".into());
     }
@@ -45,146 +46,15 @@ pub fn load(bytes: &[u8]) -> Result<Picture, String> {
         ));
     }
     let mut bytes = bytes.to_vec();
-    let orientation = match orientation {
-        Some(Orientation { value, at, big }) => {
-            if let Some(slot) = bytes.get_mut(at..at + 2) {
-                slot.copy_from_slice(&if big {
-                    1u16.to_be_bytes()
-                } else {
-                    1u16.to_le_bytes()
-                });
-            }
-            value
-        }
-        None => 1,
-    };
+    // Every tag, not only the one read: a viewer that reads another must still see 1.
+    image_probe::clear_jpeg_orientation(&mut bytes);
     Ok(Picture {
-        media_type,
+        media_type: info.kind.media_type(),
         width,
         height,
-        orientation,
+        orientation: info.orientation,
         bytes,
     })
-}
-
-fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
-    // The IHDR chunk comes first: length, "IHDR", width, height.
-    let ihdr = bytes.get(8..24).ok_or("the PNG ends before its header")?;
-    if &ihdr[4..8] != b"IHDR" {
-        return Err("the PNG does not start with its header chunk".into());
-    }
-    let w = u32::from_be_bytes([ihdr[8], ihdr[9], ihdr[10], ihdr[11]]);
-    let h = u32::from_be_bytes([ihdr[12], ihdr[13], ihdr[14], ihdr[15]]);
-    Ok((w, h))
-}
-
-struct JpegInfo {
-    width: u32,
-    height: u32,
-    orientation: Option<Orientation>,
-}
-
-/// An EXIF orientation tag: its value, the offset of its 2-byte value in the file, and the
-/// byte order it is written in.
-struct Orientation {
-    value: u8,
-    at: usize,
-    big: bool,
-}
-
-/// Walks the JPEG markers up to the scan for the frame size and the EXIF orientation.
-fn jpeg_info(bytes: &[u8]) -> Result<JpegInfo, String> {
-    let mut pos = 2;
-    let mut frame = None;
-    let mut orientation = None;
-    loop {
-        while bytes.get(pos) == Some(&0xFF) && bytes.get(pos + 1) == Some(&0xFF) {
-            pos += 1;
-        }
-        let (Some(&0xFF), Some(&marker)) = (bytes.get(pos), bytes.get(pos + 1)) else {
-            return Err("the JPEG ends before its image data".into());
-        };
-        pos += 2;
-        if marker == 0x01 || (0xD0..=0xD8).contains(&marker) {
-            continue;
-        }
-        if marker == 0xD9 {
-            return Err("the JPEG has no image data".into());
-        }
-        let len = match bytes.get(pos..pos + 2) {
-            Some(b) => u16::from_be_bytes([b[0], b[1]]) as usize,
-            None => return Err("the JPEG ends inside a marker".into()),
-        };
-        let seg = bytes
-            .get(pos + 2..pos + len.max(2))
-            .ok_or("the JPEG ends inside a marker")?;
-        if len < 2 {
-            return Err("the JPEG has a marker of impossible length".into());
-        }
-        match marker {
-            0xDA => break,
-            0xE1 if seg.starts_with(b"Exif\0\0") && orientation.is_none() => {
-                let tiff_at = pos + 2 + 6;
-                orientation = exif_orientation(&seg[6..]).map(|(value, off, big)| Orientation {
-                    value,
-                    at: tiff_at + off,
-                    big,
-                });
-            }
-            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
-                if seg.len() < 5 {
-                    return Err("the JPEG frame header is cut short".into());
-                }
-                let h = u16::from_be_bytes([seg[1], seg[2]]) as u32;
-                let w = u16::from_be_bytes([seg[3], seg[4]]) as u32;
-                frame = Some((w, h));
-            }
-            _ => {}
-        }
-        pos += len;
-    }
-    let (width, height) = frame.ok_or("the JPEG has no frame header")?;
-    if !bytes[pos..].windows(2).any(|w| w == [0xFF, 0xD9]) {
-        return Err("the JPEG is cut short".into());
-    }
-    Ok(JpegInfo {
-        width,
-        height,
-        orientation,
-    })
-}
-
-/// The orientation tag (0x0112) of IFD0 of a TIFF-structured EXIF block, and the offset of
-/// its value within the block, and whether the block is big-endian.
-fn exif_orientation(tiff: &[u8]) -> Option<(u8, usize, bool)> {
-    let big = match tiff.get(0..2)? {
-        b"MM" => true,
-        b"II" => false,
-        _ => return None,
-    };
-    let u16_at = |i: usize| -> Option<u16> {
-        let b = tiff.get(i..i + 2)?;
-        Some(if big {
-            u16::from_be_bytes([b[0], b[1]])
-        } else {
-            u16::from_le_bytes([b[0], b[1]])
-        })
-    };
-    let b = tiff.get(4..8)?;
-    let ifd = if big {
-        u32::from_be_bytes([b[0], b[1], b[2], b[3]])
-    } else {
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-    } as usize;
-    let count = u16_at(ifd)? as usize;
-    for e in 0..count.min(512) {
-        let at = ifd.checked_add(2 + e * 12)?;
-        if u16_at(at)? == 0x0112 {
-            let v = u16_at(at + 8)?;
-            return (1..=8).contains(&v).then_some((v as u8, at + 8, big));
-        }
-    }
-    None
 }
 
 /// The SVG transform that puts a picture stored as `sw` by `sh` user units (drawn at the
@@ -255,11 +125,14 @@ mod tests {
     fn bad_pictures_are_refused_with_a_reason() {
         assert!(load(b"").unwrap_err().contains("empty"));
         assert!(load(b"GIF89a").unwrap_err().contains("neither"));
-        let mut bomb = PNG_SIGNATURE.to_vec();
+        let mut bomb = image_probe::PNG_SIGNATURE.to_vec();
         bomb.extend_from_slice(&[0, 0, 0, 13]);
         bomb.extend_from_slice(b"IHDR");
         bomb.extend_from_slice(&100_000u32.to_be_bytes());
         bomb.extend_from_slice(&100_000u32.to_be_bytes());
+        // A header cut short is damaged, whatever size it claims.
+        assert!(load(&bomb).unwrap_err().contains("ends before its header"));
+        bomb.extend_from_slice(&[8, 6, 0, 0, 0]);
         assert!(load(&bomb).unwrap_err().contains("megapixels"));
         let jpeg = std::fs::read(quire_sdk::corpus_dir().join("images/photo-cmyk.jpg")).unwrap();
         assert!(load(&jpeg).is_ok());
