@@ -16,8 +16,6 @@ pub const MAX_COLUMNS: usize = 10_000;
 const MAX_KEY_LEN: usize = 200;
 const MAX_LABEL_LEN: usize = 2000;
 const MAX_OPTIONS: usize = 500;
-/// Geometry a little past the page edge is rounding, not a mistake.
-const EDGE_TOLERANCE: f64 = 0.5;
 
 fn invalid(field: String, detail: impl Into<String>) -> Error {
     Error::InvalidField {
@@ -154,11 +152,7 @@ fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
         ));
     }
     let p = &document.pages[page as usize - 1];
-    if frame.x < -EDGE_TOLERANCE
-        || frame.y < -EDGE_TOLERANCE
-        || frame.x + frame.w > p.width + EDGE_TOLERANCE
-        || frame.y + frame.h > p.height + EDGE_TOLERANCE
-    {
+    if !quire_sdk::validate::field_fits_page(&frame, p.width, p.height) {
         return Err(invalid(
             at.into(),
             format!(

@@ -1070,3 +1070,49 @@ fn a_fillable_pdf_keeps_its_form() {
     assert_eq!(r.status, 201, "{}", r.text());
     assert_eq!(r.json()["form"]["form"]["count"], 17);
 }
+
+/// A box a fraction of a point past the page edge is placed, and the document's own model,
+/// read back as `.json`, is taken again as a `model` source: one placement rule for both.
+#[test]
+fn a_field_at_the_edge_round_trips_through_the_model() {
+    let s = shared();
+    let t = &s.token(&s.account("pro"));
+    let form = create_form(s, t, "Edge");
+    let id = form["id"].as_str().unwrap();
+    let page_width = form["pages"][0]["width"]
+        .as_f64()
+        .or_else(|| {
+            s.get(t, &format!("/api/v1/documents/{id}.json")).json()["pages"][0]["width"].as_f64()
+        })
+        .expect("the page's width");
+    let edge = json!([{"key": "edge", "type": "text", "label": "Edge", "page": 1,
+        "x": page_width - 100.0, "y": 100, "w": 100.4, "h": 20}]);
+    let r = s.send_json(
+        "PUT",
+        t,
+        &format!("/api/v1/forms/{id}/fields"),
+        &json!({"fields": edge}),
+    );
+    assert_eq!(
+        r.status,
+        200,
+        "0.4 pt past the edge is rounding: {}",
+        r.text()
+    );
+    let model = s.get(t, &format!("/api/v1/documents/{id}.json")).json();
+    assert!(model.to_string().contains("\"edge\""), "{model}");
+    let again = s.send_json("POST", t, "/api/v1/forms", &json!({"model": model}));
+    assert_eq!(again.status, 201, "the model reads back: {}", again.text());
+    // Past the tolerance the placement is refused (and the model check refuses it too, see
+    // quire_sdk::validate's tests).
+    let far = json!([{"key": "far", "type": "text", "label": "Far", "page": 1,
+        "x": page_width - 100.0, "y": 100, "w": 101, "h": 20}]);
+    let r = s.send_json(
+        "PUT",
+        t,
+        &format!("/api/v1/forms/{id}/fields"),
+        &json!({"fields": far}),
+    );
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(r.text().contains("lies outside page 1"), "{}", r.text());
+}

@@ -11,6 +11,22 @@ pub const MAX_SHAPES: usize = 500_000;
 pub const MAX_PAGE_SIDE: f64 = 14_400.0; // 200 inches, the PDF user-space limit
 pub const MAX_FONT_SIZE: f64 = 1_000.0;
 pub const MAX_GROUP_DEPTH: usize = 64;
+/// How far a form field may reach past its page's edge: a box computed in another unit or
+/// snapped to a grid lands a fraction of a point out, which is rounding, not a mistake.
+pub const FIELD_EDGE_TOLERANCE: f64 = 0.5;
+
+/// The one placement rule for form fields, used by the API's field placement and by the
+/// model check alike (so a document's own model always reads back): a positive size, and
+/// inside the page give or take [`FIELD_EDGE_TOLERANCE`].
+pub fn field_fits_page(frame: &Rect, page_width: f64, page_height: f64) -> bool {
+    let t = FIELD_EDGE_TOLERANCE;
+    frame.w > 0.0
+        && frame.h > 0.0
+        && frame.x >= -t
+        && frame.y >= -t
+        && frame.x + frame.w <= page_width + t
+        && frame.y + frame.h <= page_height + t
+}
 
 /// What is wrong with a model, with the JSON path where it was found.
 #[derive(Debug, Clone, PartialEq)]
@@ -328,8 +344,7 @@ fn check_fields(doc: &Document) -> Result<(), ModelError> {
         }
         check_frame(&f.frame, &at)?;
         let page = &doc.pages[f.page as usize - 1];
-        let bounds = Rect::new(0.0, 0.0, page.width, page.height);
-        if f.frame.w <= 0.0 || f.frame.h <= 0.0 || !bounds.contains(&f.frame) {
+        if !field_fits_page(&f.frame, page.width, page.height) {
             return Err(err(
                 at,
                 format!(
@@ -388,6 +403,23 @@ mod tests {
         ]));
         let doc = parse_and_check(&json, []).unwrap();
         assert_eq!(doc.shapes().count(), 4);
+    }
+
+    #[test]
+    fn a_field_may_reach_half_a_point_past_its_page() {
+        let page = |w: f64| {
+            serde_json::json!({
+                "model": "quire/1", "kind": "pdf",
+                "pages": [{"width": 200, "height": 100, "shapes": []}],
+                "fields": [{"key": "k", "type": "text", "label": "K", "page": 1,
+                            "x": 100, "y": 10, "w": w, "h": 20}]
+            })
+            .to_string()
+        };
+        assert!(parse_and_check(&page(100.4), []).is_ok());
+        let e = parse_and_check(&page(100.6), []).unwrap_err();
+        assert!(e.message.contains("must lie inside page 1"), "{e}");
+        assert!(!field_fits_page(&Rect::new(0.0, 0.0, 0.0, 5.0), 10.0, 10.0));
     }
 
     #[test]
