@@ -16,6 +16,6 @@ case $base in
   /usr | /usr/local) ;;
   *) echo "check-setup: the venv was made from $base, not the system Python" >&2; exit 1 ;;
 esac
-"$scratch/venv/bin/python" -c 'import pypdf, aiosmtpd, prometheus_client, schemathesis'
+"$scratch/venv/bin/python" -c 'import pypdf, cryptography, aiosmtpd, prometheus_client, schemathesis'
 "$scratch/venv/bin/componentize-py" --version >/dev/null
 echo "check-setup: the set-up runs on the system Python ($("$scratch/venv/bin/python" --version)) with the pinned tools"

@@ -283,50 +283,8 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     let stopping_admin = stopping.clone();
     let admin_router = admin::router(app.clone(), token);
     let public_router = router(app);
-    let until_stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = rx.wait_for(|stopped| *stopped).await;
-    };
-    let public_server: ServerFuture = match &tls_files.0 {
-        Some(files) => {
-            let store = tls::CertStore::open(&files.cert, &files.key)?;
-            store.watch();
-            Box::pin(tls::serve(
-                public,
-                public_router,
-                tls::acceptor(store)?,
-                stopping.clone(),
-            ))
-        }
-        None => Box::pin(async move {
-            axum::serve(
-                public,
-                public_router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-            )
-            .with_graceful_shutdown(until_stopped(stopping.clone()))
-            .into_future()
-            .await
-            .map_err(anyhow::Error::from)
-        }),
-    };
-    let admin_server: ServerFuture = match &tls_files.1 {
-        Some(files) => {
-            let store = tls::CertStore::open(&files.cert, &files.key)?;
-            store.watch();
-            Box::pin(tls::serve(
-                admin,
-                admin_router,
-                tls::acceptor(store)?,
-                stopping_admin,
-            ))
-        }
-        None => Box::pin(async move {
-            axum::serve(admin, admin_router)
-                .with_graceful_shutdown(until_stopped(stopping_admin))
-                .into_future()
-                .await
-                .map_err(anyhow::Error::from)
-        }),
-    };
+    let public_server = listener_server(public, public_router, tls_files.0.as_ref(), stopping)?;
+    let admin_server = listener_server(admin, admin_router, tls_files.1.as_ref(), stopping_admin)?;
     let servers = async {
         let (p, a) = tokio::join!(public_server, admin_server);
         p.context("serving the API")?;
@@ -359,6 +317,38 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
 }
 
 type ServerFuture = std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<()>> + Send>>;
+
+/// One listener's server: HTTPS when it has certificate files (reloaded when they change),
+/// plain HTTP otherwise. Either stops taking connections when `stopping` turns true.
+fn listener_server(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    tls_files: Option<&crate::config::TlsFiles>,
+    mut stopping: tokio::sync::watch::Receiver<bool>,
+) -> anyhow::Result<ServerFuture> {
+    if let Some(files) = tls_files {
+        let store = tls::CertStore::open(&files.cert, &files.key)?;
+        store.watch();
+        return Ok(Box::pin(tls::serve(
+            listener,
+            router,
+            tls::acceptor(store)?,
+            stopping,
+        )));
+    }
+    Ok(Box::pin(async move {
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = stopping.wait_for(|stopped| *stopped).await;
+        })
+        .into_future()
+        .await
+        .map_err(anyhow::Error::from)
+    }))
+}
 
 /// SIGTERM (service managers, Kubernetes) or SIGINT (Ctrl-C): the name of the one that came.
 async fn stop_signal() -> &'static str {
