@@ -601,23 +601,7 @@ fn parse_json_upload(
                 "`model` must be a JSON object (the document model)",
             ));
         }
-        if raw.get().len() > MAX_MODEL_JSON {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "`model` is {} bytes of JSON; a model may be at most {MAX_MODEL_JSON} (pictures travel as assets, not in it)",
-                    raw.get().len()
-                ),
-            )
-            .with("limit", MAX_MODEL_JSON as u64));
-        }
-        let document = validate::parse(raw.get()).map_err(|e| {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("the model is not valid: {e}"),
-            )
-        })?;
-        Source::Model(Box::new(document))
+        model_source(raw.get())?
     } else if name == FILE_SOURCE {
         let text = string_member(&members, FILE_SOURCE)?
             .filter(|_| first_byte(raw) == b'"')
@@ -704,6 +688,28 @@ fn parse_json_upload(
         options,
         extra,
     })
+}
+
+/// A `model` source (a JSON member or a multipart part): within [`MAX_MODEL_JSON`], read
+/// into a document, not yet checked against its assets.
+pub(super) fn model_source(text: &str) -> Result<Source, ApiError> {
+    if text.len() > MAX_MODEL_JSON {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "`model` is {} bytes of JSON; a model may be at most {MAX_MODEL_JSON} (pictures travel as assets, not in it)",
+                text.len()
+            ),
+        )
+        .with("limit", MAX_MODEL_JSON as u64));
+    }
+    let document = validate::parse(text).map_err(|e| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("the model is not valid: {e}"),
+        )
+    })?;
+    Ok(Source::Model(Box::new(document)))
 }
 
 /// `images`: an object mapping image names (as the Markdown or HTML refers to them) to

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use axum::http::{HeaderMap, StatusCode};
-use quire_sdk::{validate, Asset, Kind};
+use quire_sdk::{Asset, Kind};
 use serde_json::Map;
 
 use super::body::{self, Readable, Source, Upload};
@@ -156,24 +156,7 @@ pub async fn parse_upload(
     let source = if file.name == "model" {
         let text = String::from_utf8(file.bytes.to_vec())
             .map_err(|_| ApiError::bad_request("the `model` part must be UTF-8 JSON"))?;
-        if text.len() > body::MAX_MODEL_JSON {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "`model` is {} bytes of JSON; a model may be at most {}",
-                    text.len(),
-                    body::MAX_MODEL_JSON
-                ),
-            )
-            .with("limit", body::MAX_MODEL_JSON as u64));
-        }
-        let document = validate::parse(&text).map_err(|e| {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("the model is not valid: {e}"),
-            )
-        })?;
-        Source::Model(Box::new(document))
+        body::model_source(&text)?
     } else {
         let media_type = media_type(&file, texts.remove("type"), kind, readable)?;
         if file.bytes.is_empty() {
