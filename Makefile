@@ -59,7 +59,7 @@ fmt:
 
 # The 30-minute soak (make test runs a 2-minute one): mixed load, memory, descriptors, p99.
 soak: deps plugins
-	PATH="$(PY_TOOLS):$$PATH" QUIRE_SOAK_SECS=$${QUIRE_SOAK_SECS:-1800} QUIRE_SKIP_POSTGRES=1 $(CARGO) test --release -p quire --test it -- soak:: --nocapture
+	PATH="$(PY_TOOLS):$$PATH" QUIRE_SOAK_SECS=$${QUIRE_SOAK_SECS:-1800} QUIRE_SKIP_POSTGRES=1 $(CARGO) test --release -p quire --test e2e -- soak:: --nocapture
 
 # Every fuzz target for FUZZ_SECS seconds (default 60) each, seeded from the corpus.
 fuzz: build

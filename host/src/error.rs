@@ -12,6 +12,10 @@ pub enum Error {
     /// One named part of the request is wrong (a field of a form, an answer).
     #[error("{field}: {detail}")]
     InvalidField { field: String, detail: String },
+    /// One named part of a well-formed request does not fit the thing it is about (a box
+    /// outside its page, an answer to a question the form does not ask).
+    #[error("{field}: {detail}")]
+    Unfit { field: String, detail: String },
     #[error("{0}")]
     NotFound(String),
     /// The thing asked for exists but its state refuses the request (a closed form, a
@@ -104,3 +108,28 @@ impl From<BlobError> for Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Where a JSON reading error is, as `fields[0].h`: serde's path of the value at fault,
+/// under `root` (the member the text was, "" for a whole body), and for a missing member
+/// the member itself rather than the object it is missing from.
+pub fn json_error_path(e: &serde_path_to_error::Error<serde_json::Error>, root: &str) -> String {
+    let at = e.path().to_string();
+    let at = at.trim_start_matches('.');
+    let mut path = match (root.is_empty(), at.is_empty()) {
+        (true, _) => at.to_string(),
+        (false, true) => root.to_string(),
+        (false, false) if at.starts_with('[') => format!("{root}{at}"),
+        (false, false) => format!("{root}.{at}"),
+    };
+    let message = e.inner().to_string();
+    if let Some(missing) = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next())
+    {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(missing);
+    }
+    path
+}

@@ -355,19 +355,28 @@ pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
+/// What the OpenAPI document says a base64 member holds: groups of four, padding optional.
+/// [`decode_base64`] takes every such text (and also whitespace and `data:` URLs).
+pub const BASE64_PATTERN: &str =
+    "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$";
+
 pub(super) fn decode_base64(field: &str, s: &str) -> Result<Vec<u8>, ApiError> {
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    // Padding optional and unused low bits ignored, as most encoders' readers do.
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
     let cleaned: String = s.chars().filter(|c| !c.is_ascii_whitespace()).collect();
     let cleaned = match cleaned.split_once(";base64,") {
         Some((prefix, data)) if prefix.starts_with("data:") => data.to_string(),
         _ => cleaned,
     };
-    base64::engine::general_purpose::STANDARD
-        .decode(cleaned.as_bytes())
-        .or_else(|_| {
-            base64::engine::general_purpose::STANDARD_NO_PAD
-                .decode(cleaned.trim_end_matches('=').as_bytes())
-        })
-        .map_err(|e| ApiError::bad_request(format!("`{field}` must be base64: {e}")))
+    LENIENT.decode(cleaned.as_bytes()).map_err(|e| {
+        ApiError::bad_request(format!("`{field}` must be base64: {e}")).with("field", field)
+    })
 }
 
 /// A JSON body's top-level members, each still unparsed text: a member is parsed only
@@ -389,7 +398,6 @@ fn member_is_null(raw: Option<&&RawValue>) -> bool {
     raw.is_none_or(|r| r.get() == "null")
 }
 
-/// A string member (numbers and booleans are taken as their text, as query strings are).
 /// A title the caller gives is refused past the limit; one taken from the file is cut to
 /// it instead (see [`crate::documents::MAX_TITLE_CHARS`]).
 pub(super) fn checked_title(title: Option<String>) -> Result<Option<String>, ApiError> {
@@ -403,21 +411,34 @@ pub(super) fn checked_title(title: Option<String>) -> Result<Option<String>, Api
     }
 }
 
+/// A string member, or null for none. Nothing else is taken for text: the OpenAPI document
+/// says string, and a number where a title belongs is a client's mistake worth telling.
 fn string_member(members: &Members, name: &str) -> Result<Option<String>, ApiError> {
     let Some(raw) = members.get(name) else {
         return Ok(None);
     };
-    let wrong = || ApiError::bad_request(format!("`{name}` must be a string"));
+    let wrong = || ApiError::bad_request(format!("`{name}` must be a string")).with("field", name);
     match first_byte(raw) {
         b'n' => Ok(None),
         b'"' => serde_json::from_str::<String>(raw.get())
             .map(Some)
             .map_err(|_| wrong()),
-        b't' => Ok(Some("1".into())),
-        b'f' => Ok(Some("0".into())),
-        b'-' | b'0'..=b'9' => Ok(Some(raw.get().to_string())),
         _ => Err(wrong()),
     }
+}
+
+/// The members a create or replace body may have: the sources of its kind, the generic
+/// ones, the import options of PDF-kind sources, and a form's fields.
+pub(super) fn members_read(kind: Kind, takes_fields: bool) -> Vec<&'static str> {
+    let mut known: Vec<&str> = named_sources(kind).iter().map(|f| f.name).collect();
+    known.extend(["model", FILE_SOURCE, "type", "title"]);
+    if kind == Kind::Pdf {
+        known.extend(["mode", "unlock", "password", "images"]);
+    }
+    if takes_fields {
+        known.extend(VALUE_MEMBERS.iter().map(|(name, _)| *name));
+    }
+    known
 }
 
 /// A member the endpoint keeps as a JSON value (a form's `fields` and `detect`), parsed
@@ -441,6 +462,29 @@ fn value_member(members: &Members, name: &str, max: usize) -> Result<Option<Valu
 
 /// The members a form's create or replace reads besides the source; kept as values.
 pub(super) const VALUE_MEMBERS: &[(&str, usize)] = &[("fields", MAX_FIELDS_JSON), ("detect", 16)];
+
+/// The values the contract gives the import options; anything else is refused here, the
+/// same for every source, before an importer sees it.
+pub const OPTION_VALUES: &[(&str, &[&str])] = &[
+    ("mode", &["image", "editable"]),
+    ("unlock", &["1", "0", "true", "false", "decrypt", "rebuild"]),
+];
+
+/// Checks the import options a request gives against [`OPTION_VALUES`].
+pub fn check_options(options: &[(String, String)]) -> Result<(), ApiError> {
+    for (name, value) in options {
+        if let Some((_, allowed)) = OPTION_VALUES.iter().find(|(n, _)| n == name) {
+            if !allowed.contains(&value.as_str()) {
+                return Err(ApiError::bad_request(format!(
+                    "`{name}` is one of {}, not `{value}`",
+                    allowed.join(", ")
+                ))
+                .with("field", name.as_str()));
+            }
+        }
+    }
+    Ok(())
+}
 
 /// The request's Content-Type without parameters, lower case ("" when there is none).
 pub fn media_type_of(headers: &HeaderMap) -> String {
@@ -468,6 +512,13 @@ pub fn request_options(
             "a password in the query string is refused (URLs are logged); send it in the X-Doc-Password header or the `password` field",
         ));
     }
+    // Checked even where the body's own member wins: a bad query is refused, not ignored.
+    checked_title(query.get("title").cloned())?;
+    let from_query: Vec<(String, String)> = ["mode", "unlock"]
+        .iter()
+        .filter_map(|name| query.get(*name).map(|v| (name.to_string(), v.clone())))
+        .collect();
+    check_options(&from_query)?;
     let mut options: Vec<(String, String)> = Vec::new();
     if let Some(u) = query.get("unlock") {
         options.push(("unlock".into(), u.clone()));
@@ -482,6 +533,7 @@ pub fn request_options(
 /// `readable` is what the active importers read right now.
 pub fn parse_upload(
     kind: Kind,
+    takes_fields: bool,
     readable: &Readable,
     headers: &HeaderMap,
     body: Vec<u8>,
@@ -490,7 +542,7 @@ pub fn parse_upload(
     let mut options = request_options(headers, query)?;
     let content_type = media_type_of(headers);
     if content_type == "application/json" || content_type.ends_with("+json") {
-        return parse_json_upload(kind, readable, &body, query, options);
+        return parse_json_upload(kind, takes_fields, readable, &body, query, options);
     }
     if content_type.is_empty() {
         return Err(ApiError::bad_request(format!(
@@ -501,12 +553,8 @@ pub fn parse_upload(
     let Some(media_type) = readable.resolve(&content_type) else {
         return Err(readable.unsupported(format!("{content_type} cannot be read")));
     };
-    if body.is_empty() {
-        return Err(ApiError::bad_request(format!(
-            "the request body is empty; {}",
-            takes(kind, readable)
-        )));
-    }
+    // An empty body is an empty file of that type: its importer judges it (an empty
+    // Markdown text is an empty document, an empty PDF is damaged).
     if let Some(m) = query.get("mode") {
         options.push(("mode".into(), m.clone()));
     }
@@ -524,6 +572,7 @@ pub fn parse_upload(
 
 fn parse_json_upload(
     kind: Kind,
+    takes_fields: bool,
     readable: &Readable,
     body: &[u8],
     query: &std::collections::HashMap<String, String>,
@@ -574,6 +623,15 @@ fn parse_json_upload(
         )));
     }
     let name = present[0];
+    let known = members_read(kind, takes_fields);
+    if let Some(unknown) = members.keys().find(|m| !known.contains(&m.as_str())) {
+        return Err(ApiError::bad_request(format!(
+            "`{unknown}` is not a member this endpoint reads; {}",
+            takes()
+        ))
+        .with("field", unknown.as_str()));
+    }
+    let given_type = string_member(&members, "type")?;
     let title = checked_title(match string_member(&members, "title")? {
         Some(t) => Some(t),
         None => query.get("title").cloned(),
@@ -589,7 +647,7 @@ fn parse_json_upload(
         _ => Vec::new(),
     };
     let mut extra = Map::new();
-    for (member, max) in VALUE_MEMBERS {
+    for (member, max) in VALUE_MEMBERS.iter().filter(|_| takes_fields) {
         if let Some(v) = value_member(&members, member, *max)? {
             extra.insert(member.to_string(), v);
         }
@@ -608,15 +666,9 @@ fn parse_json_upload(
             .ok_or_else(|| {
                 ApiError::bad_request(format!("`file` must be a base64 string; {}", takes()))
             })?;
-        let given = string_member(&members, "type")
-            .ok()
-            .flatten()
-            .filter(|t| !t.trim().is_empty())
-            .ok_or_else(|| {
-                ApiError::bad_request(
-                    "`file` needs `type`, the file's media type (e.g. \"text/csv\")",
-                )
-            })?;
+        let given = given_type.filter(|t| !t.trim().is_empty()).ok_or_else(|| {
+            ApiError::bad_request("`file` needs `type`, the file's media type (e.g. \"text/csv\")")
+        })?;
         let media_type = readable
             .resolve(&given)
             .ok_or_else(|| readable.unsupported(format!("`type` {given} cannot be read")))?;

@@ -1,4 +1,4 @@
-//! Endpoints 1-7: create, replace, list, fetch, download and bin documents.
+//! Documents: create, replace, list, fetch, download and bin them.
 
 use std::collections::HashMap;
 
@@ -103,6 +103,7 @@ pub async fn receive(
     app: &App,
     principal: &Principal,
     kind: Kind,
+    takes_fields: bool,
     query: &HashMap<String, String>,
     req: Request,
 ) -> Result<(Content, Upload, Vec<String>), ApiError> {
@@ -120,10 +121,12 @@ pub async fn receive(
     let (bytes, _held) = body::read_limited(app, &parts.headers, body, limit, &plan.name).await?;
     let readable = readable(app);
     let mut upload = if is_multipart {
-        super::multipart::parse_upload(kind, &readable, &parts.headers, bytes, query).await?
+        super::multipart::parse_upload(kind, takes_fields, &readable, &parts.headers, bytes, query)
+            .await?
     } else {
-        body::parse_upload(kind, &readable, &parts.headers, bytes, query)?
+        body::parse_upload(kind, takes_fields, &readable, &parts.headers, bytes, query)?
     };
+    body::check_options(&upload.options)?;
     let file_size = match &upload.source {
         Source::File { bytes, .. } => bytes.len() as u64,
         Source::Model(_) => 0,
@@ -215,7 +218,7 @@ async fn create(
     req: Request,
 ) -> Result<Response, ApiError> {
     let base_url = super::service::base_url_of(&app, req.extensions());
-    let (content, _, warnings) = receive(&app, &principal, kind, &query, req).await?;
+    let (content, _, warnings) = receive(&app, &principal, kind, false, &query, req).await?;
     let row = documents::create(&app.db, &app.blobs, owner(&principal), kind, content).await?;
     Ok(created_response(
         StatusCode::CREATED,
@@ -281,7 +284,7 @@ async fn replace(
             kind.as_str()
         )));
     }
-    let (content, _, mut warnings) = receive(&app, &principal, kind, &query, req).await?;
+    let (content, _, mut warnings) = receive(&app, &principal, kind, false, &query, req).await?;
     // A form replaced through /pdfs keeps its fields and its question bookkeeping, exactly
     // as through PUT /forms/{id}.
     let row = if crate::forms::is_form(&app.db, &id).await? {
@@ -351,6 +354,27 @@ pub fn int_param(
     }
 }
 
+/// `?page=`: a whole number from 1 (400 otherwise), and a page `pages` has (422 when past
+/// its end: the request is well-formed, the document is shorter).
+pub fn page_param(
+    q: &HashMap<String, String>,
+    pages: i64,
+    what: &str,
+) -> Result<Option<u32>, ApiError> {
+    if !q.contains_key("page") {
+        return Ok(None);
+    }
+    let page = int_param(q, "page", 1, 1, u32::MAX as i64)?;
+    if page > pages {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("`page` is {page} but the {what} has {pages} page(s)"),
+        )
+        .with("field", "page"));
+    }
+    Ok(Some(page as u32))
+}
+
 pub async fn list(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
@@ -358,7 +382,7 @@ pub async fn list(
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
     let kind = match q.get("kind").map(String::as_str) {
-        None | Some("") => None,
+        None => None,
         Some("pdf") => Some(Kind::Pdf),
         Some("diagram") => Some(Kind::Diagram),
         Some(other) => {
@@ -396,7 +420,7 @@ pub async fn get(
             doc["data"] = serde_json::to_value(&document).map_err(anyhow::Error::from)?;
             (row, doc)
         }
-        None | Some("") => {
+        None => {
             let row = documents::get(&app.db, &p.account.id, &raw).await?;
             let doc = row_json(base, &row);
             (row, doc)
@@ -449,15 +473,7 @@ async fn download(
         .with("served", served));
     };
     let ext = ext.as_str();
-    let page = match q.get("page") {
-        None => None,
-        Some(_) => Some(int_param(&q, "page", 1, 1, row.pages.max(1)).map_err(|_| {
-            ApiError::bad_request(format!(
-                "`page` must be a page of the document, from 1 to {}",
-                row.pages
-            ))
-        })? as u32),
-    };
+    let page = page_param(&q, row.pages, "document")?;
     let dpi =
         if media_type.starts_with("image/") && media_type != "image/svg+xml" {
             match q.get("dpi") {
@@ -519,6 +535,13 @@ pub async fn delete(
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
+    // `{id}.{format}` shares this axum route; a download is read, never deleted.
+    if id.contains('.') {
+        return Err(super::method_not_allowed(
+            &axum::http::Method::DELETE,
+            &format!("/api/v1/documents/{id}"),
+        ));
+    }
     documents::bin(&app.db, &p.account.id, &id).await?;
     Ok(Json(json!({"ok": true, "binned": id})))
 }

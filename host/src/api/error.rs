@@ -85,6 +85,10 @@ impl From<Error> for ApiError {
                 let field = field.clone();
                 ApiError::bad_request(e.to_string()).with("field", field)
             }
+            Error::Unfit { ref field, .. } => {
+                let field = field.clone();
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).with("field", field)
+            }
             Error::NotFound(s) => ApiError::not_found(s),
             Error::Conflict(s) => ApiError::new(StatusCode::CONFLICT, s),
             Error::Forbidden(s) => ApiError::new(StatusCode::FORBIDDEN, s),

@@ -1,4 +1,5 @@
-//! Endpoints 8-15: forms and their fields. Responses and shares are in `responses`.
+//! Forms and their fields: create, list, read, replace, configure, place and suggest.
+//! Responses and invitations are in `responses`.
 
 use std::collections::HashMap;
 
@@ -10,16 +11,17 @@ use quire_sdk::{Field, Kind};
 use serde_json::{json, Map, Value};
 
 use super::body;
-use super::documents::{expected_version, int_param, links, receive, row_json};
+use super::documents::{expected_version, int_param, links, page_param, receive, row_json};
 use super::error::ApiError;
+use super::requests::{self, FormSettings, PlaceFields};
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{Content, Owner};
 use crate::error::Error;
 use crate::forms::{self, detect, fields, FormRow, Patch};
 
-/// Largest JSON body of the small form endpoints (fields, answers, settings).
-pub const SMALL_BODY: u64 = 8 << 20;
+/// Longest text a respondent reads after sending.
+const MAX_CONFIRM_CHARS: usize = 5000;
 
 pub fn owner(p: &Principal) -> Owner<'_> {
     Owner {
@@ -103,10 +105,14 @@ fn wants_detection(
 ) -> Result<bool, ApiError> {
     match extra.get("detect") {
         Some(Value::Bool(b)) => Ok(*b),
-        None | Some(Value::Null) => Ok(matches!(
-            q.get("detect").map(String::as_str),
-            Some("1" | "true")
-        )),
+        None | Some(Value::Null) => match q.get("detect").map(String::as_str) {
+            None | Some("0" | "false") => Ok(false),
+            Some("1" | "true") => Ok(true),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "`detect` is true, false, 1 or 0, not `{other}`"
+            ))
+            .with("field", "detect")),
+        },
         Some(_) => Err(ApiError::bad_request("`detect` must be true or false")),
     }
 }
@@ -149,7 +155,7 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
-    let (content, upload, warnings) = receive(&app, &p, Kind::Pdf, &q, req).await?;
+    let (content, upload, warnings) = receive(&app, &p, Kind::Pdf, true, &q, req).await?;
     let detect_too = wants_detection(&upload.extra, &q)?;
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
     let form = forms::create(&app.db, &app.blobs, owner(&p), content, placed).await?;
@@ -169,7 +175,7 @@ pub async fn list(
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     let open = match q.get("state").map(String::as_str) {
-        None | Some("") => None,
+        None => None,
         Some("open") => Some(true),
         Some("closed") => Some(false),
         Some(other) => {
@@ -218,7 +224,7 @@ pub async fn replace(
         body::discard(req.into_body()).await;
         return Err(e.into());
     }
-    let (content, upload, mut warnings) = receive(&app, &p, Kind::Pdf, &q, req).await?;
+    let (content, upload, mut warnings) = receive(&app, &p, Kind::Pdf, true, &q, req).await?;
     let detect_too = wants_detection(&upload.extra, &q)?;
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
     let (form, dropped) = forms::replace(
@@ -240,47 +246,6 @@ pub async fn replace(
     Ok(Json(body))
 }
 
-/// Reads a small JSON object body (settings, fields, answers, an invitation).
-pub async fn json_object(
-    app: &App,
-    p: &Principal,
-    req: Request,
-    takes: &str,
-) -> Result<Map<String, Value>, ApiError> {
-    let (parts, b) = req.into_parts();
-    let (bytes, _held) =
-        body::read_limited(app, &parts.headers, b, SMALL_BODY, &p.account.plan.name).await?;
-    if body::json_values_at_most(&bytes) > body::MAX_JSON_VALUES {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the body holds more than {} JSON values; it takes {takes}",
-                body::MAX_JSON_VALUES
-            ),
-        )
-        .with("limit", body::MAX_JSON_VALUES as u64));
-    }
-    match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::bad_request(format!(
-            "the body must be a JSON object: {takes}"
-        ))),
-        Err(e) => Err(ApiError::bad_request(format!(
-            "the body is not valid JSON ({e}); it takes {takes}"
-        ))),
-    }
-}
-
-fn optional_bool(m: &Map<String, Value>, name: &str) -> Result<Option<bool>, ApiError> {
-    match m.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(
-            ApiError::bad_request(format!("`{name}` must be true or false")).with("field", name),
-        ),
-    }
-}
-
 pub async fn patch(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
@@ -290,34 +255,20 @@ pub async fn patch(
     let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
-    let m = json_object(&app, &p, req, TAKES).await?;
-    if let Some(unknown) = m
-        .keys()
-        .find(|k| !["open", "multiple", "notify", "confirm"].contains(&k.as_str()))
-    {
-        return Err(ApiError::bad_request(format!(
-            "`{unknown}` is not a form setting; PATCH takes {TAKES}"
-        ))
-        .with("field", unknown.as_str()));
+    let settings: FormSettings = requests::read_json(&app, &p, req, TAKES).await?;
+    if let Some(confirm) = &settings.confirm {
+        if confirm.chars().count() > MAX_CONFIRM_CHARS {
+            return Err(ApiError::bad_request(format!(
+                "`confirm` is longer than {MAX_CONFIRM_CHARS} characters"
+            ))
+            .with("field", "confirm"));
+        }
     }
-    let confirm = match m.get("confirm") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s.chars().count() <= 5000 => Some(s.clone()),
-        Some(Value::String(_)) => {
-            return Err(
-                ApiError::bad_request("`confirm` is longer than 5000 characters")
-                    .with("field", "confirm"),
-            )
-        }
-        Some(_) => {
-            return Err(ApiError::bad_request("`confirm` must be text").with("field", "confirm"))
-        }
-    };
     let patch = Patch {
-        open: optional_bool(&m, "open")?,
-        multiple: optional_bool(&m, "multiple")?,
-        notify: optional_bool(&m, "notify")?,
-        confirm,
+        open: settings.open,
+        multiple: settings.multiple,
+        notify: settings.notify,
+        confirm: settings.confirm,
     };
     let form = forms::patch(&app.db, &p.account.id, &id, patch).await?;
     // The contract's PATCH answer is `{ok, form: {count, open, multiple, confirm,
@@ -355,17 +306,11 @@ pub async fn put_fields(
     require_forms(&p)?;
     let expected = expected_version(req.headers())?;
     const TAKES: &str = "{fields: [{key, type, label, required, page, x, y, w, h, options}], keep}";
-    let m = json_object(&app, &p, req, TAKES).await?;
-    let keep = optional_bool(&m, "keep")?.unwrap_or(false);
-    let Some(raw) = m.get("fields").filter(|v| !v.is_null()) else {
-        return Err(ApiError::bad_request(format!(
-            "`fields` is required; this endpoint takes {TAKES}"
-        ))
-        .with("field", "fields"));
-    };
+    let body: PlaceFields = requests::read_json(&app, &p, req, TAKES).await?;
+    let keep = body.keep.unwrap_or(false);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
-    let placed = fields::parse(raw, &document)?;
+    let placed = fields::place(body.fields, &document)?;
     let (form, all) =
         forms::set_fields(&app.db, &app.blobs, owner(&p), &id, expected, placed, keep).await?;
     Ok(Json(json!({
@@ -384,17 +329,7 @@ pub async fn suggest(
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let page = match q.get("page") {
-        None => None,
-        Some(_) => Some(
-            int_param(&q, "page", 1, 1, form.doc.pages.max(1)).map_err(|_| {
-                ApiError::bad_request(format!(
-                    "`page` must be a page of the form, from 1 to {}",
-                    form.doc.pages
-                ))
-            })? as u32,
-        ),
-    };
+    let page = page_param(&q, form.doc.pages, "form")?;
     let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;
     let first = detect::next_number(&document.fields);
     let found = detect::find(&app.plugins, &document, &assets, page, first).await?;

@@ -10,13 +10,17 @@ pub mod error;
 mod forms;
 mod meta;
 mod multipart;
+mod openapi;
 mod page_pictures;
 mod public;
+mod requests;
 mod responses;
+mod routes;
 mod service;
 mod tls;
 
-pub use meta::{openapi_document, Formats};
+pub use meta::Formats;
+pub use openapi::document as openapi_document;
 
 use std::future::IntoFuture;
 use std::time::Duration;
@@ -26,7 +30,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{get, post};
 use axum::Router;
 
 use crate::app::App;
@@ -35,48 +39,7 @@ use error::ApiError;
 /// The public router: /api/v1 behind the token gate, the token endpoint, and JSON for
 /// every 404 and 405.
 pub fn router(app: App) -> Router {
-    Router::new()
-        .route("/api/v1", get(meta::surface))
-        .route("/api/v1/openapi.json", get(meta::openapi))
-        .route("/api/v1/model.schema.json", get(meta::model_schema))
-        .route("/api/v1/usage", get(meta::usage))
-        .route("/api/v1/pdfs", post(documents::create_pdf))
-        .route("/api/v1/pdfs/{id}", put(documents::replace_pdf))
-        .route("/api/v1/diagrams", post(documents::create_diagram))
-        .route("/api/v1/diagrams/{id}", put(documents::replace_diagram))
-        .route("/api/v1/documents", get(documents::list))
-        .route(
-            "/api/v1/documents/{id}",
-            get(documents::get).delete(documents::delete),
-        )
-        .route("/api/v1/forms", post(forms::create).get(forms::list))
-        .route(
-            "/api/v1/forms/{id}",
-            get(forms::get).put(forms::replace).patch(forms::patch),
-        )
-        .route(
-            "/api/v1/forms/{id}/fields",
-            get(forms::get_fields).put(forms::put_fields),
-        )
-        .route("/api/v1/forms/{id}/suggest", get(forms::suggest))
-        .route(
-            "/api/v1/forms/{id}/responses",
-            get(responses::list).post(responses::submit),
-        )
-        .route(
-            "/api/v1/forms/{id}/responses.csv",
-            get(responses::csv_download),
-        )
-        .route(
-            "/api/v1/forms/{id}/responses/{rid}",
-            get(responses::one).delete(responses::delete),
-        )
-        .route(
-            "/api/v1/forms/{id}/shares",
-            post(responses::add_share)
-                .get(responses::list_shares)
-                .delete(responses::remove_share),
-        )
+    routes::api_router()
         .route("/auth/oauth/token", post(auth::token))
         .route("/healthz", get(service::healthz))
         .route("/readyz", get(service::readyz))
@@ -171,9 +134,13 @@ async fn method_not_allowed_as_json(req: Request, next: Next) -> Response {
     if response.status() != StatusCode::METHOD_NOT_ALLOWED {
         return response;
     }
-    // axum's own Allow header comes out empty once the router is layered: derive it from
-    // the route table instead.
-    let allow = meta::allowed_methods(&path).join(", ");
+    method_not_allowed(&method, &path).into_response()
+}
+
+/// A 405 for `method` on `path`, with the methods the route table has for it. axum's own
+/// Allow header comes out empty once the router is layered, so it is derived here.
+pub(crate) fn method_not_allowed(method: &axum::http::Method, path: &str) -> ApiError {
+    let allow = routes::allowed_methods(path).join(", ");
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!("{path} does not take {method}; it takes {allow}"),
@@ -187,7 +154,6 @@ async fn method_not_allowed_as_json(req: Request, next: Next) -> Response {
             .collect::<Vec<_>>(),
     )
     .header(header::ALLOW, allow)
-    .into_response()
 }
 
 /// The operator token: `QUIRE_ADMIN_TOKEN`, or one generated into the data directory.

@@ -14,14 +14,17 @@ use serde_json::Map;
 use super::body::{self, Readable, Source, Upload};
 use super::error::ApiError;
 
-/// Parts a caller may send besides the file, with the most bytes each may hold.
-const TEXT_PARTS: &[(&str, usize)] = &[
-    ("title", 16 << 10),
+/// Parts a caller may send besides the file, with the most characters each may hold.
+pub(super) const TEXT_PARTS: &[(&str, usize)] = &[
+    ("title", crate::documents::MAX_TITLE_CHARS),
     ("type", 256),
     ("mode", 64),
     ("unlock", 64),
     ("password", 1024),
 ];
+
+/// Parts only PDF-kind sources read (import options and side pictures).
+const PDF_ONLY_PARTS: &[&str] = &["mode", "unlock", "password", "images"];
 
 /// One part as received.
 struct Part {
@@ -64,25 +67,32 @@ async fn parts(headers: &HeaderMap, body: Vec<u8>) -> Result<Vec<Part>, ApiError
     Ok(out)
 }
 
+/// A text part of at most `max` characters (a part past four bytes a character is refused
+/// before it is decoded).
 fn text(part: &Part, max: usize) -> Result<String, ApiError> {
-    if part.bytes.len() > max {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the `{}` part is {} bytes; it may hold {max}",
-                part.name,
-                part.bytes.len()
-            ),
-        )
-        .with("limit", max as u64));
+    let too_long = || {
+        ApiError::bad_request(format!(
+            "the `{}` part is longer than {max} characters",
+            part.name
+        ))
+        .with("field", part.name.as_str())
+    };
+    if part.bytes.len() > max.saturating_mul(4) {
+        return Err(too_long());
     }
-    String::from_utf8(part.bytes.to_vec())
-        .map_err(|_| ApiError::bad_request(format!("the `{}` part must be UTF-8 text", part.name)))
+    let text = String::from_utf8(part.bytes.to_vec()).map_err(|_| {
+        ApiError::bad_request(format!("the `{}` part must be UTF-8 text", part.name))
+    })?;
+    if text.chars().count() > max {
+        return Err(too_long());
+    }
+    Ok(text)
 }
 
 /// What the parts of a create or replace ask to import.
 pub async fn parse_upload(
     kind: Kind,
+    takes_fields: bool,
     readable: &Readable,
     headers: &HeaderMap,
     body: Vec<u8>,
@@ -96,15 +106,28 @@ pub async fn parse_upload(
     let mut extra = Map::new();
     for part in parts(headers, body).await? {
         let name = part.name.as_str();
-        if let Some((known, max)) = TEXT_PARTS.iter().find(|(n, _)| *n == name) {
+        let read_here = |n: &str| kind == Kind::Pdf || !PDF_ONLY_PARTS.contains(&n);
+        if let Some((known, max)) = TEXT_PARTS.iter().find(|(n, _)| *n == name && read_here(n)) {
             texts.insert(known, text(&part, *max)?);
-        } else if let Some((member, max)) = body::VALUE_MEMBERS.iter().find(|(n, _)| *n == name) {
-            let text = text(&part, *max)?;
+        } else if let Some((member, max)) = body::VALUE_MEMBERS
+            .iter()
+            .find(|(n, _)| takes_fields && *n == name)
+        {
+            if part.bytes.len() > *max {
+                return Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!(
+                        "the `{member}` part is {} bytes of JSON; at most {max} are read",
+                        part.bytes.len()
+                    ),
+                )
+                .with("limit", *max as u64));
+            }
             extra.insert(
                 member.to_string(),
-                body::bounded_value(text.as_bytes(), &format!("the `{member}` part"))?,
+                body::bounded_value(&part.bytes, &format!("the `{member}` part"))?,
             );
-        } else if name == "images" {
+        } else if name == "images" && read_here(name) {
             let Some(image_name) = part.file_name.clone().filter(|n| !n.is_empty()) else {
                 return Err(ApiError::bad_request(
                     "an `images` part needs a file name: the name the Markdown or HTML refers to",
@@ -132,14 +155,14 @@ pub async fn parse_upload(
         } else {
             return Err(ApiError::bad_request(format!(
                 "unknown part `{name}`; {}",
-                takes(kind)
+                takes(kind, takes_fields)
             )));
         }
     }
     let Some(file) = file else {
         return Err(ApiError::bad_request(format!(
             "no file part was sent; {}",
-            takes(kind)
+            takes(kind, takes_fields)
         )));
     };
     for opt in ["mode", "unlock", "password"] {
@@ -231,10 +254,13 @@ fn media_type(
         })
 }
 
-fn takes(kind: Kind) -> String {
+fn takes(kind: Kind, takes_fields: bool) -> String {
     let sources: Vec<&str> = body::named_sources(kind).iter().map(|s| s.name).collect();
     format!(
-        "multipart/form-data takes one file part (`file`, `model` or {}), `images` parts named by their file names, and the text parts title, type, mode, unlock, password, fields, detect",
-        sources.join(", ")
+        "multipart/form-data takes one file part (`file`, `model` or {}){}, and the text parts title, type{}{}",
+        sources.join(", "),
+        if kind == Kind::Pdf { ", `images` parts named by their file names" } else { "" },
+        if kind == Kind::Pdf { ", mode, unlock, password" } else { "" },
+        if takes_fields { ", fields, detect" } else { "" }
     )
 }

@@ -475,7 +475,7 @@ pub async fn submit(
             let confirm = form.settings.confirm.as_deref().unwrap_or(forms::DEFAULT_CONFIRM);
             Html(render(&form, &page, Outcome::Sent(confirm))).into_response()
         }
-        Err(Error::InvalidField { field, detail }) => {
+        Err(Error::InvalidField { field, detail } | Error::Unfit { field, detail }) => {
             let key = field.strip_prefix("answers.").unwrap_or(FROM_INPUT).to_string();
             reply(StatusCode::BAD_REQUEST, &[(key, detail)], None)
         }

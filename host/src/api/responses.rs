@@ -1,4 +1,4 @@
-//! Endpoints 16-22: a form's responses (list, CSV, one, submit, delete) and its shares.
+//! A form's responses (list, CSV, one, submit, delete) and its invitations.
 
 use std::collections::HashMap;
 
@@ -12,7 +12,8 @@ use serde_json::{json, Value};
 
 use super::documents::int_param;
 use super::error::ApiError;
-use super::forms::{json_object, require_forms};
+use super::forms::require_forms;
+use super::requests::{self, Answers, Invitation};
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::forms::responses::{self, ResponseRow, Submission, Via};
@@ -152,27 +153,7 @@ pub async fn submit(
     require_forms(&p)?;
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let mut m = json_object(&app, &p, req, TAKES).await?;
-    let answers = match m.remove("answers") {
-        Some(Value::Object(a)) => a,
-        None | Some(Value::Null) => {
-            return Err(ApiError::bad_request(format!(
-                "`answers` is required; this endpoint takes {TAKES}"
-            ))
-            .with("field", "answers"))
-        }
-        Some(_) => {
-            return Err(
-                ApiError::bad_request("`answers` must be an object keyed by field key")
-                    .with("field", "answers"),
-            )
-        }
-    };
-    let from = match m.remove("as") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s),
-        Some(_) => return Err(ApiError::bad_request("`as` must be text").with("field", "as")),
-    };
+    let Answers { answers, from } = requests::read_json(&app, &p, req, TAKES).await?;
     let r = responses::submit(
         &app.db,
         &app.blobs,
@@ -200,7 +181,7 @@ pub async fn delete(
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     let keep = match q.get("keepDocument").map(String::as_str) {
-        None | Some("0" | "false" | "") => false,
+        None | Some("0" | "false") => false,
         Some("1" | "true") => true,
         Some(other) => {
             return Err(ApiError::bad_request(format!(
@@ -230,24 +211,8 @@ pub async fn add_share(
     let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let m = json_object(&app, &p, req, "{email: <address>}").await?;
-    let email = match m.get("email") {
-        Some(Value::String(s)) => s.clone(),
-        _ => {
-            return Err(
-                ApiError::bad_request("`email` is required: the address to invite")
-                    .with("field", "email"),
-            )
-        }
-    };
-    if let Some(mode) = m.get("mode") {
-        if mode != &json!(shares::FILL) {
-            return Err(
-                ApiError::bad_request("`mode` is `fill`, the only way a form is shared")
-                    .with("field", "mode"),
-            );
-        }
-    }
+    let Invitation { email, mode: _ } =
+        requests::read_json(&app, &p, req, "{email: <address>, mode: \"fill\"}").await?;
     let list = shares::add(&app.db, &base_url, &p.account, &form, &email).await?;
     Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
 }

@@ -10,8 +10,9 @@ use crate::error::{Error, Result};
 const MAX_TEXT: usize = 10_000;
 const SUMMARY_LEN: usize = 200;
 
+/// An answer that does not fit the form's questions (the request itself is well-formed).
 fn invalid(key: &str, detail: impl Into<String>) -> Error {
-    Error::InvalidField {
+    Error::Unfit {
         field: format!("answers.{key}"),
         detail: detail.into(),
     }
@@ -62,7 +63,7 @@ pub fn check_all(
         let given = answers.get(&q.key).cloned().unwrap_or(Value::Null);
         let value = match normalise(q, given) {
             Ok(v) => v,
-            Err(Error::InvalidField { detail, .. }) => {
+            Err(Error::Unfit { detail, .. }) => {
                 problems.push((q.key.clone(), detail));
                 continue;
             }
@@ -378,7 +379,7 @@ mod tests {
 
     fn field_of(answers: Value) -> String {
         match check(&form(), answers.as_object().unwrap()) {
-            Err(Error::InvalidField { field, .. }) => field,
+            Err(Error::Unfit { field, .. }) => field,
             other => panic!("expected a refusal, got {other:?}"),
         }
     }

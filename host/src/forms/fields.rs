@@ -2,7 +2,9 @@
 //! and the schema (one entry per question) the API shows.
 
 use quire_sdk::{Document, Field, FieldType, Rect};
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 
@@ -17,6 +19,50 @@ const MAX_KEY_LEN: usize = 200;
 const MAX_LABEL_LEN: usize = 2000;
 const MAX_OPTIONS: usize = 500;
 
+/// One box on a page: a question, where it sits (points from the top left of the page),
+/// and the answers a choosing type offers. Boxes sharing a key are one question.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlacedField {
+    #[schemars(length(min = 1, max = 200), regex(pattern = r"\S"))]
+    pub key: String,
+    /// `text` when left out.
+    #[serde(rename = "type")]
+    pub field_type: Option<FieldType>,
+    #[schemars(length(max = 2000))]
+    pub label: Option<String>,
+    pub required: Option<bool>,
+    /// 1 when left out; at most the document's page count.
+    #[schemars(range(min = 1, max = 4294967295u32))]
+    #[serde(default, deserialize_with = "whole_number")]
+    pub page: Option<u32>,
+    pub x: f64,
+    pub y: f64,
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    pub w: f64,
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    pub h: f64,
+    /// The answers a radio, select or list field offers (required for those, refused for
+    /// the others).
+    #[schemars(length(min = 1, max = 500), inner(length(min = 1)), extend("uniqueItems" = true))]
+    pub options: Option<Vec<String>>,
+}
+
+/// A page number as JSON Schema's `integer` reads it: `3` and `3.0` alike.
+fn whole_number<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<u32>, D::Error> {
+    let Some(n) = Option::<f64>::deserialize(d)? else {
+        return Ok(None);
+    };
+    if n.fract() != 0.0 || !(0.0..=u32::MAX as f64).contains(&n) {
+        return Err(serde::de::Error::custom(format!(
+            "{n} is not a page number (a whole number from 1)"
+        )));
+    }
+    Ok(Some(n as u32))
+}
+
 fn invalid(field: String, detail: impl Into<String>) -> Error {
     Error::InvalidField {
         field,
@@ -24,127 +70,100 @@ fn invalid(field: String, detail: impl Into<String>) -> Error {
     }
 }
 
-fn type_names() -> String {
-    FieldType::ALL
-        .iter()
-        .map(|t| t.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 pub fn parse_type(s: &str) -> Option<FieldType> {
     FieldType::ALL.into_iter().find(|t| t.as_str() == s)
 }
 
-fn number(obj: &Map<String, Value>, at: &str, name: &str) -> Result<f64> {
-    match obj.get(name) {
-        Some(Value::Number(n)) => n
-            .as_f64()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| invalid(format!("{at}.{name}"), "must be a finite number")),
-        None | Some(Value::Null) => Err(invalid(
-            format!("{at}.{name}"),
-            "is missing; a placed field needs x, y, w and h in points from the top left of its page",
-        )),
-        Some(_) => Err(invalid(format!("{at}.{name}"), "must be a number")),
-    }
-}
-
 /// Reads `value` (the request's `fields`) into boxes and checks them against `document`.
 pub fn parse(value: &Value, document: &Document) -> Result<Vec<Field>> {
-    let Value::Array(items) = value else {
-        return Err(invalid("fields".into(), "must be an array of fields"));
-    };
-    if items.len() > MAX_FIELDS {
+    let placed: Vec<PlacedField> = serde_path_to_error::deserialize(value).map_err(|e| {
+        invalid(
+            crate::error::json_error_path(&e, "fields"),
+            e.inner().to_string(),
+        )
+    })?;
+    place(placed, document)
+}
+
+/// Checks boxes read from a request against `document`: the rules the request's schema
+/// states, then the ones that depend on the document (its pages) and on the other boxes.
+pub fn place(placed: Vec<PlacedField>, document: &Document) -> Result<Vec<Field>> {
+    if placed.len() > MAX_FIELDS {
         return Err(invalid(
             "fields".into(),
             format!(
                 "has {} items; at most {MAX_FIELDS} fields are placed per request",
-                items.len()
+                placed.len()
             ),
         ));
     }
-    let fields = items
-        .iter()
+    let fields = placed
+        .into_iter()
         .enumerate()
-        .map(|(i, item)| parse_one(item, &format!("fields[{i}]"), document))
+        .map(|(i, item)| place_one(item, &format!("fields[{i}]"), document))
         .collect::<Result<Vec<_>>>()?;
     check_questions(&fields, "fields")?;
     Ok(fields)
 }
 
-fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
-    let Value::Object(obj) = item else {
+fn unfit(field: String, detail: impl Into<String>) -> Error {
+    Error::Unfit {
+        field,
+        detail: detail.into(),
+    }
+}
+
+fn place_one(item: PlacedField, at: &str, document: &Document) -> Result<Field> {
+    let PlacedField {
+        key,
+        field_type,
+        label,
+        required,
+        page,
+        x,
+        y,
+        w,
+        h,
+        options,
+    } = item;
+    if key.trim().is_empty() {
         return Err(invalid(
-            at.into(),
-            "must be an object {key, type, label, required, page, x, y, w, h}",
+            format!("{at}.key"),
+            "is required and must not be empty",
         ));
-    };
-    let key = match obj.get("key") {
-        Some(Value::String(k)) if !k.trim().is_empty() => k.clone(),
-        Some(Value::String(_)) | None | Some(Value::Null) => {
-            return Err(invalid(
-                format!("{at}.key"),
-                "is required and must not be empty",
-            ))
-        }
-        Some(_) => return Err(invalid(format!("{at}.key"), "must be a string")),
-    };
+    }
     if key.chars().count() > MAX_KEY_LEN {
         return Err(invalid(
             format!("{at}.key"),
             format!("is longer than {MAX_KEY_LEN} characters"),
         ));
     }
-    let field_type = match obj.get("type") {
-        None | Some(Value::Null) => FieldType::Text,
-        Some(Value::String(t)) => parse_type(t).ok_or_else(|| {
-            invalid(
-                format!("{at}.type"),
-                format!("`{t}` is not a field type; the types are {}", type_names()),
-            )
-        })?,
-        Some(_) => return Err(invalid(format!("{at}.type"), "must be a string")),
-    };
-    let label = match obj.get("label") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) if s.chars().count() <= MAX_LABEL_LEN => s.clone(),
-        Some(Value::String(_)) => {
-            return Err(invalid(
-                format!("{at}.label"),
-                format!("is longer than {MAX_LABEL_LEN} characters"),
-            ))
-        }
-        Some(_) => return Err(invalid(format!("{at}.label"), "must be a string")),
-    };
-    let required = match obj.get("required") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(invalid(format!("{at}.required"), "must be true or false")),
-    };
-    let page_count = document.pages.len();
-    let page = match obj.get("page") {
-        Some(Value::Number(n)) => n.as_u64().filter(|p| *p >= 1).ok_or_else(|| {
-            invalid(
-                format!("{at}.page"),
-                format!("must be a page number from 1 to {page_count} (pages count from 1)"),
-            )
-        })?,
-        None | Some(Value::Null) => 1,
-        Some(_) => return Err(invalid(format!("{at}.page"), "must be an integer")),
-    };
-    if page as usize > page_count {
+    let field_type = field_type.unwrap_or(FieldType::Text);
+    let label = label.unwrap_or_default();
+    if label.chars().count() > MAX_LABEL_LEN {
         return Err(invalid(
+            format!("{at}.label"),
+            format!("is longer than {MAX_LABEL_LEN} characters"),
+        ));
+    }
+    let page_count = document.pages.len();
+    let page = page.unwrap_or(1);
+    if page == 0 {
+        return Err(invalid(
+            format!("{at}.page"),
+            "must be 1 or more (pages count from 1)",
+        ));
+    }
+    if page as usize > page_count {
+        return Err(unfit(
             format!("{at}.page"),
             format!("is {page} but the document has {page_count} page(s) (pages count from 1)"),
         ));
     }
-    let frame = Rect {
-        x: number(obj, at, "x")?,
-        y: number(obj, at, "y")?,
-        w: number(obj, at, "w")?,
-        h: number(obj, at, "h")?,
-    };
+    let frame = Rect { x, y, w, h };
+    if ![x, y, w, h].iter().all(|v| v.is_finite()) {
+        return Err(invalid(at.into(), "x, y, w and h must be finite numbers"));
+    }
     if frame.w <= 0.0 || frame.h <= 0.0 {
         return Err(invalid(
             at.into(),
@@ -153,7 +172,7 @@ fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
     }
     let p = &document.pages[page as usize - 1];
     if !quire_sdk::validate::field_fits_page(&frame, p.width, p.height) {
-        return Err(invalid(
+        return Err(unfit(
             at.into(),
             format!(
                 "({}, {}, {} x {}) lies outside page {page}, which is {} x {} points (x, y from the top left)",
@@ -161,51 +180,43 @@ fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
             ),
         ));
     }
-    let options = match obj.get("options") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|o| match o {
-                Value::String(s) if !s.is_empty() => Ok(s.clone()),
-                Value::Number(n) => Ok(n.to_string()),
-                _ => Err(invalid(
-                    format!("{at}.options"),
-                    "must be an array of non-empty strings",
-                )),
-            })
-            .collect::<Result<Vec<_>>>()?,
-        Some(_) => {
-            return Err(invalid(
-                format!("{at}.options"),
-                "must be an array of strings",
-            ))
-        }
-    };
-    if field_type.chooses() {
-        if options.is_empty() {
-            return Err(invalid(
-                format!("{at}.options"),
-                format!(
-                    "a {} field needs options: an array of the answers it offers",
-                    field_type.as_str()
-                ),
-            ));
-        }
-        if options.len() > MAX_OPTIONS {
-            return Err(invalid(
-                format!("{at}.options"),
-                format!("has more than {MAX_OPTIONS} entries"),
-            ));
-        }
-        let mut seen = std::collections::HashSet::new();
-        if let Some(dup) = options.iter().find(|o| !seen.insert(o.as_str())) {
-            return Err(invalid(
-                format!("{at}.options"),
-                format!("offers `{dup}` twice"),
-            ));
-        }
-    } else if !options.is_empty() {
+    if options.as_ref().is_some_and(Vec::is_empty) {
         return Err(invalid(
+            format!("{at}.options"),
+            "is empty; leave it out, or list the answers a radio, select or list field offers",
+        ));
+    }
+    let options = options.unwrap_or_default();
+    if options.iter().any(|o| o.is_empty()) {
+        return Err(invalid(
+            format!("{at}.options"),
+            "must be an array of non-empty strings",
+        ));
+    }
+    if options.len() > MAX_OPTIONS {
+        return Err(invalid(
+            format!("{at}.options"),
+            format!("has more than {MAX_OPTIONS} entries"),
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = options.iter().find(|o| !seen.insert(o.as_str())) {
+        return Err(invalid(
+            format!("{at}.options"),
+            format!("offers `{dup}` twice"),
+        ));
+    }
+    if field_type.chooses() && options.is_empty() {
+        return Err(unfit(
+            format!("{at}.options"),
+            format!(
+                "a {} field needs options: an array of the answers it offers",
+                field_type.as_str()
+            ),
+        ));
+    }
+    if !field_type.chooses() && !options.is_empty() {
+        return Err(unfit(
             format!("{at}.options"),
             format!(
                 "only radio, select and list fields take options, not {}",
@@ -217,8 +228,8 @@ fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
         key,
         field_type,
         label,
-        required,
-        page: page as u32,
+        required: required.unwrap_or(false),
+        page,
         frame,
         options,
         value: None,
@@ -228,7 +239,7 @@ fn parse_one(item: &Value, at: &str, document: &Document) -> Result<Field> {
 /// Boxes that share a key are one question: they must agree on what they ask.
 pub fn check_questions(fields: &[Field], at: &str) -> Result<()> {
     if fields.len() > MAX_FORM_FIELDS {
-        return Err(invalid(
+        return Err(unfit(
             at.into(),
             format!(
                 "the document would carry {} fields; a form has at most {MAX_FORM_FIELDS}",
@@ -244,7 +255,7 @@ pub fn check_questions(fields: &[Field], at: &str) -> Result<()> {
             }
             Some((j, g)) => {
                 if g.field_type != f.field_type {
-                    return Err(invalid(
+                    return Err(unfit(
                         format!("{at}[{i}].type"),
                         format!(
                             "key `{}` is already a {} question ({at}[{j}]); every box of one key has one type",
@@ -254,7 +265,7 @@ pub fn check_questions(fields: &[Field], at: &str) -> Result<()> {
                     ));
                 }
                 if g.options != f.options && !f.options.is_empty() {
-                    return Err(invalid(
+                    return Err(unfit(
                         format!("{at}[{i}].options"),
                         format!(
                             "key `{}` offers other options at {at}[{j}]; every box of one key offers the same",
@@ -325,7 +336,7 @@ pub fn extend_columns(columns: &mut Vec<String>, fields: &[Field]) -> Result<()>
         }
     }
     if columns.len() > MAX_COLUMNS {
-        return Err(invalid(
+        return Err(unfit(
             "fields".into(),
             format!(
                 "the form would have asked {} different keys over its versions; a form asks at most {MAX_COLUMNS}",
@@ -353,9 +364,12 @@ mod tests {
         d
     }
 
-    fn err_field(v: Value) -> String {
+    /// The member a refusal names, and whether it is a misfit (422) rather than a
+    /// malformed request (400).
+    fn err_field(v: Value) -> (String, bool) {
         match parse(&v, &doc()) {
-            Err(Error::InvalidField { field, .. }) => field,
+            Err(Error::InvalidField { field, .. }) => (field, false),
+            Err(Error::Unfit { field, .. }) => (field, true),
             other => panic!("expected a refusal, got {other:?}"),
         }
     }
@@ -365,25 +379,59 @@ mod tests {
         let ok =
             json!({"key": "a", "type": "text", "page": 1, "x": 10, "y": 10, "w": 100, "h": 20});
         assert_eq!(parse(&json!([ok.clone()]), &doc()).unwrap().len(), 1);
-        let mut bad = ok.clone();
-        bad["type"] = json!("colour");
-        assert_eq!(err_field(json!([ok.clone(), bad])), "fields[1].type");
-        let mut outside = ok.clone();
-        outside["x"] = json!(600);
-        assert_eq!(err_field(json!([outside])), "fields[0]");
-        let mut page = ok.clone();
-        page["page"] = json!(2);
-        assert_eq!(err_field(json!([page])), "fields[0].page");
-        let mut zero = ok.clone();
-        zero["page"] = json!(0);
-        assert_eq!(err_field(json!([zero])), "fields[0].page");
-        let radio = json!({"key": "r", "type": "radio", "page": 1, "x": 1, "y": 1, "w": 9, "h": 9});
-        assert_eq!(err_field(json!([radio])), "fields[0].options");
-        let mut clash = ok.clone();
-        clash["type"] = json!("email");
-        assert_eq!(err_field(json!([ok.clone(), clash])), "fields[1].type");
-        let many: Vec<Value> = (0..501).map(|_| ok.clone()).collect();
-        assert_eq!(err_field(Value::Array(many)), "fields");
+        let with = |member: &str, value: Value| {
+            let mut v = ok.clone();
+            v[member] = value;
+            v
+        };
+        let cases = [
+            (
+                json!([ok.clone(), with("type", json!("colour"))]),
+                "fields[1].type",
+                false,
+            ),
+            (json!([with("x", json!(600))]), "fields[0]", true),
+            (json!([with("page", json!(2))]), "fields[0].page", true),
+            (json!([with("page", json!(0))]), "fields[0].page", false),
+            (json!([with("page", json!(1.5))]), "fields[0].page", false),
+            (
+                json!([with("colour", json!("red"))]),
+                "fields[0].colour",
+                false,
+            ),
+            (
+                json!([{"key": "r", "type": "radio", "page": 1, "x": 1, "y": 1, "w": 9, "h": 9}]),
+                "fields[0].options",
+                true,
+            ),
+            (
+                json!([with("options", json!([]))]),
+                "fields[0].options",
+                false,
+            ),
+            (
+                json!([ok.clone(), with("type", json!("email"))]),
+                "fields[1].type",
+                true,
+            ),
+            (
+                Value::Array((0..501).map(|_| ok.clone()).collect()),
+                "fields",
+                false,
+            ),
+        ];
+        for (fields, named, unfit) in cases {
+            assert_eq!(
+                err_field(fields.clone()),
+                (named.to_string(), unfit),
+                "{fields}"
+            );
+        }
+        // A whole number written as a float is a page number, as JSON Schema's integer is.
+        assert_eq!(
+            parse(&json!([with("page", json!(1.0))]), &doc()).unwrap()[0].page,
+            1
+        );
     }
 
     #[test]

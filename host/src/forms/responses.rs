@@ -101,7 +101,7 @@ pub async fn submit(
         Some(
             from.as_ref()
                 .map(|f| f.to_lowercase())
-                .ok_or_else(|| Error::InvalidField {
+                .ok_or_else(|| Error::Unfit {
                     field: "as".into(),
                     detail: "this form takes one answer per person: say who is answering".into(),
                 })?,

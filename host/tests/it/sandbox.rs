@@ -8,6 +8,7 @@ use quire::plugins::{CallError, ConversionError, Limits, Plugins};
 use quire_sdk::ConvertError;
 
 use crate::common::*;
+use crate::runtime::*;
 
 const HOSTILE: &str = "application/x-quire-hostile";
 

@@ -1,5 +1,5 @@
 //! The public form page in a real browser: Debian's chromium, driven by playwright-core
-//! (host/tests/browser/fill.mjs) with JavaScript off. Open, send empty, read the server's
+//! (tests/browser/fill.mjs) with JavaScript off. Open, send empty, read the server's
 //! messages, fill, send, see the confirmation, then find the answer in the API.
 
 use std::path::Path;
@@ -24,7 +24,7 @@ fn chromium() -> String {
 }
 
 fn browse(mode: &str, url: &str) -> Value {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let dir = crate::common::repo_root().join("tests/browser");
     assert!(
         dir.join("node_modules/playwright-core").exists(),
         "playwright-core is not installed: `make deps` runs npm ci in {}",

@@ -209,9 +209,15 @@ fn documents_round_trip(s: &Server, t: &str) {
     assert_eq!(s.get(t, "/api/v1/documents?limit=201").status, 400);
     assert_eq!(s.get(t, "/api/v1/documents?kind=spreadsheet").status, 400);
 
-    // Page and dpi bounds on downloads.
+    // Page and dpi bounds on downloads: a page past the document's end is 422 (the request
+    // is well-formed, the document shorter), one that is no page number at all is 400.
     assert_eq!(
         s.get(t, &format!("/api/v1/documents/{id}.pdf?page=99"))
+            .status,
+        422
+    );
+    assert_eq!(
+        s.get(t, &format!("/api/v1/documents/{id}.pdf?page=0"))
             .status,
         400
     );

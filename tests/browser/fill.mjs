@@ -4,7 +4,7 @@
 //   node fill.mjs <chromium> fill <form url>    -> sends empty, then filled answers
 //   node fill.mjs <chromium> closed <form url>  -> reads a closed form
 //
-// Prints one JSON object of what the browser saw; host/tests/it/browser.rs judges it.
+// Prints one JSON object of what the browser saw; tests/e2e/browser.rs judges it.
 import { chromium } from 'playwright-core';
 
 const [, , executablePath, mode, url] = process.argv;

@@ -1,10 +1,7 @@
-//! Paths and set-up shared by the integration tests.
+//! Paths and tools shared by the end-to-end tests (and by the host's runtime tests, which
+//! include this file).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-use quire::plugins::{Limits, PluginSettings, Plugins};
-use quire::store::{Blobs, Db};
 
 /// `target/` (where the test binary's `quire` lives).
 pub fn target_dir() -> PathBuf {
@@ -34,46 +31,19 @@ pub fn component(name: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("{}: {e}; run `make plugins` first", path.display()))
 }
 
+/// The repository's root (the test binary belongs to the host package, one level down).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("host/ sits in the repository")
+        .to_path_buf()
+}
+
 /// A file of the shared corpus (`../shared/corpus` beside the repository).
 pub fn corpus(rel: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(rel);
+    let path = repo_root().join("../shared/corpus").join(rel);
     assert!(path.exists(), "corpus file missing: {}", path.display());
     path
-}
-
-pub fn quick_limits() -> Limits {
-    Limits {
-        fuel: 2_000_000_000,
-        memory: 64 << 20,
-        deadline: Duration::from_secs(10),
-    }
-}
-
-/// A fresh data directory with its own SQLite database and the shipped plugins installed.
-pub async fn fresh_plugins(limits: Limits) -> (tempfile::TempDir, Plugins) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = Db::open(None, dir.path()).await.unwrap();
-    let blobs = Blobs::open_dir(&dir.path().join("blobs")).unwrap();
-    let plugins = Plugins::open(
-        db,
-        blobs,
-        PluginSettings {
-            limits,
-            workers: 2,
-            max_waiting: 16,
-            cache_dir: Some(dir.path().join("cache")),
-        },
-    )
-    .await
-    .unwrap();
-    let installed = plugins.bootstrap(&plugins_dir()).await.unwrap();
-    assert!(
-        installed.iter().any(|p| p.starts_with("markdown@")),
-        "installed: {installed:?}"
-    );
-    (dir, plugins)
 }
 
 /// Runs a command-line tool, failing the test with its output if it fails.

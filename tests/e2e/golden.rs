@@ -1,6 +1,6 @@
 //! Golden tests in Typst's style: a corpus file goes through the API, page 1 of its PDF is
 //! rendered by pdftoppm, and the picture is compared, with a tolerance, with a reviewed
-//! reference in host/tests/golden/. A missing reference (or QUIRE_BLESS=1) writes the new
+//! reference in tests/golden/. A missing reference (or QUIRE_BLESS=1) writes the new
 //! render there and fails: look at it, then commit it.
 
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
 ];
 
 fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+    crate::common::repo_root().join("tests/golden")
 }
 
 fn gray(path: &Path) -> (u32, u32, Vec<u8>) {

@@ -26,7 +26,7 @@ pub struct S3 {
 impl S3 {
     pub fn start() -> S3 {
         let dir = tempfile::tempdir().unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/test-s3.sh");
+        let script = crate::common::repo_root().join("scripts/test-s3.sh");
         let out = Command::new("bash")
             .arg(&script)
             .env("QUIRE_S3_DIR", dir.path())
@@ -98,7 +98,7 @@ impl S3 {
     /// Starts the store again on its data and ports.
     pub fn restart(&mut self) {
         let garage = Command::new("bash")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/test-s3.sh"))
+            .arg(crate::common::repo_root().join("scripts/test-s3.sh"))
             .arg("--build-only")
             .output()
             .unwrap();

@@ -8,7 +8,7 @@ use crate::common::run_tool;
 use crate::server::Server;
 
 fn readme() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+    std::fs::read_to_string(crate::common::repo_root().join("README.md"))
         .expect("README.md beside host/")
 }
 

@@ -479,7 +479,7 @@ fn behind_a_trusted_proxy_forwarded_headers_name_the_client_and_the_links() {
 /// binary this build made in place of the installed path).
 #[test]
 fn the_systemd_unit_verifies() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = crate::common::repo_root();
     let unit = std::fs::read_to_string(root.join("deploy/quire.service")).unwrap();
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     assert!(

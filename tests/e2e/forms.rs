@@ -2,7 +2,7 @@
 //! pypdf, qpdf and pdftoppm, answers and their filled copies, the CSV read back by
 //! Python's csv module. The suite runs on SQLite and on Postgres.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::{json, Value};
@@ -58,7 +58,7 @@ pub fn create_form(s: &Server, t: &str, title: &str) -> Value {
 }
 
 fn pdf_fields_script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/pdf/tests/forms_fields.py")
+    crate::common::repo_root().join("plugins/pdf/tests/forms_fields.py")
 }
 
 /// What pypdf reads from a PDF's interactive form.
@@ -270,41 +270,54 @@ fn field_refusals(s: &Server, t: &str, id: &str) {
             &json!({"fields": fields}),
         )
     };
-    let cases: Vec<(Value, &str)> = vec![
+    // Shape errors are 400; a box that does not fit this document is 422.
+    let cases: Vec<(Value, &str, u16)> = vec![
         (
             json!([base.clone(), {"key": "x", "type": "colour", "page": 1, "x": 1, "y": 1, "w": 5, "h": 5}]),
             "fields[1].type",
+            400,
         ),
         (
             json!([{"key": "x", "page": 1, "x": 600, "y": 10, "w": 50, "h": 20}]),
             "fields[0]",
+            422,
         ),
         (
             json!([{"key": "x", "page": 9, "x": 1, "y": 1, "w": 5, "h": 5}]),
             "fields[0].page",
+            422,
         ),
         (
             json!([{"key": "x", "page": 0, "x": 1, "y": 1, "w": 5, "h": 5}]),
             "fields[0].page",
+            400,
         ),
         (
             json!([{"key": "", "page": 1, "x": 1, "y": 1, "w": 5, "h": 5}]),
             "fields[0].key",
+            400,
         ),
         (
             json!([{"key": "x", "type": "select", "page": 1, "x": 1, "y": 1, "w": 5, "h": 5}]),
             "fields[0].options",
+            422,
         ),
         (
             json!([{"key": "x", "page": 1, "x": 1, "y": 1, "w": 5}]),
             "fields[0].h",
+            400,
         ),
-        (Value::Array(vec![base.clone(); 501]), "fields"),
-        (json!("nope"), "fields"),
+        (
+            json!([{"key": "x", "page": 1, "x": 1, "y": 1, "w": 5, "h": 5, "colour": "red"}]),
+            "fields[0].colour",
+            400,
+        ),
+        (Value::Array(vec![base.clone(); 501]), "fields", 400),
+        (json!("nope"), "fields", 400),
     ];
-    for (fields, named) in cases {
+    for (fields, named, status) in cases {
         let r = put(fields);
-        assert_eq!(r.status, 400, "{named}: {}", r.text());
+        assert_eq!(r.status, status, "{named}: {}", r.text());
         let body = r.json();
         assert_eq!(body["ok"], false);
         assert_eq!(body["field"], named, "{body}");
@@ -414,9 +427,10 @@ fn answers_and_copies(s: &Server, t: &str) {
     cases.push((with("plan", json!("gold")), "answers.plan"));
     cases.push((with("days", json!(["Mon", "Sun"])), "answers.days"));
     cases.push((with("zzz", json!("?")), "answers.zzz"));
+    // Answers that do not fit the form's questions are 422; a body without them is 400.
     for (answers, named) in cases {
         let r = submit(s, t, id, json!({"answers": answers}));
-        assert_eq!(r.status, 400, "{named}: {}", r.text());
+        assert_eq!(r.status, 422, "{named}: {}", r.text());
         assert_eq!(r.json()["field"], named);
     }
     assert_eq!(submit(s, t, id, json!({})).status, 400);
@@ -590,7 +604,7 @@ fn closing_and_once(s: &Server, t: &str) {
 
     // One answer per person: `as` is required, a second answer from the same person is 409.
     let r = submit(s, t, id, json!({"answers": good_answers()}));
-    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.status, 422, "{}", r.text());
     assert_eq!(r.json()["field"], "as");
     assert_eq!(
         submit(
@@ -960,6 +974,11 @@ fn detection_over_http() {
     assert_eq!(
         s.get(&t, &format!("/api/v1/forms/{id}/suggest?page=2"))
             .status,
+        422
+    );
+    assert_eq!(
+        s.get(&t, &format!("/api/v1/forms/{id}/suggest?page=0"))
+            .status,
         400
     );
     // Suggestions placed with keep become questions of their own (keys do not collide).
@@ -1113,6 +1132,6 @@ fn a_field_at_the_edge_round_trips_through_the_model() {
         &format!("/api/v1/forms/{id}/fields"),
         &json!({"fields": far}),
     );
-    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.status, 422, "{}", r.text());
     assert!(r.text().contains("lies outside page 1"), "{}", r.text());
 }

@@ -47,7 +47,7 @@ fn cargo(krate: &Path, args: &[&str]) -> String {
 }
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    crate::common::repo_root()
 }
 
 #[test]

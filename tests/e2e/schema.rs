@@ -9,7 +9,7 @@ fn the_published_schema_is_current() {
         .unwrap();
     assert!(out.status.success());
     let generated: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/model.schema.json");
+    let path = crate::common::repo_root().join("docs/model.schema.json");
     let published: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(generated, published, "docs/model.schema.json is stale: run `target/release/quire schema > docs/model.schema.json`");

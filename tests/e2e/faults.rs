@@ -19,8 +19,7 @@ struct OwnPostgres {
 
 impl OwnPostgres {
     fn script(&self, action: &str) -> std::process::Output {
-        let script =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/test-postgres.sh");
+        let script = crate::common::repo_root().join("scripts/test-postgres.sh");
         Command::new("bash")
             .arg(script)
             .arg(action)

@@ -31,9 +31,9 @@ fn start_smtpd(port: u16, maildir: &std::path::Path) -> Smtpd {
     start_smtpd_with(port, maildir, "aiosmtpd.handlers.Mailbox")
 }
 
-/// aiosmtpd with `handler` (a class path; host/tests/smtp is on the Python path).
+/// aiosmtpd with `handler` (a class path; tests/smtp is on the Python path).
 fn start_smtpd_with(port: u16, maildir: &std::path::Path, handler: &str) -> Smtpd {
-    let handlers = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp");
+    let handlers = crate::common::repo_root().join("tests/smtp");
     let child = Command::new("python3")
         .env("PYTHONPATH", handlers)
         .args([
@@ -287,7 +287,7 @@ fn invitations_are_no_mailer_and_an_address_refused_for_good_is_given_up() {
     );
 }
 
-/// A relay with TLS and a login (host/tests/smtp/secure_relay.py): `mode` is `starttls` or
+/// A relay with TLS and a login (tests/smtp/secure_relay.py): `mode` is `starttls` or
 /// `implicit`; the user is `mailer`, the password `s3cret`.
 fn start_secure_relay(
     port: u16,
@@ -296,8 +296,7 @@ fn start_secure_relay(
     key: &std::path::Path,
     mode: &str,
 ) -> Smtpd {
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp/secure_relay.py");
+    let script = crate::common::repo_root().join("tests/smtp/secure_relay.py");
     let mut child = Command::new("python3")
         .arg(script)
         .arg(port.to_string())

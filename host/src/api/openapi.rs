@@ -1,0 +1,506 @@
+//! The OpenAPI 3.1 document, generated from the route table (`routes::ROUTES`): the JSON
+//! bodies' schemas are derived from the types the handlers read them into
+//! (`api::requests`), the formats from the active converters, and links tell a client
+//! (or schemathesis) which answer gives the id another operation takes.
+
+use schemars::generate::SchemaSettings;
+use serde_json::{json, Map, Value};
+
+use super::body::{named_sources, BASE64_PATTERN, FILE_SOURCE, OPTION_VALUES};
+use super::meta::Formats;
+use super::multipart::TEXT_PARTS;
+use super::routes::{Route, Takes, ROUTES};
+use crate::accounts;
+use quire_sdk::Kind;
+
+/// Every status an operation may answer besides its success, and why. 405 is left out: it
+/// is a path's answer to a method it lacks, not an operation's.
+const REFUSALS: &[(&str, &str)] = &[
+    ("400", "request not understood"),
+    ("401", "no, expired or revoked token"),
+    ("402", "the plan does not include this"),
+    ("403", "the token's scopes do not cover the call"),
+    ("404", "no such document or route"),
+    ("408", "the request body paused too long"),
+    ("409", "version conflict or locked PDF"),
+    ("413", "file larger than the plan allows"),
+    ("415", "file type cannot be read"),
+    (
+        "422",
+        "file damaged, or a request that does not fit the document or form it names",
+    ),
+    ("429", "daily allowance spent"),
+    (
+        "503",
+        "busy or a dependency is down; retry after Retry-After seconds",
+    ),
+    ("507", "storage quota exceeded"),
+];
+
+pub fn document(base: &str, formats: &Formats) -> Value {
+    let mut generator = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.definitions_path = "/components/schemas".into();
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let mut paths = Map::new();
+    for route in ROUTES {
+        let op = operation(route, formats, &mut generator);
+        let entry = paths
+            .entry(route.path.to_string())
+            .or_insert_with(|| json!({}));
+        entry[route.method.to_lowercase()] = op;
+    }
+    let mut schemas = generator.take_definitions(true);
+    schemas.insert(
+        "Model".into(),
+        json!({"type": "object", "description": format!("the document model; its JSON Schema is {base}/api/v1/model.schema.json")}),
+    );
+    schemas.insert(
+        "Error".into(),
+        json!({"type": "object", "required": ["ok", "detail"], "properties": {
+            "ok": {"const": false}, "detail": {"type": "string"}
+        }}),
+    );
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Quire API", "version": "1"},
+        "servers": [{"url": base}],
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"oauth2": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": format!("{base}/auth/oauth/token"),
+                "scopes": {accounts::READ: "read documents, forms, responses and usage", accounts::WRITE: "create, replace, delete"}
+            }}}},
+            "schemas": schemas,
+        }
+    })
+}
+
+/// `post /api/v1/forms/{id}/fields` -> `post_forms_id_fields`.
+pub fn operation_id(method: &str, path: &str) -> String {
+    let rest: Vec<String> = path
+        .trim_start_matches("/api/v1")
+        .split(['/', '.'])
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_matches(['{', '}']).to_string())
+        .collect();
+    if rest.is_empty() {
+        format!("{}_api", method.to_lowercase())
+    } else {
+        format!("{}_{}", method.to_lowercase(), rest.join("_"))
+    }
+}
+
+fn operation(route: &Route, formats: &Formats, generator: &mut schemars::SchemaGenerator) -> Value {
+    let scope = if route.method == "GET" {
+        accounts::READ
+    } else {
+        accounts::WRITE
+    };
+    let mut op = Map::new();
+    op.insert(
+        "operationId".into(),
+        json!(operation_id(route.method, route.path)),
+    );
+    op.insert("summary".into(), json!(route.summary));
+    op.insert("security".into(), json!([{"oauth2": [scope]}]));
+    op.insert(
+        "parameters".into(),
+        Value::Array(parameters(route, formats)),
+    );
+    match route.takes {
+        Takes::Nothing => {}
+        Takes::Source => {
+            op.insert(
+                "requestBody".into(),
+                source_body(route.path, formats, generator),
+            );
+        }
+        Takes::Json(schema) => {
+            op.insert(
+                "requestBody".into(),
+                json!({"required": true, "content": {"application/json": {"schema": schema(generator)}}}),
+            );
+        }
+    }
+    let mut responses = Map::new();
+    let mut success = success_response(route, formats);
+    if let Some(links) = links(route) {
+        success["links"] = links;
+    }
+    responses.insert(route.status.to_string(), success);
+    for (code, why) in REFUSALS {
+        responses.insert(
+            code.to_string(),
+            json!({"description": why, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}),
+        );
+    }
+    if route.method != "GET"
+        && ROUTES
+            .iter()
+            .any(|r| r.path == format!("{}.{{format}}", route.path))
+    {
+        // `{id}.{format}` shares the `{id}` segment and is read only.
+        responses.insert(
+            "405".into(),
+            json!({"description": "a download path (`{id}.{format}`) takes GET only", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}),
+        );
+    }
+    op.insert("responses".into(), Value::Object(responses));
+    Value::Object(op)
+}
+
+fn success_response(route: &Route, formats: &Formats) -> Value {
+    if route.path.ends_with("{format}") {
+        let mut content = Map::new();
+        for (_, media_type) in &formats.servable {
+            // The model (`.json`) is an object; every other download is a file.
+            let schema = if media_type == "application/json" {
+                json!({"$ref": "#/components/schemas/Model"})
+            } else {
+                json!({"type": "string", "format": "binary"})
+            };
+            content.insert(media_type.clone(), json!({"schema": schema}));
+        }
+        json!({"description": "the document in that format", "content": content})
+    } else if route.path.ends_with(".csv") {
+        json!({"description": "every response, one row each", "content": {"text/csv": {"schema": {"type": "string"}}}})
+    } else if route.path.ends_with("model.schema.json") {
+        json!({"description": "the model's JSON Schema", "content": {"application/schema+json": {"schema": {"type": "object"}}}})
+    } else {
+        json!({"description": "success", "content": {"application/json": {"schema": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": true}}}}}})
+    }
+}
+
+fn query(name: &str, schema: Value, required: bool, description: &str) -> Value {
+    json!({"name": name, "in": "query", "required": required, "schema": schema, "description": description})
+}
+
+fn page_of_limit(max: i64, default: i64, min: i64) -> [Value; 2] {
+    [
+        query(
+            "limit",
+            json!({"type": "integer", "minimum": min, "maximum": max, "default": default}),
+            false,
+            "how many to list",
+        ),
+        query(
+            "offset",
+            json!({"type": "integer", "minimum": 0, "maximum": i64::MAX, "default": 0}),
+            false,
+            "how many to skip",
+        ),
+    ]
+}
+
+/// Path, query and header parameters of one operation.
+fn parameters(route: &Route, formats: &Formats) -> Vec<Value> {
+    let string = json!({"type": "string", "pattern": "^[^./]+$"});
+    let mut out = Vec::new();
+    for name in ["id", "rid"] {
+        if route.path.contains(&format!("{{{name}}}")) {
+            out.push(json!({"name": name, "in": "path", "required": true, "schema": string}));
+        }
+    }
+    if route.path.contains("{format}") {
+        let extensions: Vec<&str> = formats.servable.iter().map(|(e, _)| e.as_str()).collect();
+        out.push(json!({"name": "format", "in": "path", "required": true,
+            "schema": {"type": "string", "enum": extensions}}));
+        out.push(query(
+            "page",
+            json!({"type": "integer", "minimum": 1, "maximum": u32::MAX}),
+            false,
+            "one page only (a page the document has)",
+        ));
+        out.push(query(
+            "dpi",
+            json!({"type": "integer", "minimum": 1, "maximum": 200, "default": 110}),
+            false,
+            "resolution of a picture download",
+        ));
+    }
+    match (route.method, route.path) {
+        ("GET", "/api/v1/documents") => {
+            out.push(query(
+                "kind",
+                json!({"type": "string", "enum": ["pdf", "diagram"]}),
+                false,
+                "only documents of this kind",
+            ));
+            out.extend(page_of_limit(200, 50, 0));
+        }
+        ("GET", "/api/v1/documents/{id}") => out.push(query(
+            "include",
+            json!({"type": "string", "enum": ["model"]}),
+            false,
+            "add the document model as `data`",
+        )),
+        ("GET", "/api/v1/forms") => {
+            out.push(query(
+                "state",
+                json!({"type": "string", "enum": ["open", "closed"]}),
+                false,
+                "only open or only closed forms",
+            ));
+            out.extend(page_of_limit(200, 50, 1));
+        }
+        ("GET", "/api/v1/forms/{id}/responses") => out.extend(page_of_limit(1000, 200, 0)),
+        ("GET", "/api/v1/forms/{id}/suggest") => out.push(query(
+            "page",
+            json!({"type": "integer", "minimum": 1, "maximum": u32::MAX}),
+            false,
+            "look on this page only (a page the form has)",
+        )),
+        ("DELETE", "/api/v1/forms/{id}/responses/{rid}") => out.push(query(
+            "keepDocument",
+            json!({"type": "string", "enum": ["1", "0", "true", "false"]}),
+            false,
+            "keep the filled copy instead of binning it",
+        )),
+        ("DELETE", "/api/v1/forms/{id}/shares") => out.push(query(
+            "email",
+            json!({"type": "string", "minLength": 1, "pattern": "\\S"}),
+            true,
+            "the invitation to withdraw",
+        )),
+        _ => {}
+    }
+    if matches!(route.takes, Takes::Source) {
+        out.push(query(
+            "title",
+            json!({"type": "string", "maxLength": crate::documents::MAX_TITLE_CHARS}),
+            false,
+            "the document's title (a body's own title wins)",
+        ));
+        for (name, what) in [
+            ("mode", "for a PDF source: `image` keeps each page as a picture"),
+            ("unlock", "for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it"),
+        ] {
+            out.push(query(name, option_schema(name, false), false, what));
+        }
+        if route.path.starts_with("/api/v1/forms") {
+            out.push(query(
+                "detect",
+                json!({"type": "string", "enum": ["1", "0", "true", "false"]}),
+                false,
+                "add the fields found on the pages",
+            ));
+        }
+        out.push(
+            json!({"name": "X-Doc-Password", "in": "header", "required": false,
+            "schema": {"type": "string"}, "description": "the password of a PDF that needs one"}),
+        );
+    }
+    if matches!(route.method, "PUT") {
+        out.push(json!({"name": "If-Match", "in": "header", "required": false,
+            "schema": {"type": "string", "pattern": "^(\\*|(W/)?\"?[0-9]{1,15}\"?)$"},
+            "description": "the version the change is based on (the ETag of a read); a newer one answers 409"}));
+    }
+    out
+}
+
+/// An import option's values, as [`OPTION_VALUES`] lists them (and null in a JSON body).
+fn option_schema(name: &str, nullable: bool) -> Value {
+    let mut values: Vec<Value> = OPTION_VALUES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, values)| values.iter().map(|v| json!(v)).collect())
+        .unwrap_or_default();
+    if values.is_empty() {
+        return if nullable {
+            json!({"type": ["string", "null"]})
+        } else {
+            json!({"type": "string"})
+        };
+    }
+    if nullable {
+        values.push(Value::Null);
+    }
+    json!({"enum": values})
+}
+
+/// The kind of document an endpoint's sources make.
+fn kind_of(path: &str) -> Kind {
+    if path.starts_with("/api/v1/diagrams") {
+        Kind::Diagram
+    } else {
+        Kind::Pdf
+    }
+}
+
+/// A create or replace: JSON with exactly one source field, multipart with one file part,
+/// or the file itself under its media type.
+fn source_body(path: &str, formats: &Formats, generator: &mut schemars::SchemaGenerator) -> Value {
+    let kind = kind_of(path);
+    let form = path.starts_with("/api/v1/forms");
+    let text = json!({"type": ["string", "null"]});
+    let base64 = json!({"type": "string", "pattern": BASE64_PATTERN, "contentEncoding": "base64"});
+    let mut props = Map::new();
+    let mut sources: Vec<&str> = named_sources(kind).iter().map(|s| s.name).collect();
+    sources.extend(["model", FILE_SOURCE]);
+    let is_base64 = |name: &str| {
+        name == FILE_SOURCE
+            || named_sources(kind)
+                .iter()
+                .any(|s| s.name == name && s.base64)
+    };
+    for name in &sources {
+        let schema = if is_base64(name) {
+            json!({"anyOf": [base64, {"type": "null"}]})
+        } else {
+            text.clone()
+        };
+        props.insert(name.to_string(), schema);
+    }
+    props.insert(
+        "model".into(),
+        json!({"anyOf": [{"$ref": "#/components/schemas/Model"}, {"type": "null"}]}),
+    );
+    props.insert("type".into(), text.clone());
+    props.insert(
+        "title".into(),
+        json!({"type": ["string", "null"], "maxLength": crate::documents::MAX_TITLE_CHARS}),
+    );
+    if kind == Kind::Pdf {
+        for name in ["mode", "unlock", "password"] {
+            props.insert(name.into(), option_schema(name, true));
+        }
+        props.insert(
+            "images".into(),
+            json!({"type": ["object", "null"], "additionalProperties": base64,
+                "description": "pictures the Markdown or HTML names, base64 by name"}),
+        );
+    }
+    if form {
+        props.insert(
+            "fields".into(),
+            json!({"anyOf": [{"type": "array", "maxItems": crate::forms::fields::MAX_FIELDS,
+                "items": generator.subschema_for::<crate::forms::fields::PlacedField>()}, {"type": "null"}]}),
+        );
+        props.insert("detect".into(), json!({"type": ["boolean", "null"]}));
+    }
+    // Exactly one source is present and not null (null stands for absent)...
+    let one_source: Vec<Value> = sources
+        .iter()
+        .map(|name| {
+            let given = if *name == "model" {
+                json!({"type": "object"})
+            } else {
+                json!({"type": "string"})
+            };
+            json!({"required": [name], "properties": {*name: given}})
+        })
+        .collect();
+    let json_schema = json!({
+        "type": "object",
+        "properties": props,
+        "additionalProperties": false,
+        "oneOf": one_source,
+        // ...and `file` comes with its media type.
+        "if": {"required": [FILE_SOURCE], "properties": {FILE_SOURCE: {"type": "string"}}},
+        "then": {"required": ["type"], "properties": {"type": {"type": "string", "pattern": "\\S"}}},
+    });
+
+    let binary = json!({"type": "string", "format": "binary"});
+    // One file part, `file`. (A part named `model` or after a source is read the same way,
+    // but a schema cannot say "exactly one of these parts" in a form generators follow.)
+    let mut parts = Map::new();
+    parts.insert("file".into(), binary.clone());
+    for (name, max) in TEXT_PARTS {
+        if kind == Kind::Pdf || !["mode", "unlock", "password"].contains(name) {
+            let mut schema = option_schema(name, false);
+            if schema.get("enum").is_none() {
+                schema["maxLength"] = json!(max);
+            }
+            parts.insert(name.to_string(), schema);
+        }
+    }
+    if kind == Kind::Pdf {
+        parts.insert("images".into(), json!({"type": "array", "items": binary}));
+    }
+    let mut encoding = Map::new();
+    if form {
+        parts.insert(
+            "fields".into(),
+            json!({"anyOf": [{"type": "array", "maxItems": crate::forms::fields::MAX_FIELDS,
+                "items": generator.subschema_for::<crate::forms::fields::PlacedField>()}, {"type": "null"}]}),
+        );
+        encoding.insert("fields".into(), json!({"contentType": "application/json"}));
+        parts.insert(
+            "detect".into(),
+            json!({"type": "string", "enum": ["true", "false"]}),
+        );
+    }
+    let multipart = json!({
+        "type": "object",
+        "properties": parts,
+        "required": ["file"],
+        "additionalProperties": false,
+        "description": "one file part: `file`, its media type from a `type` part, its Content-Type or its file name"
+    });
+
+    let mut content = Map::new();
+    content.insert("application/json".into(), json!({"schema": json_schema}));
+    content.insert(
+        "multipart/form-data".into(),
+        json!({"schema": multipart, "encoding": encoding}),
+    );
+    for media_type in formats.readable_types() {
+        content.insert(
+            media_type.to_string(),
+            json!({"schema": {"type": "string", "format": "binary"}}),
+        );
+    }
+    json!({"required": true, "content": content})
+}
+
+/// Which operations take the id this one's answer gives, and where in the answer it is.
+fn links(route: &Route) -> Option<Value> {
+    let (id_at, targets): (&str, Vec<&str>) = match (route.method, route.path) {
+        ("POST", "/api/v1/pdfs") | ("POST", "/api/v1/diagrams") => (
+            "$response.body#/document/id",
+            vec!["/api/v1/documents/", route.path],
+        ),
+        // A form's links leave out binning its document: that ends the form too, which a
+        // client following links cannot tell from the form's own operations.
+        ("POST", "/api/v1/forms") => (
+            "$response.body#/form/id",
+            vec!["/api/v1/documents/", "/api/v1/forms/"],
+        ),
+        ("POST", "/api/v1/forms/{id}/responses") => {
+            let mut links = Map::new();
+            for target in ROUTES
+                .iter()
+                .filter(|r| r.path == "/api/v1/forms/{id}/responses/{rid}")
+            {
+                links.insert(
+                    operation_id(target.method, target.path),
+                    json!({"operationId": operation_id(target.method, target.path),
+                        "parameters": {"id": "$request.path.id", "rid": "$response.body#/response/id"}}),
+                );
+            }
+            return Some(Value::Object(links));
+        }
+        _ => return None,
+    };
+    let mut links = Map::new();
+    for target in ROUTES.iter().filter(|r| {
+        r.path.contains("{id}")
+            && !r.path.contains("{rid}")
+            && targets
+                .iter()
+                .any(|t| r.path.starts_with(t.trim_end_matches('/')))
+            && !(route.path == "/api/v1/forms"
+                && r.method == "DELETE"
+                && r.path == "/api/v1/documents/{id}")
+    }) {
+        links.insert(
+            operation_id(target.method, target.path),
+            json!({"operationId": operation_id(target.method, target.path),
+                "parameters": {"id": id_at}}),
+        );
+    }
+    Some(Value::Object(links))
+}

@@ -1,0 +1,326 @@
+//! The one route table of the public API: the router is built from it, and so are the
+//! surface description (GET /api/v1), the OpenAPI document and the `Allow` header of a 405,
+//! so none of them can name a route the others lack.
+
+use axum::routing::{delete, get, patch, post, put, MethodRouter};
+
+use super::{documents, forms, meta, responses};
+use crate::app::App;
+
+/// What an operation reads from its request body, for the OpenAPI document.
+#[derive(Clone, Copy)]
+pub enum Takes {
+    /// No body.
+    Nothing,
+    /// A create or replace: JSON with one source field, multipart, or the file itself.
+    Source,
+    /// A JSON object of this type (its schema is derived from the type).
+    Json(fn(&mut schemars::SchemaGenerator) -> schemars::Schema),
+}
+
+/// One operation: method, path (OpenAPI style, which axum shares), summary, success
+/// status, what it reads, and its handler.
+pub struct Route {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub status: u16,
+    pub takes: Takes,
+    /// `None` where another entry's handler serves the path: `{id}.{format}` is one axum
+    /// segment, read by GET `{id}`, which splits it at the dot.
+    handler: Option<fn() -> MethodRouter<App>>,
+}
+
+const fn route(
+    method: &'static str,
+    path: &'static str,
+    summary: &'static str,
+    status: u16,
+    takes: Takes,
+    handler: fn() -> MethodRouter<App>,
+) -> Route {
+    Route {
+        method,
+        path,
+        summary,
+        status,
+        takes,
+        handler: Some(handler),
+    }
+}
+
+fn json<T: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<T>()
+}
+
+use super::requests::{Answers, FormSettings, Invitation, PlaceFields};
+use Takes::{Nothing, Source};
+
+pub static ROUTES: &[Route] = &[
+    route("GET", "/api/v1", "Describe the API surface", 200, Nothing, || get(meta::surface)),
+    route("GET", "/api/v1/openapi.json", "This OpenAPI 3.1 document", 200, Nothing, || {
+        get(meta::openapi)
+    }),
+    route(
+        "GET",
+        "/api/v1/model.schema.json",
+        "JSON Schema of the document model",
+        200,
+        Nothing,
+        || get(meta::model_schema),
+    ),
+    route("GET", "/api/v1/usage", "Calls and storage used today", 200, Nothing, || {
+        get(meta::usage)
+    }),
+    route(
+        "POST",
+        "/api/v1/pdfs",
+        "Create a PDF-kind document from Markdown, HTML, an image, a PDF or a model",
+        201,
+        Source,
+        || post(documents::create_pdf),
+    ),
+    route(
+        "PUT",
+        "/api/v1/pdfs/{id}",
+        "Replace a PDF-kind document (version raised, history kept)",
+        200,
+        Source,
+        || put(documents::replace_pdf),
+    ),
+    route(
+        "POST",
+        "/api/v1/diagrams",
+        "Create a diagram from mermaid, SVG, draw.io, Visio or a model",
+        201,
+        Source,
+        || post(documents::create_diagram),
+    ),
+    route(
+        "PUT",
+        "/api/v1/diagrams/{id}",
+        "Replace a diagram (version raised, history kept)",
+        200,
+        Source,
+        || put(documents::replace_diagram),
+    ),
+    route("GET", "/api/v1/documents", "List documents", 200, Nothing, || {
+        get(documents::list)
+    }),
+    route(
+        "GET",
+        "/api/v1/documents/{id}",
+        "One document (include=model adds the model)",
+        200,
+        Nothing,
+        || get(documents::get),
+    ),
+    Route {
+        method: "GET",
+        path: "/api/v1/documents/{id}.{format}",
+        summary: "Download in any format an active exporter writes, or the model as json",
+        status: 200,
+        takes: Nothing,
+        handler: None,
+    },
+    route(
+        "DELETE",
+        "/api/v1/documents/{id}",
+        "Move a document to the bin",
+        200,
+        Nothing,
+        || delete(documents::delete),
+    ),
+    route(
+        "POST",
+        "/api/v1/forms",
+        "Create a form from any PDF source, with placed or detected fields",
+        201,
+        Source,
+        || post(forms::create),
+    ),
+    route("GET", "/api/v1/forms", "List forms (state, limit, offset)", 200, Nothing, || {
+        get(forms::list)
+    }),
+    route("GET", "/api/v1/forms/{id}", "One form with its schema", 200, Nothing, || {
+        get(forms::get)
+    }),
+    route(
+        "PUT",
+        "/api/v1/forms/{id}",
+        "Replace what a form is made of (answers kept, version raised)",
+        200,
+        Source,
+        || put(forms::replace),
+    ),
+    route(
+        "PATCH",
+        "/api/v1/forms/{id}",
+        "Close, reopen or configure a form (open, multiple, notify, confirm). With multiple: false, answers are keyed by the address the respondent types (`as`), which is not verified: it stops repeats by mistake, not a person with a second address",
+        200,
+        Takes::Json(json::<FormSettings>),
+        || patch(forms::patch),
+    ),
+    route("GET", "/api/v1/forms/{id}/fields", "The form's questions", 200, Nothing, || {
+        get(forms::get_fields)
+    }),
+    route(
+        "PUT",
+        "/api/v1/forms/{id}/fields",
+        "Place fields (at most 500; keep appends)",
+        200,
+        Takes::Json(json::<PlaceFields>),
+        || put(forms::put_fields),
+    ),
+    route(
+        "GET",
+        "/api/v1/forms/{id}/suggest",
+        "Suggested fields found on the pages (page)",
+        200,
+        Nothing,
+        || get(forms::suggest),
+    ),
+    route(
+        "GET",
+        "/api/v1/forms/{id}/responses",
+        "Responses, newest first (limit, offset)",
+        200,
+        Nothing,
+        || get(responses::list),
+    ),
+    route(
+        "POST",
+        "/api/v1/forms/{id}/responses",
+        "Submit answers (answers, as)",
+        200,
+        Takes::Json(json::<Answers>),
+        || post(responses::submit),
+    ),
+    route(
+        "GET",
+        "/api/v1/forms/{id}/responses.csv",
+        "All responses as CSV",
+        200,
+        Nothing,
+        || get(responses::csv_download),
+    ),
+    route(
+        "GET",
+        "/api/v1/forms/{id}/responses/{rid}",
+        "One response",
+        200,
+        Nothing,
+        || get(responses::one),
+    ),
+    route(
+        "DELETE",
+        "/api/v1/forms/{id}/responses/{rid}",
+        "Delete a response (its filled copy binned unless keepDocument=1)",
+        200,
+        Nothing,
+        || delete(responses::delete),
+    ),
+    route(
+        "POST",
+        "/api/v1/forms/{id}/shares",
+        "Invite someone by email to fill the form",
+        200,
+        Takes::Json(json::<Invitation>),
+        || post(responses::add_share),
+    ),
+    route(
+        "GET",
+        "/api/v1/forms/{id}/shares",
+        "Who the form was sent to",
+        200,
+        Nothing,
+        || get(responses::list_shares),
+    ),
+    route(
+        "DELETE",
+        "/api/v1/forms/{id}/shares",
+        "Withdraw an invitation (email)",
+        200,
+        Nothing,
+        || delete(responses::remove_share),
+    ),
+];
+
+/// The API's routes, each path's methods merged into one axum route.
+pub fn api_router() -> axum::Router<App> {
+    ROUTES
+        .iter()
+        .filter_map(|r| Some((r.path, (r.handler?)())))
+        .fold(axum::Router::new(), |router, (path, handler)| {
+            router.route(path, handler)
+        })
+}
+
+/// Whether a concrete path segment fits a pattern segment: `{x}` is one segment without a
+/// dot (ids have none), `{x}.{y}` one with a dot, anything else itself.
+fn segment_fits(pattern: &str, segment: &str) -> bool {
+    if !pattern.starts_with('{') {
+        return pattern == segment;
+    }
+    let dotted = pattern.contains("}.{");
+    !segment.is_empty() && segment.contains('.') == dotted
+}
+
+/// The methods the route table has for a concrete path.
+pub fn allowed_methods(path: &str) -> Vec<&'static str> {
+    let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in ROUTES {
+        let pattern: Vec<&str> = r.path.split('/').collect();
+        let fits = pattern.len() == segments.len()
+            && pattern
+                .iter()
+                .zip(&segments)
+                .all(|(p, s)| segment_fits(p, s));
+        if fits && !out.contains(&r.method) {
+            out.push(r.method);
+            if r.method == "GET" {
+                out.push("HEAD");
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_download_path_takes_get_only() {
+        assert_eq!(
+            allowed_methods("/api/v1/documents/abc.pdf"),
+            ["GET", "HEAD"]
+        );
+        assert_eq!(
+            allowed_methods("/api/v1/documents/abc"),
+            ["GET", "HEAD", "DELETE"]
+        );
+        assert_eq!(
+            allowed_methods("/api/v1/forms/abc"),
+            ["GET", "HEAD", "PUT", "PATCH"]
+        );
+        assert!(allowed_methods("/api/v1/nothing").is_empty());
+    }
+
+    #[test]
+    fn every_path_has_a_handler_for_each_of_its_methods() {
+        for r in ROUTES.iter().filter(|r| r.handler.is_none()) {
+            // Served by the same path without its `.{format}`, with the same method.
+            let owner = r.path.replace(".{format}", "");
+            assert!(
+                ROUTES
+                    .iter()
+                    .any(|o| o.path == owner && o.method == r.method && o.handler.is_some()),
+                "{} {} has no handler",
+                r.method,
+                r.path
+            );
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The end-to-end suite: the `quire` binary as users run it, driven over real HTTP (and its
+//! command line), with real components built by `make plugins`, real databases, a real
+//! SMTP server, headless Chromium and real files. One binary, one module per area
+//! (wasmtime's layout). It is built as an integration test of the host package so that
+//! Cargo builds the binary first and names it (`CARGO_BIN_EXE_quire`).
+
+mod api;
+mod authors;
+mod backup;
+mod browser;
+mod cluster;
+mod common;
+mod convert_cli;
+mod corpus;
+mod exhaustion;
+mod faults;
+mod first_steps;
+mod formats;
+mod forms;
+mod golden;
+mod hostile;
+mod limits;
+mod mail;
+mod openapi;
+mod schema;
+mod server;
+mod service;
+mod soak;
+mod uploads;
