@@ -99,11 +99,6 @@ fn random_hex(bytes: usize) -> String {
     hex::encode(buf)
 }
 
-/// A new opaque 32-character hexadecimal identifier.
-pub fn new_id() -> String {
-    random_hex(16)
-}
-
 /// Keeps the known scopes of a space-separated list, in canonical order.
 pub fn parse_scopes(s: &str) -> Vec<String> {
     let asked: Vec<&str> = s.split_whitespace().collect();
@@ -151,9 +146,26 @@ pub async fn plan(db: &Db, name: &str) -> Result<Plan> {
     )
     .bind(name)
     .fetch_optional(&db.pool)
-    .await?
-    .ok_or_else(|| Error::NotFound(format!("no plan named `{name}`")))?;
+    .await?;
+    let Some(row) = row else {
+        let names: Vec<String> = sqlx::query_scalar("SELECT name FROM plans ORDER BY name")
+            .fetch_all(&db.pool)
+            .await?;
+        return Err(Error::NotFound(format!(
+            "no plan named `{name}`; the plans are {}",
+            names.join(", ")
+        )));
+    };
     Ok(plan_from_row(&row, "p_")?)
+}
+
+/// The plans that include the API, by name: plans are rows an operator may add or change.
+pub async fn api_plans(db: &Db) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT name FROM plans WHERE api <> 0 ORDER BY name")
+            .fetch_all(&db.pool)
+            .await?,
+    )
 }
 
 /// What `set_plan_limits` changes: `None` leaves a value as it is; `Some(None)` removes a
@@ -219,7 +231,7 @@ pub async fn create_account(db: &Db, email: &str, plan_name: &str) -> Result<Str
         return Err(Error::Invalid(format!("`{email}` is not an email address")));
     }
     plan(db, plan_name).await?;
-    let id = new_id();
+    let id = crate::store::new_id();
     sqlx::query("INSERT INTO accounts (id, email, plan, created) VALUES ($1, $2, $3, $4)")
         .bind(&id)
         .bind(email)

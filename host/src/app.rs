@@ -6,7 +6,7 @@ use anyhow::Context;
 
 use crate::config::Config;
 use crate::memory::MemoryBudget;
-use crate::plugins::{PluginSettings, Plugins};
+use crate::runtime::{PluginSettings, Plugins};
 use crate::store::{Blobs, Db};
 use crate::throttle::Throttle;
 

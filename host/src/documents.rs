@@ -354,7 +354,7 @@ pub async fn create_in(
     kind: Kind,
     staged: &Staged,
 ) -> Result<DocRow> {
-    let id = crate::accounts::new_id();
+    let id = crate::store::new_id();
     let at = now();
     charge_storage(tx, account_id, staged.written.size, quota).await?;
     sqlx::query(

@@ -1,7 +1,7 @@
 //! Domain errors: what went wrong, in the service's own terms. Only `api::error` turns
 //! them into HTTP.
 
-use crate::plugins::ConversionError;
+use crate::runtime::ConversionError;
 use crate::store::BlobError;
 
 #[derive(Debug, thiserror::Error)]

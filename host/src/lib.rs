@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod api;
 pub mod app;
+pub mod background;
 pub mod cli;
 pub mod config;
 pub mod documents;
@@ -11,7 +12,7 @@ pub mod forms;
 pub mod mail;
 pub mod memory;
 pub mod metrics;
-pub mod plugins;
+pub mod runtime;
 pub mod schema;
 pub mod store;
 pub mod throttle;

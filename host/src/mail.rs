@@ -48,7 +48,7 @@ pub async fn enqueue(tx: &mut Tx<'_>, account_id: &str, mail: Mail) -> Result<()
         "INSERT INTO outbox (id, account_id, recipient, subject, body, created, next_attempt)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
-    .bind(crate::accounts::new_id())
+    .bind(crate::store::new_id())
     .bind(account_id)
     .bind(&mail.to)
     .bind(&mail.subject)

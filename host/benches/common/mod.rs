@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use quire::plugins::{Limits, PluginSettings, Plugins};
+use quire::runtime::{Limits, PluginSettings, Plugins};
 use quire::store::{Blobs, Db};
 
 /// The plugins `make plugins` built, installed on a fresh database in `dir`.

@@ -183,11 +183,12 @@ pub async fn gate(
     let principal = match accounts::authenticate(&app.db, &token).await {
         Ok(p) => p,
         Err(AuthenticateError::Auth(AuthError::PlanLapsed(plan))) => {
+            let plans = accounts::api_plans(&app.db).await?;
             return Err(ApiError::new(
                 StatusCode::PAYMENT_REQUIRED,
                 AuthError::PlanLapsed(plan).to_string(),
             )
-            .with("plans", vec!["pro", "enterprise"]))
+            .with("plans", plans));
         }
         Err(AuthenticateError::Auth(e)) => return Err(unauthorized(&base_url, e)),
         Err(AuthenticateError::Db(e)) => return Err(e.into()),

@@ -7,7 +7,7 @@ use quire_sdk::ConvertError;
 use serde_json::{json, Map, Value};
 
 use crate::error::Error;
-use crate::plugins::{CallError, ConversionError, QueueError, RegistryError};
+use crate::runtime::{CallError, ConversionError, QueueError, RegistryError};
 use crate::store::BlobError;
 
 #[derive(Debug)]

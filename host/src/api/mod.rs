@@ -208,37 +208,7 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         );
     }
 
-    // Other hosts (or the CLI) may change the active converters: follow the database.
-    let plugins = app.plugins.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(Duration::from_secs(2)).await;
-            if let Err(e) = plugins.refresh().await {
-                tracing::warn!("refreshing the active converters: {e:#}");
-            }
-        }
-    });
-
-    // Housekeeping: the bin past its retention, tokens long expired, blobs nothing names.
-    {
-        let app = app.clone();
-        tokio::spawn(async move {
-            loop {
-                if let Err(e) = crate::documents::purge_expired(&app.db, &app.blobs).await {
-                    tracing::warn!("purging the bin: {e:#}");
-                }
-                if let Err(e) = crate::accounts::purge_expired_tokens(&app.db).await {
-                    tracing::warn!("purging tokens: {e:#}");
-                }
-                match crate::store::sweep(&app.db, &app.blobs).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!("collected {n} blobs that nothing names"),
-                    Err(e) => tracing::warn!("collecting unnamed blobs: {e:#}"),
-                }
-                tokio::time::sleep(Duration::from_secs(3600)).await;
-            }
-        });
-    }
+    crate::background::spawn(&app);
 
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let mailer =

@@ -148,7 +148,8 @@ pub enum AccountCommand {
     Create {
         #[arg(long)]
         email: String,
-        #[arg(long, value_parser = ["free", "pro", "enterprise"])]
+        /// A plan's name: a row of the plans table (free, pro and enterprise to begin with).
+        #[arg(long)]
         plan: String,
         #[arg(long)]
         json: bool,

@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use quire_sdk::validate;
 
 use crate::app::App;
-use crate::plugins::{CallStats, Converted};
+use crate::runtime::{CallStats, Converted};
 
 #[derive(clap::Args, Debug)]
 pub struct ConvertArgs {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::plugins::Limits;
+use crate::runtime::Limits;
 use crate::store::BlobLocation;
 
 mod settings;

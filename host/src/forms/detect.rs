@@ -5,7 +5,7 @@ use quire_sdk::{Asset, Document, Field};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
-use crate::plugins::Plugins;
+use crate::runtime::Plugins;
 
 /// The export format the detector writes.
 pub const FORMAT: &str = "application/vnd.quire.fields+json";

@@ -132,7 +132,7 @@ pub async fn submit(
         source: None,
         title: Some(title),
     };
-    let id = accounts::new_id();
+    let id = crate::store::new_id();
     let charged_to = Owner {
         account_id: &owner.id,
         quota: owner.plan.storage_quota,

@@ -36,7 +36,8 @@ pub fn open_data_dir(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Which SQL dialect the pool speaks; the few statements that differ branch on it.
+/// Which database the pool speaks to. The SQL itself is portable (no statement branches on
+/// it); the pool settings and how a write transaction begins do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -45,6 +46,11 @@ pub enum Backend {
 
 /// A transaction on the service database.
 pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
+
+/// A new row id: 32 random hexadecimal characters (128 bits), opaque to clients.
+pub fn new_id() -> String {
+    hex::encode(rand::random::<[u8; 16]>())
+}
 
 #[derive(Clone)]
 pub struct Db {

@@ -11,7 +11,7 @@ mod sandbox;
 mod runtime {
     use std::time::Duration;
 
-    use quire::plugins::{Limits, PluginSettings, Plugins};
+    use quire::runtime::{Limits, PluginSettings, Plugins};
     use quire::store::{Blobs, Db};
 
     use crate::common::plugins_dir;

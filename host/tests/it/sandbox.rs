@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use quire::plugins::{CallError, ConversionError, Limits, Plugins};
+use quire::runtime::{CallError, ConversionError, Limits, Plugins};
 use quire_sdk::ConvertError;
 
 use crate::common::*;
@@ -263,7 +263,7 @@ async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
     let plugins = Plugins::open(
         db,
         blobs,
-        quire::plugins::PluginSettings {
+        quire::runtime::PluginSettings {
             limits: quick_limits(),
             workers: 1,
             max_waiting: 4,

@@ -54,7 +54,7 @@ impl Converter for Detect {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "detect".into(),
-            version: "1.0.1".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
             imports: Vec::new(),
             exports: vec![Format::new(MEDIA_TYPE, "fields")],
             options: Vec::new(),
@@ -276,7 +276,6 @@ fn to_json(fields: &[Field]) -> Vec<u8> {
     serde_json::to_vec(&out).unwrap_or_else(|_| br#"{"fields":[]}"#.to_vec())
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Detect);
 
 #[cfg(test)]

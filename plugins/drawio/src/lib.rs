@@ -38,7 +38,7 @@ pub const MEDIA_TYPE: &str = "application/vnd.jgraph.mxfile";
 /// Media types also read when the bytes are a draw.io file.
 pub const XML_MEDIA_TYPES: [&str; 2] = ["application/xml", "text/xml"];
 /// The converter's version, as `describe` reports it.
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Input larger than this is refused before parsing.
 pub const MAX_INPUT: usize = 64 << 20;
 
@@ -142,5 +142,4 @@ pub fn import_drawio(request: ImportRequest) -> Result<Imported, ConvertError> {
     })
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Drawio);

@@ -42,7 +42,7 @@ impl Converter for HtmlImporter {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "html".into(),
-            version: "1.0.0".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
             imports: vec![Format::new("text/html", "html")],
             exports: Vec::new(),
             options: vec![
@@ -216,7 +216,6 @@ fn page_setup(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
     Ok(setup)
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(HtmlImporter);
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ impl Converter for ImageImporter {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "image".into(),
-            version: "1.0.0".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
             imports: vec![
                 Format::new("image/png", "png"),
                 Format::new("image/jpeg", "jpg"),
@@ -112,7 +112,6 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     })
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(ImageImporter);
 
 #[cfg(test)]

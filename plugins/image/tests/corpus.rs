@@ -8,12 +8,7 @@ use quire_sdk::{ConvertError, ImportRequest, Imported, Shape};
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/images");
 
 fn request(bytes: Vec<u8>, media_type: &str) -> ImportRequest {
-    ImportRequest {
-        bytes,
-        media_type: media_type.into(),
-        images: Vec::new(),
-        options: Vec::new(),
-    }
+    ImportRequest::new(bytes, media_type)
 }
 
 fn corpus(name: &str) -> Vec<u8> {

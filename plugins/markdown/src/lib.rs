@@ -181,7 +181,6 @@ fn normalize_newlines(text: String) -> String {
     text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Markdown);
 
 #[cfg(test)]

@@ -7,11 +7,7 @@ use quire_markdown::convert;
 use quire_sdk::{Align, Asset, ConvertError, FontFamily, ImportRequest, Imported, Shape, TextBox};
 
 fn request(md: &str) -> ImportRequest {
-    ImportRequest {
-        bytes: md.as_bytes().to_vec(),
-        media_type: "text/markdown".into(),
-        ..ImportRequest::default()
-    }
+    ImportRequest::new(md, "text/markdown")
 }
 
 fn import(md: &str) -> Imported {

@@ -31,7 +31,7 @@ impl Converter for Mermaid {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "mermaid".into(),
-            version: "1.0.0".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
             imports: vec![Format::new(MEDIA_TYPE, "mmd")],
             exports: vec![Format::new(MEDIA_TYPE, "mmd")],
             options: Vec::new(),
@@ -83,5 +83,4 @@ pub fn export_mmd(request: &ExportRequest) -> Result<Exported, ConvertError> {
     export::export(request)
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Mermaid);

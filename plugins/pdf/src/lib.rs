@@ -29,7 +29,7 @@ impl Converter for Pdf {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "pdf".into(),
-            version: "1.2.1".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
             imports: vec![Format::new(import::MEDIA_TYPE, "pdf")],
             exports: vec![Format::new(export::MEDIA_TYPE, "pdf")],
             options: vec![
@@ -62,5 +62,4 @@ impl Converter for Pdf {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Pdf);

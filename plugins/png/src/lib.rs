@@ -19,7 +19,7 @@ impl Converter for Png {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "png".into(),
-            version: "1.0.0".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
             imports: Vec::new(),
             exports: vec![Format::new(MEDIA_TYPE, "png")],
             options: Vec::new(),
@@ -31,5 +31,4 @@ impl Converter for Png {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Png);

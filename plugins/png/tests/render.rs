@@ -172,12 +172,8 @@ fn sample() -> Document {
 
 fn request(doc: Document, dpi: Option<u32>) -> ExportRequest {
     ExportRequest {
-        document: doc,
-        assets: Vec::new(),
-        media_type: "image/png".into(),
-        page: None,
         dpi,
-        options: Vec::new(),
+        ..ExportRequest::new(doc, Vec::new(), "image/png")
     }
 }
 

@@ -49,6 +49,15 @@ pub struct ImportRequest {
 }
 
 impl ImportRequest {
+    /// A request for `bytes` of `media_type`, without side images or options.
+    pub fn new(bytes: impl Into<Vec<u8>>, media_type: &str) -> Self {
+        ImportRequest {
+            bytes: bytes.into(),
+            media_type: media_type.into(),
+            ..ImportRequest::default()
+        }
+    }
+
     pub fn option(&self, name: &str) -> Option<&str> {
         find_option(&self.options, name)
     }
@@ -72,6 +81,19 @@ pub struct ExportRequest {
 }
 
 impl ExportRequest {
+    /// A request for the whole `document` as `media_type`, at the default resolution,
+    /// without options.
+    pub fn new(document: Document, assets: Vec<Asset>, media_type: &str) -> Self {
+        ExportRequest {
+            document,
+            assets,
+            media_type: media_type.into(),
+            page: None,
+            dpi: None,
+            options: Vec::new(),
+        }
+    }
+
     pub fn option(&self, name: &str) -> Option<&str> {
         find_option(&self.options, name)
     }

@@ -6,6 +6,8 @@ use crate::bindings::quire::converter::types as wit;
 use crate::convert::*;
 
 /// Turns a type implementing [`Converter`](crate::Converter) into the component's exports.
+/// The exports exist in the component build only (`wasm32`), so the same crate also builds
+/// natively for its tests without a `cfg` of its own.
 ///
 /// ```ignore
 /// struct Markdown;
@@ -15,6 +17,7 @@ use crate::convert::*;
 #[macro_export]
 macro_rules! export_converter {
     ($ty:ident) => {
+        #[cfg(target_arch = "wasm32")]
         const _: () = {
             use $crate::bindings::exports::quire::converter as __wit;
             impl __wit::meta::Guest for $ty {
@@ -38,6 +41,9 @@ macro_rules! export_converter {
             }
     $crate::bindings::__export_quire_world!($ty with_types_in $crate::bindings);
         };
+        // Natively the type is still the crate's converter (its tests call it).
+        #[cfg(not(target_arch = "wasm32"))]
+        const _: fn() -> $crate::PluginInfo = <$ty as $crate::Converter>::describe;
     };
 }
 

@@ -19,7 +19,7 @@ impl Converter for Svg {
     fn describe() -> PluginInfo {
         PluginInfo {
             name: "svg".into(),
-            version: "1.0.0".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
             imports: vec![Format::new(import::MEDIA_TYPE, "svg")],
             exports: vec![Format::new(export::MEDIA_TYPE, "svg")],
             options: Vec::new(),
@@ -35,5 +35,4 @@ impl Converter for Svg {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Svg);

@@ -69,7 +69,6 @@ impl Converter for Plugin {
 // The component's exports exist only in the wasm build; a native cdylib cannot carry
 // their names (`quire:converter/importer@1.0.0#import`), and native tests call `Plugin`
 // directly.
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Plugin);
 
 /// Splits CSV into rows of fields. Every loop is bounded by the input's length and the row

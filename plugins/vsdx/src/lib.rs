@@ -32,7 +32,7 @@ pub const MAIN_MEDIA_TYPE: &str = "application/vnd.ms-visio.drawing.main+xml";
 /// The macro-enabled variant (.vsdm); read the same way, macros ignored.
 pub const MACRO_MEDIA_TYPE: &str = "application/vnd.ms-visio.drawing.macroEnabled.main+xml";
 /// The converter's version, as `describe` reports it.
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Input larger than this is refused before it is opened.
 pub const MAX_INPUT: usize = 128 << 20;
 
@@ -212,5 +212,4 @@ pub fn import_vsdx(request: ImportRequest) -> Result<Imported, ConvertError> {
     })
 }
 
-#[cfg(target_arch = "wasm32")]
 quire_sdk::export_converter!(Vsdx);

@@ -8,12 +8,7 @@ pub fn corpus() -> std::path::PathBuf {
 }
 
 pub fn request(bytes: impl Into<Vec<u8>>) -> ImportRequest {
-    ImportRequest {
-        bytes: bytes.into(),
-        media_type: "text/html".into(),
-        images: Vec::new(),
-        options: Vec::new(),
-    }
+    ImportRequest::new(bytes, "text/html")
 }
 
 pub fn import(html: &str) -> Imported {

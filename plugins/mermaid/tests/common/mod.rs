@@ -57,11 +57,7 @@ pub fn doc_examples() -> Vec<String> {
 }
 
 pub fn request(text: &str) -> ImportRequest {
-    ImportRequest {
-        bytes: text.as_bytes().to_vec(),
-        media_type: "text/vnd.mermaid".into(),
-        ..ImportRequest::default()
-    }
+    ImportRequest::new(text, "text/vnd.mermaid")
 }
 
 /// Imports and checks the result the way the host does.

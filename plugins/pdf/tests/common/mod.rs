@@ -37,14 +37,7 @@ pub fn asset(name: &str, file: &str, media_type: &str) -> Asset {
 }
 
 pub fn request(document: Document, assets: Vec<Asset>) -> ExportRequest {
-    ExportRequest {
-        document,
-        assets,
-        media_type: "application/pdf".into(),
-        page: None,
-        dpi: None,
-        options: Vec::new(),
-    }
+    ExportRequest::new(document, assets, "application/pdf")
 }
 
 /// Exports, writes `name.pdf`, and checks the structure with qpdf.

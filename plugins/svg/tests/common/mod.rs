@@ -19,14 +19,7 @@ pub fn out_dir() -> PathBuf {
 }
 
 pub fn request(document: Document, assets: Vec<Asset>) -> ExportRequest {
-    ExportRequest {
-        document,
-        assets,
-        media_type: "image/svg+xml".into(),
-        page: None,
-        dpi: None,
-        options: Vec::new(),
-    }
+    ExportRequest::new(document, assets, "image/svg+xml")
 }
 
 pub fn run(text: &str, font: FontFamily, size: f64) -> Run {

@@ -1,0 +1,47 @@
+//! The server's background work, apart from requests: following the active converters that
+//! other hosts (or the CLI) change in the database, and housekeeping (the bin past its
+//! retention, tokens long expired, blobs nothing names). Mail has its own sender
+//! (`mail::spawn_sender`), which the server stops with its listeners.
+
+use std::time::Duration;
+
+use crate::app::App;
+
+/// How often the active converters are read again from the database.
+const REFRESH_EVERY: Duration = Duration::from_secs(2);
+/// How often the housekeeping runs (the first run is at start).
+const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(3600);
+
+/// Starts both loops on the runtime; they run as long as the process.
+pub fn spawn(app: &App) {
+    let plugins = app.plugins.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(REFRESH_EVERY).await;
+            if let Err(e) = plugins.refresh().await {
+                tracing::warn!("refreshing the active converters: {e:#}");
+            }
+        }
+    });
+    let app = app.clone();
+    tokio::spawn(async move {
+        loop {
+            housekeeping(&app).await;
+            tokio::time::sleep(HOUSEKEEPING_EVERY).await;
+        }
+    });
+}
+
+async fn housekeeping(app: &App) {
+    if let Err(e) = crate::documents::purge_expired(&app.db, &app.blobs).await {
+        tracing::warn!("purging the bin: {e:#}");
+    }
+    if let Err(e) = crate::accounts::purge_expired_tokens(&app.db).await {
+        tracing::warn!("purging tokens: {e:#}");
+    }
+    match crate::store::sweep(&app.db, &app.blobs).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("collected {n} blobs that nothing names"),
+        Err(e) => tracing::warn!("collecting unnamed blobs: {e:#}"),
+    }
+}
