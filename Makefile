@@ -47,6 +47,7 @@ run: build
 # separate host build would only compile the dependency graph twice.
 test: deps plugins
 	bash scripts/check-setup.sh
+	node --test host/web/
 	PATH="$(PY_TOOLS):$$PATH" QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --release --workspace
 
 lint: toolchain

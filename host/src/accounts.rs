@@ -57,6 +57,8 @@ impl Principal {
 pub enum AuthError {
     #[error("this call needs an access token: send `Authorization: Bearer <ACCESS_TOKEN>`")]
     Missing,
+    #[error("a signed-in browser session does not reach the API; software sends `Authorization: Bearer <ACCESS_TOKEN>` from a credential")]
+    BrowserSession,
     #[error(
         "the access token is not valid or has expired (tokens last one hour); ask for a new token"
     )]
@@ -321,6 +323,56 @@ pub async fn create_credential(
     .execute(&db.pool)
     .await?;
     Ok((client_id, secret))
+}
+
+/// A credential as its account's page lists it (never its secret).
+#[derive(Debug, Clone)]
+pub struct CredentialRow {
+    pub client_id: String,
+    pub scopes: Vec<String>,
+    pub created: f64,
+    pub revoked: bool,
+    /// Until when the secret before the last rotation still works.
+    pub old_secret_until: Option<f64>,
+}
+
+/// The account's credentials, live ones first, newest first.
+pub async fn credentials(db: &Db, account_id: &str) -> Result<Vec<CredentialRow>> {
+    let rows = sqlx::query(
+        "SELECT client_id, scopes, created, revoked, old_secret_expires FROM credentials
+         WHERE account_id = $1 ORDER BY revoked, created DESC LIMIT 1000",
+    )
+    .bind(account_id)
+    .fetch_all(&db.pool)
+    .await?;
+    let at = now();
+    rows.iter()
+        .map(|r| {
+            let scopes: String = r.try_get("scopes")?;
+            let old: Option<f64> = r.try_get("old_secret_expires")?;
+            Ok(CredentialRow {
+                client_id: r.try_get("client_id")?,
+                scopes: parse_scopes(&scopes),
+                created: r.try_get("created")?,
+                revoked: r.try_get::<i64, _>("revoked")? != 0,
+                old_secret_until: old.filter(|t| *t > at),
+            })
+        })
+        .collect::<std::result::Result<_, sqlx::Error>>()
+        .map_err(Error::from)
+}
+
+/// `client_id` if it is the account's: anyone else's credential is "not found".
+pub async fn own_credential(db: &Db, account_id: &str, client_id: &str) -> Result<()> {
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT 1 FROM credentials WHERE client_id = $1 AND account_id = $2")
+            .bind(client_id)
+            .bind(account_id)
+            .fetch_optional(&db.pool)
+            .await?;
+    found
+        .map(|_| ())
+        .ok_or_else(|| Error::NotFound(format!("no credential {client_id}")))
 }
 
 /// A new secret; the old one stays valid for 24 hours.

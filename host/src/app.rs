@@ -10,6 +10,10 @@ use crate::runtime::{PluginSettings, Plugins};
 use crate::store::{Blobs, Db};
 use crate::throttle::Throttle;
 
+/// Sign-in requests one client address may make in a minute: a person needs one or two;
+/// the per-account limit on links (sessions::LINKS_PER_HOUR) guards the mailbox itself.
+const SIGN_INS_PER_MINUTE: u32 = 30;
+
 #[derive(Clone)]
 pub struct App {
     pub config: Arc<Config>,
@@ -22,6 +26,8 @@ pub struct App {
     pub link_limits: Arc<LinkLimits>,
     /// Wrong secrets at the token endpoint, per client id (brute force).
     pub token_failures: Arc<Throttle>,
+    /// Sign-in link requests and redemptions, per client address.
+    pub sign_ins: Arc<Throttle>,
 }
 
 /// What anonymous link holders may do per minute. Views are limited per client only: a
@@ -72,6 +78,7 @@ impl App {
         ));
         Ok(App {
             token_failures,
+            sign_ins: Arc::new(Throttle::new(SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE)),
             bodies,
             link_limits,
             config: Arc::new(config),

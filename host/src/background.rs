@@ -1,6 +1,6 @@
 //! The server's background work, apart from requests: following the active converters that
 //! other hosts (or the CLI) change in the database, and housekeeping (the bin past its
-//! retention, tokens long expired, blobs nothing names). Mail has its own sender
+//! retention, tokens, sessions and sign-in links long expired, blobs nothing names). Mail has its own sender
 //! (`mail::spawn_sender`), which the server stops with its listeners.
 
 use std::time::Duration;
@@ -33,11 +33,15 @@ pub fn spawn(app: &App) {
 }
 
 async fn housekeeping(app: &App) {
-    if let Err(e) = crate::documents::purge_expired(&app.db, &app.blobs).await {
+    let dependents = crate::forms::DOCUMENT_DEPENDENTS;
+    if let Err(e) = crate::documents::purge_expired(&app.db, &app.blobs, dependents).await {
         tracing::warn!("purging the bin: {e:#}");
     }
     if let Err(e) = crate::accounts::purge_expired_tokens(&app.db).await {
         tracing::warn!("purging tokens: {e:#}");
+    }
+    if let Err(e) = crate::sessions::purge_expired(&app.db).await {
+        tracing::warn!("purging sessions and sign-in links: {e:#}");
     }
     match crate::store::sweep(&app.db, &app.blobs).await {
         Ok(0) => {}

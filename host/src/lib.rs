@@ -14,6 +14,7 @@ pub mod memory;
 pub mod metrics;
 pub mod runtime;
 pub mod schema;
+pub mod sessions;
 pub mod store;
 pub mod throttle;
 pub mod usage;

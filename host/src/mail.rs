@@ -12,8 +12,8 @@ use rustls::pki_types::{pem::PemObject, CertificateDer};
 use sqlx::Row;
 
 use crate::config::MailConfig;
-use crate::documents::Tx;
 use crate::error::Result;
+use crate::store::Tx;
 use crate::store::{now, Db};
 
 pub struct Mail {

@@ -11,7 +11,7 @@ use crate::common::run_tool;
 use crate::forms::create_form;
 use crate::server::*;
 
-fn chromium() -> String {
+pub fn chromium() -> String {
     if let Ok(p) = std::env::var("QUIRE_CHROMIUM") {
         return p;
     }

@@ -62,7 +62,7 @@ fn pdf_fields_script() -> PathBuf {
 }
 
 /// What pypdf reads from a PDF's interactive form.
-fn pypdf_read(pdf: &[u8]) -> Value {
+pub fn pypdf_read(pdf: &[u8]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("form.pdf");
     std::fs::write(&path, pdf).unwrap();

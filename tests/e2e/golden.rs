@@ -51,7 +51,7 @@ fn golden_dir() -> PathBuf {
     crate::common::repo_root().join("tests/golden")
 }
 
-fn gray(path: &Path) -> (u32, u32, Vec<u8>) {
+pub fn gray(path: &Path) -> (u32, u32, Vec<u8>) {
     let mut decoder =
         png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);

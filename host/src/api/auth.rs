@@ -178,6 +178,9 @@ pub async fn gate(
 ) -> Result<Response, ApiError> {
     let base_url = super::service::base_url_of(&app, req.extensions());
     let Some(token) = bearer(req.headers()).map(str::to_string) else {
+        if super::pages::has_session_cookie(req.headers()) {
+            return Err(unauthorized(&base_url, AuthError::BrowserSession));
+        }
         return Err(unauthorized(&base_url, AuthError::Missing));
     };
     let principal = match accounts::authenticate(&app.db, &token).await {

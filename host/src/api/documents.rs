@@ -285,33 +285,17 @@ async fn replace(
         )));
     }
     let (content, _, mut warnings) = receive(&app, &principal, kind, false, &query, req).await?;
-    // A form replaced through /pdfs keeps its fields and its question bookkeeping, exactly
-    // as through PUT /forms/{id}.
-    let row = if crate::forms::is_form(&app.db, &id).await? {
-        let (form, dropped) = crate::forms::replace(
-            &app.db,
-            &app.blobs,
-            owner(&principal),
-            &id,
-            expected,
-            content,
-            None,
-        )
-        .await?;
-        warnings.extend(dropped);
-        form.doc
-    } else {
-        documents::replace(
-            &app.db,
-            &app.blobs,
-            owner(&principal),
-            &id,
-            kind,
-            expected,
-            content,
-        )
-        .await?
-    };
+    let (row, dropped) = crate::forms::replace_document(
+        &app.db,
+        &app.blobs,
+        owner(&principal),
+        &id,
+        kind,
+        expected,
+        content,
+    )
+    .await?;
+    warnings.extend(dropped);
     Ok(created_response(StatusCode::OK, &base_url, &row, warnings))
 }
 
@@ -393,7 +377,7 @@ pub async fn list(
     };
     let limit = int_param(&q, "limit", 50, 0, 200)?;
     let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
-    let (total, rows) = documents::list(&app.db, &p.account.id, kind, limit, offset).await?;
+    let (total, rows) = documents::list(&app.db, &p.account.id, kind, None, limit, offset).await?;
     let base = &base_url;
     Ok(Json(
         json!({"ok": true, "total": total, "documents": rows.iter().map(|r| row_json(base, r)).collect::<Vec<_>>()}),
@@ -409,7 +393,7 @@ pub async fn get(
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
     if let Some((id, format)) = raw.split_once('.') {
-        return download(app, p, id, format, q).await;
+        return download(&app, &p.account.id, id, format, &q).await;
     }
     let base = &base_url;
     let (row, body) = match q.get("include").map(String::as_str) {
@@ -448,15 +432,17 @@ pub fn header_text(s: &str) -> String {
         .collect()
 }
 
-async fn download(
-    app: App,
-    p: Principal,
+/// One of the account's documents in a download format (`ext`), with the `page` and `dpi`
+/// the query asks for: the API's downloads and the pages' download links alike.
+pub async fn download(
+    app: &App,
+    account_id: &str,
     id: &str,
     ext: &str,
-    q: HashMap<String, String>,
+    q: &HashMap<String, String>,
 ) -> Result<Response, ApiError> {
-    let (row, document, assets) = documents::load(&app.db, &app.blobs, &p.account.id, id).await?;
-    let servable = servable(&app);
+    let (row, document, assets) = documents::load(&app.db, &app.blobs, account_id, id).await?;
+    let servable = servable(app);
     let Some((ext, media_type)) = servable
         .iter()
         .find(|(e, _)| e.eq_ignore_ascii_case(ext))
@@ -473,12 +459,12 @@ async fn download(
         .with("served", served));
     };
     let ext = ext.as_str();
-    let page = page_param(&q, row.pages, "document")?;
+    let page = page_param(q, row.pages, "document")?;
     let dpi =
         if media_type.starts_with("image/") && media_type != "image/svg+xml" {
             match q.get("dpi") {
                 None => Some(110),
-                Some(_) => Some(int_param(&q, "dpi", 110, 1, 200).map_err(|_| {
+                Some(_) => Some(int_param(q, "dpi", 110, 1, 200).map_err(|_| {
                     ApiError::bad_request("`dpi` must be a whole number from 1 to 200")
                 })? as u32),
             }

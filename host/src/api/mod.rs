@@ -12,6 +12,7 @@ mod meta;
 mod multipart;
 mod openapi;
 mod page_pictures;
+mod pages;
 mod public;
 mod requests;
 mod responses;
@@ -54,6 +55,7 @@ pub fn router(app: App) -> Router {
             get(public::page_picture)
                 .route_layer(from_fn_with_state(app.clone(), public::limit_link_use)),
         )
+        .merge(pages::router(app.clone()))
         .fallback(not_found)
         .layer(from_fn(method_not_allowed_as_json))
         .layer(from_fn_with_state(app.clone(), route_gate))
@@ -88,10 +90,10 @@ async fn security_headers(req: Request, next: Next) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         header::HeaderValue::from_static("nosniff"),
     );
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        header::HeaderValue::from_static(policy),
-    );
+    // The account holders' pages bring their own policy.
+    headers
+        .entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(header::HeaderValue::from_static(policy));
     headers.insert(
         header::X_FRAME_OPTIONS,
         header::HeaderValue::from_static("DENY"),

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::error::ApiError;
 use super::page_pictures;
+use super::pages::html::esc;
 use crate::app::App;
 use crate::error::Error;
 use crate::forms::responses::{self, Submission, Via};
@@ -24,21 +25,6 @@ use crate::forms::{self, answers, fields, FormRow};
 const PAGE_DPI: u32 = 96;
 /// The name of the "who are you" input; answers use `a.<key>`, which never collides.
 const FROM_INPUT: &str = "_as";
-
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// What the page shows: the form, or what became of a submission.
 enum Outcome<'a> {

@@ -71,6 +71,11 @@ pub async fn csv_download(
 ) -> Result<Response, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
+    Ok(csv_response(&app, &form))
+}
+
+/// The form's responses as a CSV attachment (the API's download and the form page's).
+pub fn csv_response(app: &App, form: &forms::FormRow) -> Response {
     let columns = form.columns.clone();
     let header_row = csv::header(&columns);
     let db = app.db.clone();
@@ -79,8 +84,8 @@ pub async fn csv_download(
     let body =
         futures_util::stream::once(async move { Ok::<_, std::io::Error>(header_row.into_bytes()) })
             .chain(rows);
-    let filename = format!("responses-{id}.csv");
-    Ok((
+    let filename = format!("responses-{}.csv", form.doc.id);
+    (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
             (
@@ -90,7 +95,7 @@ pub async fn csv_download(
         ],
         Body::from_stream(body),
     )
-        .into_response())
+        .into_response()
 }
 
 /// CSV lines batched into chunks of a few dozen kilobytes, so the socket sees few, full

@@ -165,6 +165,13 @@ pub enum AccountCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Prints a one-time sign-in link for the account's browser pages (valid 15 minutes;
+    /// counts against the account's sign-in links per hour like a mailed one).
+    LoginLink {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -241,8 +248,18 @@ fn say(json_out: bool, value: serde_json::Value, text: String) {
     }
 }
 
-pub async fn run(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
+pub async fn run(db: &Db, base_url: &str, cmd: AdminCommand) -> anyhow::Result<()> {
     match cmd {
+        AdminCommand::Account(AccountCommand::LoginLink { id, json }) => {
+            let token = crate::sessions::issue_link(db, &id).await?;
+            let url = crate::sessions::link_url(base_url, &token);
+            let minutes = (crate::sessions::LINK_LIFETIME / 60.0) as i64;
+            say(
+                json,
+                json!({"account": id, "url": url, "expires_in": minutes * 60}),
+                format!("{url}\n(works once, within {minutes} minutes)"),
+            );
+        }
         AdminCommand::Account(AccountCommand::Create { email, plan, json }) => {
             let id = accounts::create_account(db, &email, &plan).await?;
             say(

@@ -79,7 +79,7 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
         // Accounts need the database only, not the converters.
         crate::store::open_data_dir(&config.data_dir)?;
         let db = crate::store::Db::open(config.database_url.as_deref(), &config.data_dir).await?;
-        return admin::run(&db, cmd).await;
+        return admin::run(&db, &config.base_url, cmd).await;
     }
     let app = App::open(config).await?;
     match cli.command {

@@ -13,9 +13,9 @@ pub mod shares;
 use quire_sdk::{Asset, Document, Field, Kind};
 use sqlx::Row;
 
-use crate::documents::{self, Content, DocRow, Owner, Tx};
+use crate::documents::{self, Content, DocRow, Owner};
 use crate::error::{Error, Result};
-use crate::store::{Blobs, Db};
+use crate::store::{Blobs, Db, Tx};
 
 /// How a form behaves. `configured` says whether PATCH has set anything, which is when
 /// the contract shows `multiple` and `confirm`.
@@ -49,6 +49,16 @@ pub struct Patch {
     pub notify: Option<bool>,
     pub confirm: Option<String>,
 }
+
+/// What a purged document takes with it from the forms' tables ($1 is its id): a purged
+/// form its answers, invitations and settings; a purged filled copy leaves its response
+/// without a document. `documents::purge_expired` runs these in its transaction.
+pub const DOCUMENT_DEPENDENTS: &[&str] = &[
+    "DELETE FROM form_shares WHERE form_id = $1",
+    "DELETE FROM form_responses WHERE form_id = $1",
+    "DELETE FROM forms WHERE doc_id = $1",
+    "UPDATE form_responses SET document = NULL WHERE document = $1",
+];
 
 /// The text a respondent sees after Send when the owner has not written one.
 pub const DEFAULT_CONFIRM: &str = "Thank you. Your answers have been sent.";
@@ -334,6 +344,85 @@ pub async fn patch(db: &Db, account_id: &str, id: &str, patch: Patch) -> Result<
 }
 
 /// Whether `id` is a form at all (a form's document is also reachable as a document).
+/// Replaces any document's content (the document endpoints' PUT). A form replaced this way
+/// keeps its fields and its question bookkeeping, exactly as through [`replace`]; the
+/// warnings say which fields no longer fit.
+pub async fn replace_document(
+    db: &Db,
+    blobs: &Blobs,
+    owner: Owner<'_>,
+    id: &str,
+    kind: Kind,
+    expected: Option<i64>,
+    content: Content,
+) -> Result<(DocRow, Vec<String>)> {
+    if is_form(db, id).await? {
+        let (form, dropped) = replace(db, blobs, owner, id, expected, content, None).await?;
+        return Ok((form.doc, dropped));
+    }
+    let row = documents::replace(db, blobs, owner, id, kind, expected, content).await?;
+    Ok((row, Vec::new()))
+}
+
+/// A new version from the editor: as [`replace_document`], except that a form takes the
+/// fields of the edited model as they are, none included (a replace from a file keeps the
+/// old fields when the file brings none; an edit that deleted them means it).
+pub async fn save_edit(
+    db: &Db,
+    blobs: &Blobs,
+    owner: Owner<'_>,
+    id: &str,
+    kind: Kind,
+    expected: Option<i64>,
+    content: Content,
+) -> Result<(DocRow, Vec<String>)> {
+    if is_form(db, id).await? {
+        let fields = content.document.fields.clone();
+        let (form, dropped) =
+            replace(db, blobs, owner, id, expected, content, Some(fields)).await?;
+        return Ok((form.doc, dropped));
+    }
+    let row = documents::replace(db, blobs, owner, id, kind, expected, content).await?;
+    Ok((row, Vec::new()))
+}
+
+/// Makes one of the account's PDF-kind documents a form, asking the questions its fields
+/// ask. It takes answers at once, as a form created through the API does.
+pub async fn adopt(db: &Db, blobs: &Blobs, account_id: &str, id: &str) -> Result<FormRow> {
+    let (doc, document, _) = documents::load(db, blobs, account_id, id).await?;
+    if doc.kind != Kind::Pdf {
+        return Err(Error::Invalid(
+            "only a PDF-kind document can be a form; a diagram has no pages to fill".into(),
+        ));
+    }
+    if is_form(db, id).await? {
+        return Err(Error::Conflict(format!("{id} is a form already")));
+    }
+    fields::check_questions(&document.fields, "fields")?;
+    let mut columns = Vec::new();
+    fields::extend_columns(&mut columns, &document.fields)?;
+    let questions = fields::questions(&document.fields).len() as i64;
+    sqlx::query(
+        "INSERT INTO forms (doc_id, account_id, questions, columns, created) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(id)
+    .bind(account_id)
+    .bind(questions)
+    .bind(serde_json::to_string(&columns).map_err(anyhow::Error::from)?)
+    .bind(crate::store::now())
+    .execute(&db.pool)
+    .await
+    .map_err(|e| match e {
+        sqlx::Error::Database(d) if d.message().to_lowercase().contains("unique")
+            || d.message().to_lowercase().contains("duplicate") =>
+        {
+            Error::Conflict(format!("{id} is a form already"))
+        }
+        e => e.into(),
+    })?;
+    get(db, account_id, id).await
+}
+
 pub async fn is_form(db: &Db, id: &str) -> Result<bool> {
     let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM forms WHERE doc_id = $1")
         .bind(id)

@@ -86,7 +86,12 @@ async fn purging_a_binned_form_takes_its_rows_and_gives_back_its_storage() {
         .execute(&db.pool)
         .await
         .unwrap();
-    assert_eq!(documents::purge_expired(&db, &blobs).await.unwrap(), 2);
+    assert_eq!(
+        documents::purge_expired(&db, &blobs, super::DOCUMENT_DEPENDENTS)
+            .await
+            .unwrap(),
+        2
+    );
 
     for table in [
         "forms",

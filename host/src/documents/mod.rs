@@ -8,7 +8,12 @@ use sqlx::Row;
 use crate::error::{Error, Result};
 use crate::store::{now, Blobs, Db, Pin};
 
-pub use crate::store::Tx;
+use crate::store::Tx;
+
+mod history;
+pub use history::{
+    binned, load_version, purge_now, restore_own, version_content, versions, Binned, VersionRow,
+};
 
 /// A document as the API lists it.
 #[derive(Debug, Clone)]
@@ -43,7 +48,7 @@ pub struct Content {
 /// document reports 2").
 pub const FIRST_VERSION: i64 = 2;
 
-fn kind_from(s: &str) -> Kind {
+pub(crate) fn kind_from(s: &str) -> Kind {
     if s == "diagram" {
         Kind::Diagram
     } else {
@@ -51,7 +56,7 @@ fn kind_from(s: &str) -> Kind {
     }
 }
 
-fn row_to_doc(row: &sqlx::any::AnyRow) -> std::result::Result<DocRow, sqlx::Error> {
+pub(crate) fn row_to_doc(row: &sqlx::any::AnyRow) -> std::result::Result<DocRow, sqlx::Error> {
     Ok(DocRow {
         id: row.try_get("id")?,
         title: row.try_get("title")?,
@@ -64,7 +69,7 @@ fn row_to_doc(row: &sqlx::any::AnyRow) -> std::result::Result<DocRow, sqlx::Erro
     })
 }
 
-const DOC_COLUMNS: &str = "id, title, kind, pages, shapes, version, created, updated";
+pub(crate) const DOC_COLUMNS: &str = "id, title, kind, pages, shapes, version, created, updated";
 
 pub fn default_title(kind: Kind) -> &'static str {
     match kind {
@@ -505,20 +510,32 @@ pub async fn load(
     id: &str,
 ) -> Result<(DocRow, Document, Vec<Asset>)> {
     let doc = get(db, account_id, id).await?;
+    let (document, assets) = model_and_assets(db, blobs, id, doc.version).await?;
+    Ok((doc, document, assets))
+}
+
+/// The model and assets stored for one version of a document.
+async fn model_and_assets(
+    db: &Db,
+    blobs: &Blobs,
+    id: &str,
+    version: i64,
+) -> Result<(Document, Vec<Asset>)> {
     let model_blob: String = sqlx::query_scalar(
         "SELECT model_blob FROM document_versions WHERE doc_id = $1 AND version = $2",
     )
     .bind(id)
-    .bind(doc.version)
-    .fetch_one(&db.pool)
-    .await?;
+    .bind(version)
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("document {id} has no version {version}")))?;
     let json = blobs.get(&model_blob).await?;
     let document: Document = serde_json::from_slice(&json).map_err(anyhow::Error::from)?;
     let rows = sqlx::query(
         "SELECT name, media_type, blob FROM document_assets WHERE doc_id = $1 AND version = $2",
     )
     .bind(id)
-    .bind(doc.version)
+    .bind(version)
     .fetch_all(&db.pool)
     .await?;
     let mut assets = Vec::with_capacity(rows.len());
@@ -530,34 +547,39 @@ pub async fn load(
             bytes: blobs.get(&blob).await?,
         });
     }
-    Ok((doc, document, assets))
+    Ok((document, assets))
 }
 
-/// The account's documents outside the bin, newest first, and how many there are.
+/// The account's documents outside the bin, newest first, and how many there are;
+/// `kind` and `title` (words the title contains, any case) narrow them.
 pub async fn list(
     db: &Db,
     account_id: &str,
     kind: Option<Kind>,
+    title: Option<&str>,
     limit: i64,
     offset: i64,
 ) -> Result<(i64, Vec<DocRow>)> {
-    let (filter, kind_str) = match kind {
-        Some(k) => ("AND kind = $2", k.as_str()),
-        None => ("AND $2 = $2", ""),
+    let kind_str = kind.map_or("", Kind::as_str);
+    let pattern = match title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => format!("%{}%", like_escaped(&t.to_lowercase())),
+        None => "%".to_string(),
     };
-    let total: i64 = sqlx::query_scalar(&format!(
-        "SELECT COUNT(*) FROM documents WHERE account_id = $1 AND binned_at IS NULL {filter}"
-    ))
-    .bind(account_id)
-    .bind(kind_str)
-    .fetch_one(&db.pool)
-    .await?;
+    let filter = "account_id = $1 AND binned_at IS NULL AND ($2 = '' OR kind = $2)
+         AND LOWER(title) LIKE $3 ESCAPE '\\'";
+    let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM documents WHERE {filter}"))
+        .bind(account_id)
+        .bind(kind_str)
+        .bind(&pattern)
+        .fetch_one(&db.pool)
+        .await?;
     let rows = sqlx::query(&format!(
-        "SELECT {DOC_COLUMNS} FROM documents WHERE account_id = $1 AND binned_at IS NULL {filter}
-         ORDER BY created DESC, id LIMIT $3 OFFSET $4"
+        "SELECT {DOC_COLUMNS} FROM documents WHERE {filter}
+         ORDER BY created DESC, id LIMIT $4 OFFSET $5"
     ))
     .bind(account_id)
     .bind(kind_str)
+    .bind(&pattern)
     .bind(limit)
     .bind(offset)
     .fetch_all(&db.pool)
@@ -567,6 +589,18 @@ pub async fn list(
         .map(row_to_doc)
         .collect::<std::result::Result<_, _>>()?;
     Ok((total, docs))
+}
+
+/// `text` for a LIKE pattern, its wildcards taken literally (the escape is `\`).
+fn like_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Moves a document to the bin; it is kept for the account's retention days.
@@ -599,7 +633,11 @@ pub async fn restore(db: &Db, id: &str) -> Result<()> {
 
 /// Deletes documents binned longer than their account's retention, returning their
 /// storage to the account. Blobs no longer named by any row are collected afterwards.
-pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
+///
+/// `dependents` are the statements (with `$1`, the document's id) that let go of rows other
+/// modules keep about a document, run in the purge's transaction before its own rows go:
+/// forms pass theirs (`forms::DOCUMENT_DEPENDENTS`), so this module knows no form table.
+pub async fn purge_expired(db: &Db, blobs: &Blobs, dependents: &[&str]) -> Result<usize> {
     let rows = sqlx::query(
         "SELECT d.id, d.account_id FROM documents d JOIN accounts a ON a.id = d.account_id
          WHERE d.binned_at IS NOT NULL AND d.binned_at < $1 - a.retention_days * 86400.0",
@@ -611,60 +649,76 @@ pub async fn purge_expired(db: &Db, blobs: &Blobs) -> Result<usize> {
     for row in rows {
         let id: String = row.try_get("id")?;
         let account_id: String = row.try_get("account_id")?;
-        let blob_rows = sqlx::query(
-            "SELECT model_blob AS b FROM document_versions WHERE doc_id = $1
-             UNION SELECT source_blob AS b FROM document_versions WHERE doc_id = $1 AND source_blob IS NOT NULL
-             UNION SELECT blob AS b FROM document_assets WHERE doc_id = $1",
-        )
-        .bind(&id)
-        .fetch_all(&db.pool)
-        .await?;
-        let mut tx = db.begin().await?;
-        let size: i64 = sqlx::query_scalar(
-            "SELECT COALESCE(SUM(size), 0) FROM document_versions WHERE doc_id = $1",
-        )
-        .bind(&id)
-        .fetch_one(&mut *tx)
-        .await?;
-        // A purged form takes its answers, invitations and settings with it; a purged
-        // filled copy leaves its response without a document.
-        for sql in [
-            "DELETE FROM form_shares WHERE form_id = $1",
-            "DELETE FROM form_responses WHERE form_id = $1",
-            "DELETE FROM forms WHERE doc_id = $1",
-            "UPDATE form_responses SET document = NULL WHERE document = $1",
-            "DELETE FROM document_assets WHERE doc_id = $1",
-        ] {
-            sqlx::query(sql).bind(&id).execute(&mut *tx).await?;
-        }
-        sqlx::query("DELETE FROM document_versions WHERE doc_id = $1")
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("DELETE FROM documents WHERE id = $1")
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("UPDATE accounts SET storage_used = storage_used - $1 WHERE id = $2")
-            .bind(size)
-            .bind(&account_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        let digests = blob_rows
-            .iter()
-            .map(|r| r.try_get::<String, _>("b"))
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        crate::store::collect(db, blobs, &digests).await?;
+        purge(db, blobs, &id, &account_id, dependents).await?;
         purged += 1;
     }
     Ok(purged)
 }
 
+/// Deletes one binned document and every version of it, for good, and gives its storage
+/// back to the account.
+async fn purge(
+    db: &Db,
+    blobs: &Blobs,
+    id: &str,
+    account_id: &str,
+    dependents: &[&str],
+) -> Result<()> {
+    let blob_rows = sqlx::query(
+        "SELECT model_blob AS b FROM document_versions WHERE doc_id = $1
+         UNION SELECT source_blob AS b FROM document_versions WHERE doc_id = $1 AND source_blob IS NOT NULL
+         UNION SELECT blob AS b FROM document_assets WHERE doc_id = $1",
+    )
+    .bind(id)
+    .fetch_all(&db.pool)
+    .await?;
+    let mut tx = db.begin().await?;
+    let size: i64 = sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM document_versions WHERE doc_id = $1",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?;
+    for sql in dependents
+        .iter()
+        .copied()
+        .chain(["DELETE FROM document_assets WHERE doc_id = $1"])
+    {
+        sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+    }
+    sqlx::query("DELETE FROM document_versions WHERE doc_id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    let gone = sqlx::query(
+        "DELETE FROM documents WHERE id = $1 AND account_id = $2 AND binned_at IS NOT NULL",
+    )
+    .bind(id)
+    .bind(account_id)
+    .execute(&mut *tx)
+    .await?;
+    if gone.rows_affected() == 0 {
+        // Restored (or purged) meanwhile: the rollback keeps everything.
+        return Err(Error::NotFound(format!("no binned document {id}")));
+    }
+    sqlx::query("UPDATE accounts SET storage_used = storage_used - $1 WHERE id = $2")
+        .bind(size)
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    let digests = blob_rows
+        .iter()
+        .map(|r| r.try_get::<String, _>("b"))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    crate::store::collect(db, blobs, &digests).await?;
+    Ok(())
+}
+
 /// Storage the account's stored versions add up to (for consistency checks).
 pub async fn stored_bytes(db: &Db, account_id: &str) -> Result<i64> {
     Ok(sqlx::query_scalar(
-        "SELECT COALESCE(SUM(v.size), 0) FROM document_versions v JOIN documents d ON d.id = v.doc_id WHERE d.account_id = $1",
+        "SELECT CAST(COALESCE(SUM(v.size), 0) AS BIGINT) FROM document_versions v JOIN documents d ON d.id = v.doc_id WHERE d.account_id = $1",
     )
     .bind(account_id)
     .fetch_one(&db.pool)

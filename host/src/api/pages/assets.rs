@@ -1,0 +1,71 @@
+//! The pages' own files (host/web), built into the binary: nothing is read from disk at
+//! run time and there is no build step. A file's URL stays the same across releases, so
+//! they are served with `no-cache` (revalidated by ETag, which is the build's digest).
+
+use axum::extract::Path;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::api::error::ApiError;
+
+/// Name, media type, contents.
+const FILES: &[(&str, &str, &str)] = &[
+    (
+        "pages.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../web/pages.css"),
+    ),
+    (
+        "editor.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../web/editor.css"),
+    ),
+    (
+        "editor.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor.js"),
+    ),
+    (
+        "model.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/model.js"),
+    ),
+    (
+        "view.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/view.js"),
+    ),
+];
+
+fn etag(contents: &str) -> String {
+    use sha2::Digest as _;
+    format!(
+        "\"{}\"",
+        &hex::encode(sha2::Sha256::digest(contents.as_bytes()))[..16]
+    )
+}
+
+/// GET /assets/{file}.
+pub async fn serve(Path(file): Path<String>, headers: HeaderMap) -> Response {
+    let Some((_, media_type, contents)) = FILES.iter().find(|(name, _, _)| *name == file) else {
+        return ApiError::not_found(format!("no asset {file}")).into_response();
+    };
+    let tag = etag(contents);
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let common = [
+        (header::ETAG, tag),
+        (header::CACHE_CONTROL, "no-cache".to_string()),
+    ];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    (
+        [(header::CONTENT_TYPE, media_type.to_string())],
+        common,
+        *contents,
+    )
+        .into_response()
+}

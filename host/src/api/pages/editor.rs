@@ -1,0 +1,149 @@
+//! What the editor at /d/{id} (host/web/editor.js) calls: the model to edit, a page of a
+//! draft drawn by the SVG exporter (so what the editor shows is what exports), and save.
+//!
+//! Save is the API's replace: the same validation of the model, the same new version with
+//! `If-Match`, the same form bookkeeping. Refusals are JSON, as the API's are.
+
+use axum::body::Body;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use quire_sdk::{validate, Asset, Document};
+use serde_json::json;
+
+use super::document::owner;
+use super::Signed;
+use crate::api::body::read_limited;
+use crate::api::documents::expected_version;
+use crate::api::error::ApiError;
+use crate::app::App;
+use crate::documents::{self, Content};
+use crate::sessions::Session;
+
+/// GET /d/{id}/model: `{version, model}`.
+pub async fn model(
+    State(app): State<App>,
+    Signed(session): Signed,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (row, document, _) = documents::load(&app.db, &app.blobs, &session.account.id, &id).await?;
+    Ok((
+        [
+            (header::ETAG, format!("\"{}\"", row.version)),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        Json(json!({"version": row.version, "kind": row.kind.as_str(), "model": document})),
+    )
+        .into_response())
+}
+
+/// Reads a draft model from the body (JSON, within the plan's file size) and checks it as
+/// the API checks a `model` source, against the assets of the current version (the editor
+/// moves pictures; it does not add them).
+async fn draft(
+    app: &App,
+    session: &Session,
+    id: &str,
+    body: Body,
+    headers: &axum::http::HeaderMap,
+) -> Result<(Document, Vec<Asset>), ApiError> {
+    let plan = &session.account.plan;
+    let media_type = crate::api::body::media_type_of(headers);
+    if media_type != "application/json" {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send the model as application/json",
+        ));
+    }
+    let (bytes, _held) =
+        read_limited(app, headers, body, plan.max_file.max(0) as u64, &plan.name).await?;
+    let document: Document = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("the model is not a quire/1 document: {e}")))?;
+    let (_, _, assets) = documents::load(&app.db, &app.blobs, &session.account.id, id).await?;
+    validate::check(&document, assets.iter().map(|a| a.name.as_str())).map_err(|e| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("the model is not valid: {e}"),
+        )
+    })?;
+    Ok((document, assets))
+}
+
+/// PUT /d/{id}/model with `If-Match`: a new version from the editor.
+pub async fn save(
+    State(app): State<App>,
+    Signed(session): Signed,
+    Path(id): Path<String>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let expected = expected_version(req.headers())?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::PRECONDITION_REQUIRED,
+            "save with If-Match: \"<version>\", the version the edit started from",
+        )
+    })?;
+    let current = documents::get(&app.db, &session.account.id, &id).await?;
+    let (parts, body) = req.into_parts();
+    let (document, assets) = draft(&app, &session, &id, body, &parts.headers).await?;
+    // Pictures the edit no longer shows are not carried into the new version.
+    let used: std::collections::HashSet<String> = document
+        .shapes()
+        .filter_map(|s| match s {
+            quire_sdk::Shape::Image(i) => Some(i.asset.clone()),
+            _ => None,
+        })
+        .collect();
+    let assets = assets
+        .into_iter()
+        .filter(|a| used.contains(&a.name))
+        .collect();
+    let content = Content {
+        document,
+        assets,
+        source: None,
+        title: None,
+    };
+    let (row, warnings) = crate::forms::save_edit(
+        &app.db,
+        &app.blobs,
+        owner(&session),
+        &id,
+        current.kind,
+        Some(expected),
+        content,
+    )
+    .await?;
+    Ok((
+        [(header::ETAG, format!("\"{}\"", row.version))],
+        Json(json!({"ok": true, "version": row.version, "title": row.title, "warnings": warnings})),
+    )
+        .into_response())
+}
+
+/// POST /d/{id}/preview?page=N: page N of the draft in the body, as the SVG exporter draws
+/// it. Nothing is stored.
+pub async fn preview(
+    State(app): State<App>,
+    Signed(session): Signed,
+    Path(id): Path<String>,
+    Query(q): Query<std::collections::HashMap<String, String>>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let (parts, body) = req.into_parts();
+    let (document, assets) = draft(&app, &session, &id, body, &parts.headers).await?;
+    let page =
+        crate::api::documents::page_param(&q, document.pages.len() as i64, "draft")?.unwrap_or(1);
+    let out = app
+        .plugins
+        .export(&document, &assets, "svg", Some(page), None)
+        .await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        out.value.bytes,
+    )
+        .into_response())
+}

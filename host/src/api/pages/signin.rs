@@ -1,0 +1,169 @@
+//! Signing in with a one-time link, and out.
+//!
+//! Opening a link shows a button instead of signing in at once: mail scanners and link
+//! previews fetch links, and a GET that used the link up would sign nobody in. The button
+//! posts the token back, which redeems it and sets the session cookie.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse};
+use axum::{Extension, Form};
+
+use super::html::{bare_page, esc};
+use super::{see_other, session_cookie, PageResult, SESSION_COOKIE};
+use crate::api::error::ApiError;
+use crate::api::service::Client;
+use crate::app::App;
+use crate::sessions;
+
+/// Where to go after signing in: a path of ours, never another site.
+fn safe_next(next: Option<&String>) -> String {
+    next.filter(|n| {
+        n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && n.len() <= 1000
+    })
+    .cloned()
+    .unwrap_or_else(|| "/documents".to_string())
+}
+
+fn throttle(app: &App, client: Option<&Client>) -> Result<(), ApiError> {
+    let key = client
+        .and_then(|c| c.ip)
+        .map(crate::throttle::client_key)
+        .unwrap_or_default();
+    app.sign_ins.take(&key).map_err(|wait| {
+        let seconds = wait.as_secs().max(1);
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many sign-in attempts from this address; try again in {seconds} s"),
+        )
+        .header(header::RETRY_AFTER, seconds.to_string())
+    })
+}
+
+fn sign_in_form(next: &str, notice: &str) -> String {
+    let notice = if notice.is_empty() {
+        String::new()
+    } else {
+        format!("<p class=\"notice\" role=\"status\">{}</p>", esc(notice))
+    };
+    format!(
+        "<h1>Sign in</h1>{notice}<p>We send a one-time sign-in link to your account's address. It works once, within 15 minutes.</p>
+<form method=\"post\" action=\"/signin\"><input type=\"hidden\" name=\"next\" value=\"{}\">
+<label for=\"email\">Email address</label><input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"email\" required maxlength=\"254\">
+<button type=\"submit\">Send me a link</button></form>",
+        esc(next)
+    )
+}
+
+/// GET /signin.
+pub async fn form(Query(q): Query<HashMap<String, String>>) -> Html<String> {
+    let next = safe_next(q.get("next"));
+    Html(bare_page(
+        "Sign in",
+        &sign_in_form(&next, &super::notice_of(&q)),
+    ))
+}
+
+/// POST /signin: mails a link if the address has an account; the answer is the same
+/// either way, so the page cannot be used to find out who has one.
+pub async fn request_link(
+    State(app): State<App>,
+    client: Option<Extension<Client>>,
+    Form(form): Form<HashMap<String, String>>,
+) -> PageResult {
+    let client = client.map(|Extension(c)| c);
+    throttle(&app, client.as_ref())?;
+    let base_url = client
+        .as_ref()
+        .map(|c| c.base_url.clone())
+        .unwrap_or_else(|| app.config.base_url.clone());
+    let email = form.get("email").map(String::as_str).unwrap_or("");
+    sessions::mail_link(&app.db, &base_url, email).await?;
+    let next = safe_next(form.get("next"));
+    Ok(Html(bare_page(
+        "Check your mail",
+        &format!(
+            "<h1>Check your mail</h1><p role=\"status\">If {} has an account here, a sign-in link is on its way. It works once, within 15 minutes.</p><p><a href=\"/signin?next={}\">Send another</a></p>",
+            esc(email),
+            super::html::url_part(&next)
+        ),
+    ))
+    .into_response())
+}
+
+/// GET /signin/{token}: a button that signs in (see the module comment).
+pub async fn confirm(
+    Path(token): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Html<String> {
+    let next = safe_next(q.get("next"));
+    Html(bare_page(
+        "Sign in",
+        &format!(
+            "<h1>Sign in to Quire</h1><form method=\"post\" action=\"/signin/{}\"><input type=\"hidden\" name=\"next\" value=\"{}\"><button type=\"submit\">Sign in</button></form>",
+            esc(&super::html::url_part(&token)),
+            esc(&next)
+        ),
+    ))
+}
+
+/// POST /signin/{token}: uses the link up, opens a session, and sets its cookie.
+pub async fn redeem(
+    State(app): State<App>,
+    client: Option<Extension<Client>>,
+    Path(token): Path<String>,
+    Form(form): Form<HashMap<String, String>>,
+) -> PageResult {
+    let client = client.map(|Extension(c)| c);
+    throttle(&app, client.as_ref())?;
+    let opened = match sessions::redeem(&app.db, &token).await {
+        Ok(o) => o,
+        Err(crate::error::Error::NotFound(detail)) => {
+            return Ok((
+                StatusCode::NOT_FOUND,
+                Html(bare_page(
+                    "Link not valid",
+                    &format!(
+                        "<h1>This link does not sign you in</h1><p role=\"alert\">{}</p><p><a href=\"/signin\">Ask for a new link</a></p>",
+                        esc(&detail)
+                    ),
+                )),
+            )
+                .into_response())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let base_url = client
+        .as_ref()
+        .map(|c| c.base_url.clone())
+        .unwrap_or_else(|| app.config.base_url.clone());
+    let secure = base_url.starts_with("https://") || app.config.tls.is_some();
+    let max_age = (opened.expires - crate::store::now()).max(0.0) as i64;
+    let cookie = format!(
+        "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
+        opened.cookie,
+        if secure { "; Secure" } else { "" }
+    );
+    let mut response = see_other(&safe_next(form.get("next")), "");
+    if let Ok(v) = header::HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    Ok(response)
+}
+
+/// POST /signout: ends the session here and in the database.
+pub async fn sign_out(State(app): State<App>, headers: HeaderMap) -> PageResult {
+    if let Some(cookie) = session_cookie(&headers) {
+        sessions::end(&app.db, cookie).await?;
+    }
+    let mut response = see_other("/signin", "You are signed out.");
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        header::HeaderValue::from_static(
+            "quire_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0",
+        ),
+    );
+    Ok(response)
+}
