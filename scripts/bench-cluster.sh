@@ -53,7 +53,7 @@ start_host() {
   PIDS+=("$pid")
   local started=$SECONDS
   until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/v1")" != 000 ] &&
-        [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$aport/admin/plugins")" != 000 ]; do
+        [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$aport/plugins")" != 000 ]; do
     if ! kill -0 "$pid" 2>/dev/null; then
       wait "$pid" && st=0 || st=$?; echo "bench-cluster: host $name exited (status $st) while starting; its log:" >&2; tail -n 30 "$TMP/$name.log" >&2; exit 1
     fi
@@ -117,7 +117,7 @@ CRED=$(credential "$DATA1")
 start_host sqlite "$DATA1" "$PORT" "$APORT"
 TOKEN=$(token "$PORT" "$CRED")
 create_doc "$PORT" "$TOKEN" >/dev/null
-ADMIN="http://127.0.0.1:$APORT/admin/plugins"
+ADMIN="http://127.0.0.1:$APORT/plugins"
 AUTH=(-H "Authorization: Bearer $ADMIN_TOKEN")
 code=$(curl -s -o "$TMP/install.json" -w '%{http_code}' -X POST --data-binary @"$NEXT" "${AUTH[@]}" "$ADMIN?activate=false")
 [ "$code" = 201 ] || [ "$code" = 200 ] || { echo "bench-cluster: installing $NEXT answered $code: $(cat "$TMP/install.json")" >&2; exit 1; }

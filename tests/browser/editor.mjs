@@ -95,6 +95,32 @@ try {
     seen.mermaidSave = await save();
   });
 
+  await step('add a node, connect it, then delete it again', async () => {
+    // On the renamed diagram (saved): a new node joined to the first, then removed with
+    // its connector; undo brings both back, redo takes them away, and nothing is saved.
+    const before = await page.locator('[data-shape-id]').count();
+    await page.getByRole('button', { name: 'Add node', exact: true }).click();
+    const added = await page.locator('[data-shape-id]').count();
+    await page.locator(`[data-shape-id="${cfg.mermaid.node}"]`).click();
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    seen.shapesBefore = before;
+    seen.shapesAdded = added;
+    const newest = await page.evaluate((known) => {
+      const ids = [...document.querySelectorAll('[data-shape-id]')].map((e) => e.dataset.shapeId);
+      return ids.find((id) => /^n\d+$/.test(id) && !known.includes(id));
+    }, cfg.mermaid.shapes);
+    seen.newNode = newest || null;
+    if (newest) await page.locator(`[data-shape-id="${newest}"]`).click();
+    seen.shapesConnected = await page.locator('[data-shape-id]').count();
+    if (newest) await page.locator(`[data-shape-id="${newest}"]`).click();
+    await page.keyboard.press('Delete');
+    seen.shapesDeleted = await page.locator('[data-shape-id]').count();
+    await page.keyboard.press('Control+z');
+    seen.shapesUndone = await page.locator('[data-shape-id]').count();
+    await page.keyboard.press('Control+y');
+    seen.shapesRedone = await page.locator('[data-shape-id]').count();
+  });
+
   await step('drag a node; its connector follows', async () => {
     await openEditor(cfg.drawio.id);
     const node = page.locator(`[data-shape-id="${cfg.drawio.node}"]`);

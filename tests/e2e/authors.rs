@@ -11,7 +11,7 @@ use crate::server::{request, Resp, Server};
 fn install(s: &Server, wasm: Vec<u8>) -> Resp {
     request(
         "POST",
-        &format!("{}/admin/plugins", s.admin_base),
+        &format!("{}/plugins", s.admin_base),
         &[("authorization", "Bearer operator-secret-for-tests")],
         Some(("application/wasm", wasm)),
     )

@@ -247,7 +247,7 @@ fn install_activate_and_rollback_reach_every_host_within_five_seconds() {
     let r = operator(
         &hosts[0],
         "POST",
-        "/admin/plugins",
+        "/plugins",
         Some(("application/wasm", component("hostile"))),
     );
     assert_eq!(r.status, 201, "{}", r.text());
@@ -261,12 +261,12 @@ fn install_activate_and_rollback_reach_every_host_within_five_seconds() {
     let r = operator(
         &hosts[1],
         "POST",
-        "/admin/plugins",
+        "/plugins",
         Some(("application/wasm", component("markdown-next"))),
     );
     assert_eq!(r.status, 201, "{}", r.text());
     let active_on = |h: &Server| -> String {
-        operator(h, "GET", "/admin/plugins", None).json()["plugins"]
+        operator(h, "GET", "/plugins", None).json()["plugins"]
             .as_array()
             .unwrap()
             .iter()
@@ -275,7 +275,7 @@ fn install_activate_and_rollback_reach_every_host_within_five_seconds() {
             .unwrap()
     };
     assert_eq!(active_on(&hosts[0]), "1.0.1-next");
-    let r = operator(&hosts[2], "POST", "/admin/plugins/markdown/rollback", None);
+    let r = operator(&hosts[2], "POST", "/plugins/markdown/rollback", None);
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.json()["active"], "markdown@1.0.0");
     // Conversions on every host keep working through the swaps.
@@ -468,7 +468,7 @@ fn swaps_under_load(s: &Server) {
     let r = operator(
         s,
         "POST",
-        "/admin/plugins?activate=false",
+        "/plugins?activate=false",
         Some(("application/wasm", component("markdown-next"))),
     );
     assert_eq!(r.status, 201, "{}", r.text());
@@ -505,11 +505,11 @@ fn swaps_under_load(s: &Server) {
                 operator(
                     s,
                     "POST",
-                    "/admin/plugins/markdown/activate",
+                    "/plugins/markdown/activate",
                     Some(("application/json", br#"{"version":"1.0.1-next"}"#.to_vec())),
                 )
             } else {
-                operator(s, "POST", "/admin/plugins/markdown/rollback", None)
+                operator(s, "POST", "/plugins/markdown/rollback", None)
             };
             if r.status != 200 {
                 failures.push(format!("swap {i}: {} {}", r.status, r.text()));

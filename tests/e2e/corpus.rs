@@ -32,7 +32,7 @@ fn route(path: &Path) -> Option<(&'static str, &'static str)> {
 fn served(s: &Server, t: &str) -> Vec<String> {
     let r = request(
         "GET",
-        &format!("{}/admin/plugins", s.admin_base),
+        &format!("{}/plugins", s.admin_base),
         &[("authorization", "Bearer operator-secret-for-tests")],
         None,
     );

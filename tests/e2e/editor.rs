@@ -121,10 +121,17 @@ fn an_account_holder_edits_in_chromium() {
         "/api/v1/pdfs",
         json!({"markdown": "# Bin me\n\nText.", "title": "Bin me"}),
     );
-    let start = shape_with_text(&model(s, &t, &mermaid), "Start")["id"]
+    let flow = model(s, &t, &mermaid);
+    let start = shape_with_text(&flow, "Start")["id"]
         .as_str()
         .unwrap()
         .to_string();
+    let flow_ids: Vec<Value> = flow["pages"][0]["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|shape| shape["id"].clone())
+        .collect();
     let before = model(s, &t, &dragged);
     let left = shape_with_text(&before, "Left").clone();
     let left_id = left["id"].as_str().unwrap().to_string();
@@ -142,7 +149,7 @@ fn an_account_holder_edits_in_chromium() {
         "token": t,
         "shots": shots.path(),
         "search": "quarterly",
-        "mermaid": {"id": mermaid, "node": start, "label": "Begin here"},
+        "mermaid": {"id": mermaid, "node": start, "label": "Begin here", "shapes": flow_ids},
         "drawio": {"id": dragged, "node": left_id, "dx": 60, "dy": 90},
         "markdown": {"id": markdown, "key": "signed_by"},
         "conflict": {"id": conflict},
@@ -184,6 +191,15 @@ fn an_account_holder_edits_in_chromium() {
         .text();
     assert!(mmd.contains("Begin here"), "{mmd}");
     assert!(!mmd.contains("Start"), "{mmd}");
+
+    // A node added and connected, deleted with its connector; undo and redo follow.
+    let n = seen["shapesBefore"].as_i64().unwrap();
+    assert!(seen["newNode"].is_string(), "{seen}");
+    assert_eq!(seen["shapesAdded"], n + 1, "{seen}");
+    assert_eq!(seen["shapesConnected"], n + 2, "{seen}");
+    assert_eq!(seen["shapesDeleted"], n, "{seen}");
+    assert_eq!(seen["shapesUndone"], n + 2, "{seen}");
+    assert_eq!(seen["shapesRedone"], n, "{seen}");
 
     // The dragged node moved; its connector is still attached to it in the .drawio.
     assert!(

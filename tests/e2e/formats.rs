@@ -139,7 +139,7 @@ fn what_is_readable_and_servable_follows_the_active_converters() {
     );
 
     // Deactivated: markdown stops being readable at once, everywhere it is named.
-    let r = operator(&s, "POST", "/admin/plugins/markdown/deactivate", None);
+    let r = operator(&s, "POST", "/plugins/markdown/deactivate", None);
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.json()["deactivated"], "markdown@1.0.0");
     let r = s.send_raw(
@@ -168,7 +168,7 @@ fn what_is_readable_and_servable_follows_the_active_converters() {
             .is_null()
     );
     // Brought back: rollback reactivates the last version that was active.
-    let r = operator(&s, "POST", "/admin/plugins/markdown/rollback", None);
+    let r = operator(&s, "POST", "/plugins/markdown/rollback", None);
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.json()["active"], "markdown@1.0.0");
     let r = s.send_raw(
@@ -181,7 +181,7 @@ fn what_is_readable_and_servable_follows_the_active_converters() {
     assert_eq!(r.status, 201, "{}", r.text());
 
     // An exporter too: without mermaid, .mmd is no download.
-    let r = operator(&s, "POST", "/admin/plugins/mermaid/deactivate", None);
+    let r = operator(&s, "POST", "/plugins/mermaid/deactivate", None);
     assert_eq!(r.status, 200, "{}", r.text());
     let r = s.get(&t, &format!("/api/v1/documents/{diagram}.mmd"));
     assert_eq!(r.status, 415, "{}", r.text());
@@ -191,7 +191,7 @@ fn what_is_readable_and_servable_follows_the_active_converters() {
         r.text()
     );
     assert_eq!(
-        operator(&s, "POST", "/admin/plugins/mermaid/deactivate", None).status,
+        operator(&s, "POST", "/plugins/mermaid/deactivate", None).status,
         404
     );
 }
@@ -205,7 +205,7 @@ fn the_operator_api_takes_large_components_and_refuses_larger_ones_in_json() {
     let r = operator(
         &s,
         "POST",
-        "/admin/plugins?activate=false",
+        "/plugins?activate=false",
         Some(("application/wasm", png)),
     );
     assert_eq!(r.status, 201, "{}", r.text());
@@ -213,14 +213,14 @@ fn the_operator_api_takes_large_components_and_refuses_larger_ones_in_json() {
     let r = operator(
         &s,
         "POST",
-        "/admin/plugins",
+        "/plugins",
         Some(("application/wasm", vec![0u8; (64 << 20) + 1])),
     );
     assert_eq!(r.status, 413, "{}", r.text());
     assert_eq!(r.json()["ok"], false);
     assert_eq!(r.json()["limit"], 64 << 20);
     // The listener is still there.
-    assert_eq!(operator(&s, "GET", "/admin/plugins", None).status, 200);
+    assert_eq!(operator(&s, "GET", "/plugins", None).status, 200);
 }
 
 fn base64_encode(bytes: &[u8]) -> String {

@@ -175,7 +175,7 @@ fn the_data_directory_and_operator_token_are_the_services_alone() {
     let secret = std::fs::read_to_string(&token).unwrap();
     let r = request(
         "GET",
-        &format!("{}/admin/plugins", s.admin_base),
+        &format!("{}/plugins", s.admin_base),
         &[("authorization", &format!("Bearer {}", secret.trim()))],
         None,
     );

@@ -300,6 +300,24 @@ fn every_change_needs_the_page_token() {
     // With it: binned, then restored from the bin page.
     let r = browse("POST", &bin, Some(&cookie), Some(&[("_csrf", &csrf)]));
     assert_eq!(r.status, 303, "{}", r.text());
+    // The page it leads to says what happened; words put in a link from elsewhere are not
+    // shown (the notice carries a tag only this session can make).
+    let shown = browse(
+        "GET",
+        &s.url(&r.header("location").unwrap()),
+        Some(&cookie),
+        None,
+    )
+    .text();
+    assert!(shown.contains("is in the bin"), "{shown}");
+    let forged = browse(
+        "GET",
+        &s.url("/documents?notice=Your+account+is+locked%2C+call+us&tag=00112233"),
+        Some(&cookie),
+        None,
+    )
+    .text();
+    assert!(!forged.contains("account is locked"), "{forged}");
     assert_eq!(
         s.get(&token, &format!("/api/v1/documents/{id}")).status,
         404
@@ -534,4 +552,146 @@ fn bin_and_purge(s: &Server) {
     assert_eq!(r.status, 404);
     let after = used(s);
     assert!(after < before, "storage {before} -> {after}");
+}
+
+#[test]
+fn a_form_page_shows_responses_their_copies_and_invitations() {
+    let s = shared();
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let form = crate::forms::create_form(s, &t, "Club sign-up");
+    let id = form["id"].as_str().unwrap();
+    for who in ["ann@example.org", "bob@example.org"] {
+        let mut answers = crate::forms::good_answers();
+        answers["email"] = json!(who);
+        let r = s.send_json(
+            "POST",
+            &t,
+            &format!("/api/v1/forms/{id}/responses"),
+            &json!({"answers": answers, "as": who}),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    let (cookie, _) = sign_in(s, &a.id);
+    let page = browse("GET", &s.url(&format!("/forms/{id}")), Some(&cookie), None).text();
+    assert!(page.contains("2 responses"), "{page}");
+    assert!(page.contains("ann@example.org") && page.contains("bob@example.org"));
+    assert!(page.contains("Full name") && page.contains("Ann &quot;Nan&quot; Example, Jr."));
+    assert!(
+        page.contains(&s.url(&format!("/f/{id}"))),
+        "the public link is shown"
+    );
+
+    // One response: every answer, and a filled copy that is a PDF with the answers.
+    let at = page.find(&format!("/forms/{id}/responses/")).unwrap();
+    let rest = &page[at..];
+    let href = &rest[..rest.find('"').unwrap()];
+    let one = browse("GET", &s.url(href), Some(&cookie), None).text();
+    assert!(one.contains("line one"), "{one}");
+    let copy_at = one.find("/download/pdf").expect("a filled copy link");
+    let start = one[..copy_at].rfind("/d/").unwrap();
+    let copy = browse(
+        "GET",
+        &s.url(&one[start..copy_at + "/download/pdf".len()]),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(copy.status, 200);
+    let read = crate::forms::pypdf_read(&copy.body);
+    let sent = read["fields"]["email"]["/V"].as_str().unwrap_or("");
+    assert!(sent.ends_with("@example.org"), "{read}");
+
+    // The CSV, as the API gives it.
+    let csv = browse(
+        "GET",
+        &s.url(&format!("/forms/{id}/responses.csv")),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(csv.status, 200);
+    assert_eq!(
+        csv.text(),
+        s.get(&t, &format!("/api/v1/forms/{id}/responses.csv"))
+            .text()
+    );
+
+    // Invitations: the address must be one; then it is listed and can be withdrawn.
+    let csrf = csrf_of(&page);
+    let bad = browse(
+        "POST",
+        &s.url(&format!("/forms/{id}/invitations")),
+        Some(&cookie),
+        Some(&[("_csrf", &csrf), ("email", "not an address")]),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.text());
+    let r = browse(
+        "POST",
+        &s.url(&format!("/forms/{id}/invitations")),
+        Some(&cookie),
+        Some(&[("_csrf", &csrf), ("email", "carol@example.org")]),
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+    let shares = s.get(&t, &format!("/api/v1/forms/{id}/shares")).json();
+    assert_eq!(
+        shares["shares"][0]["email"], "carol@example.org",
+        "{shares}"
+    );
+    let r = browse(
+        "POST",
+        &s.url(&format!("/forms/{id}/invitations/remove")),
+        Some(&cookie),
+        Some(&[("_csrf", &csrf), ("email", "carol@example.org")]),
+    );
+    assert_eq!(r.status, 303);
+    let shares = s.get(&t, &format!("/api/v1/forms/{id}/shares")).json();
+    assert_eq!(shares["shares"], json!([]));
+
+    // Settings: unticked boxes are sent as absent, so the form closes.
+    let r = browse(
+        "POST",
+        &s.url(&format!("/forms/{id}/settings")),
+        Some(&cookie),
+        Some(&[("_csrf", &csrf), ("multiple", "1"), ("confirm", "See you!")]),
+    );
+    assert_eq!(r.status, 303);
+    let f = s.get(&t, &format!("/api/v1/forms/{id}")).json();
+    assert_eq!(f["form"]["form"]["open"], false, "{f}");
+    assert_eq!(f["form"]["form"]["confirm"], "See you!", "{f}");
+}
+
+/// Runs one statement on a private server's SQLite database (the clock cannot be turned
+/// forward from outside, so expiry is written into the rows instead).
+fn sqlite(s: &Server, sql: &str) {
+    let db = s.data.path().join("quire.db");
+    crate::common::run_tool(std::process::Command::new("python3").args([
+        "-c",
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+        db.to_str().unwrap(),
+        sql,
+    ]));
+}
+
+#[test]
+fn links_and_sessions_expire() {
+    let s = Server::start(&[]);
+    let a = s.account("pro");
+    // A link past its 15 minutes opens nothing.
+    let link = login_link(&s, &a.id);
+    sqlite(&s, "UPDATE login_links SET expires = created - 1");
+    let r = browse("POST", &link, None, Some(&[]));
+    assert_eq!(r.status, 404, "{}", r.text());
+    assert!(r.header("set-cookie").is_none());
+    // A session past its 7 days is no session.
+    let (cookie, _) = sign_in(&s, &a.id);
+    assert_eq!(
+        browse("GET", &s.url("/usage"), Some(&cookie), None).status,
+        200
+    );
+    sqlite(&s, "UPDATE sessions SET expires = created - 1");
+    let r = browse("GET", &s.url("/usage"), Some(&cookie), None);
+    assert_eq!(r.status, 303);
+    assert_eq!(
+        r.header("location").as_deref(),
+        Some("/signin?next=%2Fusage")
+    );
 }

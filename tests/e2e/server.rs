@@ -333,6 +333,15 @@ pub fn shared() -> &'static Server {
     SERVER.get_or_init(|| Server::start(&[]))
 }
 
+/// One Postgres-backed server shared the same way, or `None` when this run has no Postgres
+/// on purpose (see [`postgres_database`]).
+pub fn shared_postgres() -> Option<&'static Server> {
+    static SERVER: OnceLock<Option<Server>> = OnceLock::new();
+    SERVER
+        .get_or_init(|| postgres_database().map(|url| Server::start_with_db(Some(url), &[])))
+        .as_ref()
+}
+
 /// A fresh database on the test Postgres (`QUIRE_TEST_POSTGRES_URL`, started by
 /// `scripts/test-postgres.sh`, which `make test` runs). Without it the test fails, unless
 /// `QUIRE_SKIP_POSTGRES=1` says on purpose that this run has no Postgres.

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use axum::body::Body;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Query, RawQuery, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
@@ -12,6 +12,9 @@ use serde_json::{json, Value};
 
 use super::body::{self, Source, Upload};
 use super::error::ApiError;
+use super::queries::{
+    self, Bounded, DocumentList, DocumentRead, Download, Include, KindFilter, PageNumber, Params,
+};
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{self, Content, DocRow};
@@ -319,36 +322,16 @@ pub async fn replace_diagram(
     replace(app, p, Kind::Diagram, id, q, req).await
 }
 
-/// Reads an integer query parameter within bounds.
-pub fn int_param(
-    q: &HashMap<String, String>,
-    name: &str,
-    default: i64,
-    min: i64,
-    max: i64,
-) -> Result<i64, ApiError> {
-    match q.get(name) {
-        None => Ok(default),
-        Some(v) => match v.parse::<i64>() {
-            Ok(n) if (min..=max).contains(&n) => Ok(n),
-            _ => Err(ApiError::bad_request(format!(
-                "`{name}` must be a whole number from {min} to {max}"
-            ))),
-        },
-    }
-}
-
-/// `?page=`: a whole number from 1 (400 otherwise), and a page `pages` has (422 when past
-/// its end: the request is well-formed, the document is shorter).
-pub fn page_param(
-    q: &HashMap<String, String>,
+/// A `?page=` (already a whole number from 1) that the document has: past its end is a
+/// 422, since the request is well-formed and the document is shorter.
+pub fn page_within(
+    page: Option<PageNumber>,
     pages: i64,
     what: &str,
 ) -> Result<Option<u32>, ApiError> {
-    if !q.contains_key("page") {
+    let Some(Bounded(page)) = page else {
         return Ok(None);
-    }
-    let page = int_param(q, "page", 1, 1, u32::MAX as i64)?;
+    };
     if page > pages {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -363,20 +346,14 @@ pub async fn list(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<DocumentList>,
 ) -> Result<Json<Value>, ApiError> {
-    let kind = match q.get("kind").map(String::as_str) {
-        None => None,
-        Some("pdf") => Some(Kind::Pdf),
-        Some("diagram") => Some(Kind::Diagram),
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "`kind` is pdf or diagram, not `{other}`"
-            )))
-        }
-    };
-    let limit = int_param(&q, "limit", 50, 0, 200)?;
-    let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
+    let kind = q.kind.map(|k| match k {
+        KindFilter::Pdf => Kind::Pdf,
+        KindFilter::Diagram => Kind::Diagram,
+    });
+    let limit = q.limit.map_or(50, |b| b.0);
+    let offset = q.offset.map_or(0, |b| b.0);
     let (total, rows) = documents::list(&app.db, &p.account.id, kind, None, limit, offset).await?;
     let base = &base_url;
     Ok(Json(
@@ -390,14 +367,17 @@ pub async fn get(
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Path(raw): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    let query = query.unwrap_or_default();
     if let Some((id, format)) = raw.split_once('.') {
+        let q: Download = queries::parse(&query)?;
         return download(&app, &p.account.id, id, format, &q).await;
     }
+    let q: DocumentRead = queries::parse(&query)?;
     let base = &base_url;
-    let (row, body) = match q.get("include").map(String::as_str) {
-        Some("model") => {
+    let (row, body) = match q.include {
+        Some(Include::Model) => {
             let (row, document, _) =
                 documents::load(&app.db, &app.blobs, &p.account.id, &raw).await?;
             let mut doc = row_json(base, &row);
@@ -408,11 +388,6 @@ pub async fn get(
             let row = documents::get(&app.db, &p.account.id, &raw).await?;
             let doc = row_json(base, &row);
             (row, doc)
-        }
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "`include` takes `model`, not `{other}`"
-            )))
         }
     };
     let (name, value) = etag(row.version);
@@ -439,7 +414,7 @@ pub async fn download(
     account_id: &str,
     id: &str,
     ext: &str,
-    q: &HashMap<String, String>,
+    q: &Download,
 ) -> Result<Response, ApiError> {
     let (row, document, assets) = documents::load(&app.db, &app.blobs, account_id, id).await?;
     let servable = servable(app);
@@ -459,18 +434,9 @@ pub async fn download(
         .with("served", served));
     };
     let ext = ext.as_str();
-    let page = page_param(q, row.pages, "document")?;
-    let dpi =
-        if media_type.starts_with("image/") && media_type != "image/svg+xml" {
-            match q.get("dpi") {
-                None => Some(110),
-                Some(_) => Some(int_param(q, "dpi", 110, 1, 200).map_err(|_| {
-                    ApiError::bad_request("`dpi` must be a whole number from 1 to 200")
-                })? as u32),
-            }
-        } else {
-            None
-        };
+    let page = page_within(q.page, row.pages, "document")?;
+    let dpi = (media_type.starts_with("image/") && media_type != "image/svg+xml")
+        .then(|| q.dpi.map_or(110, |b| b.0 as u32));
     let (name, value) = etag(row.version);
     if ext == MODEL_EXTENSION {
         let json = serde_json::to_vec(&document).map_err(anyhow::Error::from)?;

@@ -11,8 +11,9 @@ use quire_sdk::{Field, Kind};
 use serde_json::{json, Map, Value};
 
 use super::body;
-use super::documents::{expected_version, int_param, links, page_param, receive, row_json};
+use super::documents::{expected_version, links, page_within, receive, row_json};
 use super::error::ApiError;
+use super::queries::{FormList, FormState, OnePage, Params};
 use super::requests::{self, FormSettings, PlaceFields};
 use crate::accounts::Principal;
 use crate::app::App;
@@ -171,21 +172,12 @@ pub async fn list(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<FormList>,
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
-    let open = match q.get("state").map(String::as_str) {
-        None => None,
-        Some("open") => Some(true),
-        Some("closed") => Some(false),
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "`state` is open or closed, not `{other}`"
-            )))
-        }
-    };
-    let limit = int_param(&q, "limit", 50, 1, 200)?;
-    let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
+    let open = q.state.map(|s| matches!(s, FormState::Open));
+    let limit = q.limit.map_or(50, |b| b.0);
+    let offset = q.offset.map_or(0, |b| b.0);
     let (total, rows) = forms::list(&app.db, &p.account.id, open, limit, offset).await?;
     let base = &base_url;
     Ok(Json(json!({
@@ -325,11 +317,11 @@ pub async fn suggest(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<OnePage>,
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    let page = page_param(&q, form.doc.pages, "form")?;
+    let page = page_within(q.page, form.doc.pages, "form")?;
     let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;
     let first = detect::next_number(&document.fields);
     let found = detect::find(&app.plugins, &document, &assets, page, first).await?;

@@ -2,7 +2,6 @@
 //! only module that knows HTTP; it turns requests into calls on the domain modules and
 //! domain errors into contract responses (see `error`).
 
-mod admin;
 mod auth;
 mod body;
 mod documents;
@@ -11,9 +10,11 @@ mod forms;
 mod meta;
 mod multipart;
 mod openapi;
+mod operator;
 mod page_pictures;
 mod pages;
 mod public;
+mod queries;
 mod requests;
 mod responses;
 mod routes;
@@ -219,7 +220,7 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     let (db, drain) = (app.db.clone(), app.config.drain);
     let tls_files = (app.config.tls.clone(), app.config.admin_tls.clone());
     let stopping_admin = stopping.clone();
-    let admin_router = admin::router(app.clone(), token);
+    let admin_router = operator::router(app.clone(), token);
     let public_router = router(app);
     let public_server = listener_server(public, public_router, tls_files.0.as_ref(), stopping)?;
     let admin_server = listener_server(admin, admin_router, tls_files.1.as_ref(), stopping_admin)?;

@@ -178,23 +178,6 @@ fn query(name: &str, schema: Value, required: bool, description: &str) -> Value 
     json!({"name": name, "in": "query", "required": required, "schema": schema, "description": description})
 }
 
-fn page_of_limit(max: i64, default: i64, min: i64) -> [Value; 2] {
-    [
-        query(
-            "limit",
-            json!({"type": "integer", "minimum": min, "maximum": max, "default": default}),
-            false,
-            "how many to list",
-        ),
-        query(
-            "offset",
-            json!({"type": "integer", "minimum": 0, "maximum": i64::MAX, "default": 0}),
-            false,
-            "how many to skip",
-        ),
-    ]
-}
-
 /// Path, query and header parameters of one operation.
 fn parameters(route: &Route, formats: &Formats) -> Vec<Value> {
     let string = json!({"type": "string", "pattern": "^[^./]+$"});
@@ -208,64 +191,9 @@ fn parameters(route: &Route, formats: &Formats) -> Vec<Value> {
         let extensions: Vec<&str> = formats.servable.iter().map(|(e, _)| e.as_str()).collect();
         out.push(json!({"name": "format", "in": "path", "required": true,
             "schema": {"type": "string", "enum": extensions}}));
-        out.push(query(
-            "page",
-            json!({"type": "integer", "minimum": 1, "maximum": u32::MAX}),
-            false,
-            "one page only (a page the document has)",
-        ));
-        out.push(query(
-            "dpi",
-            json!({"type": "integer", "minimum": 1, "maximum": 200, "default": 110}),
-            false,
-            "resolution of a picture download",
-        ));
     }
-    match (route.method, route.path) {
-        ("GET", "/api/v1/documents") => {
-            out.push(query(
-                "kind",
-                json!({"type": "string", "enum": ["pdf", "diagram"]}),
-                false,
-                "only documents of this kind",
-            ));
-            out.extend(page_of_limit(200, 50, 0));
-        }
-        ("GET", "/api/v1/documents/{id}") => out.push(query(
-            "include",
-            json!({"type": "string", "enum": ["model"]}),
-            false,
-            "add the document model as `data`",
-        )),
-        ("GET", "/api/v1/forms") => {
-            out.push(query(
-                "state",
-                json!({"type": "string", "enum": ["open", "closed"]}),
-                false,
-                "only open or only closed forms",
-            ));
-            out.extend(page_of_limit(200, 50, 1));
-        }
-        ("GET", "/api/v1/forms/{id}/responses") => out.extend(page_of_limit(1000, 200, 0)),
-        ("GET", "/api/v1/forms/{id}/suggest") => out.push(query(
-            "page",
-            json!({"type": "integer", "minimum": 1, "maximum": u32::MAX}),
-            false,
-            "look on this page only (a page the form has)",
-        )),
-        ("DELETE", "/api/v1/forms/{id}/responses/{rid}") => out.push(query(
-            "keepDocument",
-            json!({"type": "string", "enum": ["1", "0", "true", "false"]}),
-            false,
-            "keep the filled copy instead of binning it",
-        )),
-        ("DELETE", "/api/v1/forms/{id}/shares") => out.push(query(
-            "email",
-            json!({"type": "string", "minLength": 1, "pattern": "\\S"}),
-            true,
-            "the invitation to withdraw",
-        )),
-        _ => {}
+    if let Some(query) = route.query {
+        out.extend(query());
     }
     if matches!(route.takes, Takes::Source) {
         out.push(query(

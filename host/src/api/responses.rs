@@ -1,18 +1,16 @@
 //! A form's responses (list, CSV, one, submit, delete) and its invitations.
 
-use std::collections::HashMap;
-
 use axum::body::Body;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 
-use super::documents::int_param;
 use super::error::ApiError;
 use super::forms::require_forms;
+use super::queries::{parse, Flag, Params, ResponseDelete, ResponseList, ShareRemove};
 use super::requests::{self, Answers, Invitation};
 use crate::accounts::Principal;
 use crate::app::App;
@@ -47,11 +45,11 @@ pub async fn list(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<ResponseList>,
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
-    let limit = int_param(&q, "limit", 200, 0, 1000)?;
-    let offset = int_param(&q, "offset", 0, 0, i64::MAX)?;
+    let limit = q.limit.map_or(200, |b| b.0);
+    let offset = q.offset.map_or(0, |b| b.0);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let (total, rows) = responses::list(&app.db, &id, limit, offset).await?;
@@ -182,18 +180,10 @@ pub async fn delete(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path((id, rid)): Path<(String, String)>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<ResponseDelete>,
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
-    let keep = match q.get("keepDocument").map(String::as_str) {
-        None | Some("0" | "false") => false,
-        Some("1" | "true") => true,
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "`keepDocument` is 1 or 0, not `{other}`"
-            )))
-        }
-    };
+    let keep = Flag::is_set(q.keep_document);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let binned = responses::delete(&app.db, &form, &rid, keep).await?;
     Ok(Json(json!({"ok": true, "deleted": rid, "binned": binned})))
@@ -237,16 +227,25 @@ pub async fn remove_share(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
-    let Some(email) = q.get("email").filter(|e| !e.trim().is_empty()) else {
+    // Read after the form is found: someone else's form is a 404 whatever the query.
+    let q: ShareRemove = parse(query.as_deref().unwrap_or("")).map_err(|e| {
+        ApiError::bad_request(format!(
+            "{}; DELETE takes ?email=<address>: the invitation to withdraw",
+            e.detail
+        ))
+        .with("field", "email")
+    })?;
+    let email = q.email.trim();
+    if email.is_empty() {
         return Err(ApiError::bad_request(
             "DELETE takes ?email=<address>: the invitation to withdraw",
         )
         .with("field", "email"));
-    };
+    }
     let list = shares::remove(&app.db, &id, email).await?;
     Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
 }

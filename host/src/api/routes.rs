@@ -26,9 +26,19 @@ pub struct Route {
     pub summary: &'static str,
     pub status: u16,
     pub takes: Takes,
+    /// Its query parameters, described from the type the handler reads them into.
+    pub query: Option<fn() -> Vec<serde_json::Value>>,
     /// `None` where another entry's handler serves the path: `{id}.{format}` is one axum
     /// segment, read by GET `{id}`, which splits it at the dot.
     handler: Option<fn() -> MethodRouter<App>>,
+}
+
+impl Route {
+    /// The route, reading its query string into `Q` (see `queries`).
+    const fn reads(mut self, query: fn() -> Vec<serde_json::Value>) -> Route {
+        self.query = Some(query);
+        self
+    }
 }
 
 const fn route(
@@ -45,6 +55,7 @@ const fn route(
         summary,
         status,
         takes,
+        query: None,
         handler: Some(handler),
     }
 }
@@ -53,6 +64,7 @@ fn json<T: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerator) -> s
     generator.subschema_for::<T>()
 }
 
+use super::queries::{self, describe};
 use super::requests::{Answers, FormSettings, Invitation, PlaceFields};
 use Takes::{Nothing, Source};
 
@@ -106,7 +118,7 @@ pub static ROUTES: &[Route] = &[
     ),
     route("GET", "/api/v1/documents", "List documents", 200, Nothing, || {
         get(documents::list)
-    }),
+    }).reads(describe::<queries::DocumentList>),
     route(
         "GET",
         "/api/v1/documents/{id}",
@@ -114,13 +126,14 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(documents::get),
-    ),
+    ).reads(describe::<queries::DocumentRead>),
     Route {
         method: "GET",
         path: "/api/v1/documents/{id}.{format}",
         summary: "Download in any format an active exporter writes, or the model as json",
         status: 200,
         takes: Nothing,
+        query: Some(describe::<queries::Download>),
         handler: None,
     },
     route(
@@ -141,7 +154,7 @@ pub static ROUTES: &[Route] = &[
     ),
     route("GET", "/api/v1/forms", "List forms (state, limit, offset)", 200, Nothing, || {
         get(forms::list)
-    }),
+    }).reads(describe::<queries::FormList>),
     route("GET", "/api/v1/forms/{id}", "One form with its schema", 200, Nothing, || {
         get(forms::get)
     }),
@@ -179,7 +192,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(forms::suggest),
-    ),
+    ).reads(describe::<queries::OnePage>),
     route(
         "GET",
         "/api/v1/forms/{id}/responses",
@@ -187,7 +200,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(responses::list),
-    ),
+    ).reads(describe::<queries::ResponseList>),
     route(
         "POST",
         "/api/v1/forms/{id}/responses",
@@ -219,7 +232,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || delete(responses::delete),
-    ),
+    ).reads(describe::<queries::ResponseDelete>),
     route(
         "POST",
         "/api/v1/forms/{id}/shares",
@@ -243,7 +256,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || delete(responses::remove_share),
-    ),
+    ).reads(describe::<queries::ShareRemove>),
 ];
 
 /// The API's routes, each path's methods merged into one axum route.

@@ -68,7 +68,7 @@ pub async fn list(
     let csrf = html::csrf_input(&session);
     let mut body = format!(
         "<h1>API credentials</h1>{}<p>Software uses a credential to get tokens for the API at /api/v1. {live} of {} credentials in use.</p>",
-        html::notice(&notice_of(&q)),
+        html::notice(&notice_of(&session, &q)),
         plan.max_credentials
     );
     if !plan.api {
@@ -154,6 +154,7 @@ pub async fn revoke(
     accounts::own_credential(&app.db, &session.account.id, &client_id).await?;
     accounts::revoke(&app.db, &client_id).await?;
     Ok(see_other(
+        &session,
         "/credentials",
         &format!("{client_id} is revoked; its tokens stopped working."),
     ))
@@ -169,6 +170,7 @@ pub async fn scopes(
     accounts::own_credential(&app.db, &session.account.id, &client_id).await?;
     let scopes = accounts::set_scopes(&app.db, &client_id, &scopes_of(&form)).await?;
     Ok(see_other(
+        &session,
         "/credentials",
         &format!("{client_id} now has {}.", scopes.join(" ")),
     ))

@@ -15,6 +15,7 @@ use super::{notice_of, see_other, PageError, PageResult, Signed};
 use crate::api::documents::{download as export_download, servable};
 use crate::api::error::ApiError;
 use crate::api::page_pictures;
+use crate::api::queries::{Download, Params};
 use crate::app::App;
 use crate::documents::{self, Owner};
 use crate::sessions::Session;
@@ -73,7 +74,7 @@ pub async fn show(
     let mut body = format!(
         "<h1>{}</h1>{}<p class=\"meta\">{} · {} page{} · version {} · changed {}</p>",
         esc(&row.title),
-        html::notice(&notice_of(&q)),
+        html::notice(&notice_of(&session, &q)),
         row.kind.as_str(),
         row.pages,
         if row.pages == 1 { "" } else { "s" },
@@ -240,7 +241,7 @@ pub async fn download(
     State(app): State<App>,
     Signed(session): Signed,
     Path((id, ext)): Path<(String, String)>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<Download>,
 ) -> PageResult {
     let row = documents::get(&app.db, &session.account.id, &id).await?;
     let mut response = export_download(&app, &session.account.id, &id, &ext, &q).await?;
@@ -307,6 +308,7 @@ pub async fn restore_version(
     .await
     .map_err(PageError::from)?;
     Ok(see_other(
+        &session,
         &format!("/d/{id}"),
         &format!(
             "Version {version} is restored as version {}.",
@@ -324,6 +326,7 @@ pub async fn bin(
     let row = documents::get(&app.db, &session.account.id, &id).await?;
     documents::bin(&app.db, &session.account.id, &id).await?;
     Ok(see_other(
+        &session,
         "/documents",
         &format!("“{}” is in the bin.", row.title),
     ))

@@ -5,7 +5,7 @@
 //! `If-Match`, the same form bookkeeping. Refusals are JSON, as the API's are.
 
 use axum::body::Body;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -15,8 +15,9 @@ use serde_json::json;
 use super::document::owner;
 use super::Signed;
 use crate::api::body::read_limited;
-use crate::api::documents::expected_version;
+use crate::api::documents::{expected_version, page_within};
 use crate::api::error::ApiError;
+use crate::api::queries::{OnePage, Params};
 use crate::app::App;
 use crate::documents::{self, Content};
 use crate::sessions::Session;
@@ -127,13 +128,12 @@ pub async fn preview(
     State(app): State<App>,
     Signed(session): Signed,
     Path(id): Path<String>,
-    Query(q): Query<std::collections::HashMap<String, String>>,
+    Params(q): Params<OnePage>,
     req: Request,
 ) -> Result<Response, ApiError> {
     let (parts, body) = req.into_parts();
     let (document, assets) = draft(&app, &session, &id, body, &parts.headers).await?;
-    let page =
-        crate::api::documents::page_param(&q, document.pages.len() as i64, "draft")?.unwrap_or(1);
+    let page = page_within(q.page, document.pages.len() as i64, "draft")?.unwrap_or(1);
     let out = app
         .plugins
         .export(&document, &assets, "svg", Some(page), None)

@@ -54,7 +54,7 @@ pub async fn list(
         (n - 1) * FORMS_PER_PAGE,
     )
     .await?;
-    let mut body = format!("<h1>Forms</h1>{}", html::notice(&notice_of(&q)));
+    let mut body = format!("<h1>Forms</h1>{}", html::notice(&notice_of(&session, &q)));
     if rows.is_empty() {
         body.push_str("<p>No forms yet. Open a PDF-kind document, place fields on it in the editor (Add field), and choose “Make this a form”; or create one through the API (POST /api/v1/forms).</p>");
     } else {
@@ -117,7 +117,7 @@ pub async fn show(
         "<h1>{}</h1>{}<p class=\"meta\">{} question{} · {} · <a href=\"/d/{eid}\">open in the editor</a></p>
 <p>Link for respondents: <a class=\"fill-link\" href=\"{link}\">{link}</a></p>",
         esc(&form.doc.title),
-        html::notice(&notice_of(&q)),
+        html::notice(&notice_of(&session, &q)),
         questions.len(),
         if questions.len() == 1 { "" } else { "s" },
         if s.open { "taking answers" } else { "closed: not taking answers" },
@@ -258,7 +258,11 @@ pub async fn settings(
         },
     )
     .await?;
-    Ok(see_other(&format!("/forms/{id}"), "Settings saved."))
+    Ok(see_other(
+        &session,
+        &format!("/forms/{id}"),
+        "Settings saved.",
+    ))
 }
 
 /// POST /forms/{id}/make: one of the account's PDF-kind documents becomes a form with the
@@ -271,6 +275,7 @@ pub async fn make(
     require_forms(&session)?;
     forms::adopt(&app.db, &app.blobs, &session.account.id, &id).await?;
     Ok(see_other(
+        &session,
         &format!("/forms/{id}"),
         "This document is now a form, taking answers at its link.",
     ))
@@ -292,6 +297,7 @@ pub async fn invite(
     let row = forms::get(&app.db, &session.account.id, &id).await?;
     shares::add(&app.db, &base_url, &session.account, &row, email).await?;
     Ok(see_other(
+        &session,
         &format!("/forms/{id}"),
         &format!("Invitation sent to {email}."),
     ))
@@ -309,6 +315,7 @@ pub async fn uninvite(
     let email = form.get("email").map(String::as_str).unwrap_or("");
     shares::remove(&app.db, &id, email).await?;
     Ok(see_other(
+        &session,
         &format!("/forms/{id}"),
         &format!("Invitation to {email} withdrawn."),
     ))

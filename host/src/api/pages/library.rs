@@ -62,7 +62,7 @@ pub async fn documents(
     )
     .await?;
     let mut body = String::from("<h1>Documents</h1>");
-    body.push_str(&html::notice(&notice_of(&q)));
+    body.push_str(&html::notice(&notice_of(&session, &q)));
     let selected = |k: Option<Kind>| if kind == k { " selected" } else { "" };
     let _ = write!(
         body,
@@ -160,7 +160,7 @@ pub async fn bin(
     let days = session.account.retention_days;
     let mut body = format!(
         "<h1>Bin</h1>{}<p>Documents stay in the bin for {days} day{} after they are binned, then they are deleted for good with every version.</p>",
-        html::notice(&notice_of(&q)),
+        html::notice(&notice_of(&session, &q)),
         if days == 1 { "" } else { "s" }
     );
     if rows.is_empty() {
@@ -205,6 +205,7 @@ pub async fn restore(
     documents::restore_own(&app.db, &session.account.id, &id).await?;
     let row = documents::get(&app.db, &session.account.id, &id).await?;
     Ok(see_other(
+        &session,
         "/bin",
         &format!("Restored “{}” to your documents.", row.title),
     ))
@@ -224,7 +225,7 @@ pub async fn purge(
         crate::forms::DOCUMENT_DEPENDENTS,
     )
     .await?;
-    Ok(see_other("/bin", "Deleted for good."))
+    Ok(see_other(&session, "/bin", "Deleted for good."))
 }
 
 /// GET /usage: today's calls and the storage, against the plan.

@@ -285,21 +285,42 @@ impl IntoResponse for PageError {
 /// A page answer, or a refusal drawn as a page.
 pub type PageResult = Result<Response, PageError>;
 
-/// After a change made from a form: back to a page, with what happened to say there.
-pub fn see_other(path: &str, notice: &str) -> Response {
+/// After a change made from a form: back to a page, with what happened to say there. The
+/// notice travels in the URL with a tag made from the session's secret token, so a link
+/// from elsewhere cannot put words on a person's page.
+pub fn see_other(session: &Session, path: &str, notice: &str) -> Response {
     let sep = if path.contains('?') { '&' } else { '?' };
     let to = if notice.is_empty() {
         path.to_string()
     } else {
-        format!("{path}{sep}notice={}", html::url_part(notice))
+        format!(
+            "{path}{sep}notice={}&tag={}",
+            html::url_part(notice),
+            notice_tag(session, notice)
+        )
     };
     Redirect::to(&to).into_response()
 }
 
-/// The `?notice=` a redirect brought, bounded so a crafted link cannot fill the page.
-pub fn notice_of(query: &std::collections::HashMap<String, String>) -> String {
-    query
-        .get("notice")
-        .map(|n| n.chars().take(300).collect())
-        .unwrap_or_default()
+fn notice_tag(session: &Session, notice: &str) -> String {
+    use hmac::Mac as _;
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(session.csrf.as_bytes())
+        .expect("HMAC takes a key of any length");
+    mac.update(notice.as_bytes());
+    hex::encode(&mac.finalize().into_bytes()[..16])
+}
+
+/// The `?notice=` a redirect brought, if its tag is this session's.
+pub fn notice_of(session: &Session, query: &std::collections::HashMap<String, String>) -> String {
+    match (query.get("notice"), query.get("tag")) {
+        (Some(notice), Some(tag)) if notice.len() <= 2000 => {
+            let expected = notice_tag(session, notice);
+            if crate::accounts::same_secret(&expected, tag) {
+                notice.clone()
+            } else {
+                String::new()
+            }
+        }
+        _ => String::new(),
+    }
 }

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse};
+use axum::response::{Html, IntoResponse, Redirect};
 use axum::{Extension, Form};
 
 use super::html::{bare_page, esc};
-use super::{see_other, session_cookie, PageResult, SESSION_COOKIE};
+use super::{session_cookie, PageResult, SESSION_COOKIE};
 use crate::api::error::ApiError;
 use crate::api::service::Client;
 use crate::app::App;
@@ -62,7 +62,14 @@ pub async fn form(Query(q): Query<HashMap<String, String>>) -> Html<String> {
     let next = safe_next(q.get("next"));
     Html(bare_page(
         "Sign in",
-        &sign_in_form(&next, &super::notice_of(&q)),
+        &sign_in_form(
+            &next,
+            if q.contains_key("signed_out") {
+                "You are signed out."
+            } else {
+                ""
+            },
+        ),
     ))
 }
 
@@ -146,7 +153,7 @@ pub async fn redeem(
         opened.cookie,
         if secure { "; Secure" } else { "" }
     );
-    let mut response = see_other(&safe_next(form.get("next")), "");
+    let mut response = Redirect::to(&safe_next(form.get("next"))).into_response();
     if let Ok(v) = header::HeaderValue::from_str(&cookie) {
         response.headers_mut().insert(header::SET_COOKIE, v);
     }
@@ -158,7 +165,7 @@ pub async fn sign_out(State(app): State<App>, headers: HeaderMap) -> PageResult 
     if let Some(cookie) = session_cookie(&headers) {
         sessions::end(&app.db, cookie).await?;
     }
-    let mut response = see_other("/signin", "You are signed out.");
+    let mut response = Redirect::to("/signin?signed_out=1").into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
         header::HeaderValue::from_static(

@@ -14,12 +14,12 @@ use crate::app::App;
 
 pub fn router(app: App, token: String) -> Router {
     Router::new()
-        .route("/admin/plugins", get(list).post(install))
+        .route("/plugins", get(list).post(install))
         // The install handler counts the body itself against MAX_COMPONENT (413 in JSON).
         .layer(axum::extract::DefaultBodyLimit::disable())
-        .route("/admin/plugins/{name}/activate", post(activate))
-        .route("/admin/plugins/{name}/rollback", post(rollback))
-        .route("/admin/plugins/{name}/deactivate", post(deactivate))
+        .route("/plugins/{name}/activate", post(activate))
+        .route("/plugins/{name}/rollback", post(rollback))
+        .route("/plugins/{name}/deactivate", post(deactivate))
         .layer(axum::middleware::from_fn(
             move |req: axum::extract::Request, next: axum::middleware::Next| {
                 let token = token.clone();
