@@ -18,7 +18,6 @@ use super::requests::{self, FormSettings, PlaceFields};
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{Content, Owner};
-use crate::error::Error;
 use crate::forms::{self, detect, fields, FormRow, Patch};
 
 /// Longest text a respondent reads after sending.
@@ -31,17 +30,9 @@ pub fn owner(p: &Principal) -> Owner<'_> {
     }
 }
 
-/// Forms are part of the plan, like everything else: an operator can leave them out.
+/// Forms are part of the plan (see `forms::require_in_plan`).
 pub fn require_forms(p: &Principal) -> Result<(), ApiError> {
-    if p.account.plan.forms {
-        Ok(())
-    } else {
-        Err(Error::PlanRequired(format!(
-            "the {} plan does not include forms",
-            p.account.plan.name
-        ))
-        .into())
-    }
+    Ok(forms::require_in_plan(&p.account.plan)?)
 }
 
 pub fn form_links(base: &str, id: &str) -> Map<String, Value> {

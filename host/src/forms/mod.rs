@@ -343,7 +343,6 @@ pub async fn patch(db: &Db, account_id: &str, id: &str, patch: Patch) -> Result<
     get(db, account_id, id).await
 }
 
-/// Whether `id` is a form at all (a form's document is also reachable as a document).
 /// Replaces any document's content (the document endpoints' PUT). A form replaced this way
 /// keeps its fields and its question bookkeeping, exactly as through [`replace`]; the
 /// warnings say which fields no longer fit.
@@ -356,12 +355,7 @@ pub async fn replace_document(
     expected: Option<i64>,
     content: Content,
 ) -> Result<(DocRow, Vec<String>)> {
-    if is_form(db, id).await? {
-        let (form, dropped) = replace(db, blobs, owner, id, expected, content, None).await?;
-        return Ok((form.doc, dropped));
-    }
-    let row = documents::replace(db, blobs, owner, id, kind, expected, content).await?;
-    Ok((row, Vec::new()))
+    replace_any(db, blobs, owner, id, kind, expected, content, None).await
 }
 
 /// A new version from the editor: as [`replace_document`], except that a form takes the
@@ -376,10 +370,24 @@ pub async fn save_edit(
     expected: Option<i64>,
     content: Content,
 ) -> Result<(DocRow, Vec<String>)> {
+    let fields = content.document.fields.clone();
+    replace_any(db, blobs, owner, id, kind, expected, content, Some(fields)).await
+}
+
+/// A new version of a document that may be a form; `placed` as for [`replace`].
+#[allow(clippy::too_many_arguments)]
+async fn replace_any(
+    db: &Db,
+    blobs: &Blobs,
+    owner: Owner<'_>,
+    id: &str,
+    kind: Kind,
+    expected: Option<i64>,
+    content: Content,
+    placed: Option<Vec<Field>>,
+) -> Result<(DocRow, Vec<String>)> {
     if is_form(db, id).await? {
-        let fields = content.document.fields.clone();
-        let (form, dropped) =
-            replace(db, blobs, owner, id, expected, content, Some(fields)).await?;
+        let (form, dropped) = replace(db, blobs, owner, id, expected, content, placed).await?;
         return Ok((form.doc, dropped));
     }
     let row = documents::replace(db, blobs, owner, id, kind, expected, content).await?;
@@ -423,6 +431,19 @@ pub async fn adopt(db: &Db, blobs: &Blobs, account_id: &str, id: &str) -> Result
     get(db, account_id, id).await
 }
 
+/// Forms are part of the plan, like everything else: an operator can leave them out.
+pub fn require_in_plan(plan: &crate::accounts::Plan) -> Result<()> {
+    if plan.forms {
+        Ok(())
+    } else {
+        Err(Error::PlanRequired(format!(
+            "the {} plan does not include forms",
+            plan.name
+        )))
+    }
+}
+
+/// Whether `id` is a form at all (a form's document is also reachable as a document).
 pub async fn is_form(db: &Db, id: &str) -> Result<bool> {
     let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM forms WHERE doc_id = $1")
         .bind(id)

@@ -14,7 +14,6 @@ use super::library::page_number;
 use super::{notice_of, see_other, PageResult, Signed};
 use crate::api::error::ApiError;
 use crate::app::App;
-use crate::error::Error;
 use crate::forms::responses::{self, ResponseRow};
 use crate::forms::{self, answers, shares, Patch};
 use crate::sessions::Session;
@@ -27,15 +26,7 @@ const COLUMNS_SHOWN: usize = 8;
 const MAX_CONFIRM_CHARS: usize = 5000;
 
 fn require_forms(session: &Session) -> Result<(), ApiError> {
-    if session.account.plan.forms {
-        Ok(())
-    } else {
-        Err(Error::PlanRequired(format!(
-            "the {} plan does not include forms",
-            session.account.plan.name
-        ))
-        .into())
-    }
+    Ok(forms::require_in_plan(&session.account.plan)?)
 }
 
 /// GET /forms.
