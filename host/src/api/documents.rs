@@ -8,8 +8,8 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use quire_sdk::{validate, Kind};
-use serde_json::{json, Value};
 
+use super::answers::{self, DocumentAnswer, True};
 use super::body::{self, Source, Upload};
 use super::error::ApiError;
 use super::queries::{
@@ -18,38 +18,6 @@ use super::queries::{
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{self, Content, DocRow};
-
-pub fn links(base: &str, id: &str) -> serde_json::Map<String, Value> {
-    let doc = format!("{base}/api/v1/documents/{id}");
-    let mut m = serde_json::Map::new();
-    m.insert("self".into(), json!(doc));
-    for (name, ext) in [
-        ("pdf", "pdf"),
-        ("svg", "svg"),
-        ("png", "png"),
-        ("model", "json"),
-        ("mermaid", "mmd"),
-    ] {
-        m.insert(name.into(), json!(format!("{doc}.{ext}")));
-    }
-    m.insert("open".into(), json!(format!("{base}/d/{id}")));
-    m
-}
-
-pub fn row_json(base: &str, d: &DocRow) -> Value {
-    json!({
-        "id": d.id,
-        "title": d.title,
-        "kind": d.kind.as_str(),
-        "pages": d.pages,
-        "shapes": d.shapes,
-        "version": d.version,
-        "created": d.created,
-        "updated": d.updated,
-        "your_role": "owner",
-        "links": links(base, &d.id),
-    })
-}
 
 fn owner(p: &Principal) -> documents::Owner<'_> {
     documents::Owner {
@@ -205,10 +173,11 @@ fn created_response(
     row: &DocRow,
     warnings: Vec<String>,
 ) -> Response {
-    let mut body = json!({"ok": true, "document": row_json(base, row)});
-    if !warnings.is_empty() {
-        body["warnings"] = json!(warnings);
-    }
+    let body = DocumentAnswer {
+        ok: True,
+        document: answers::Document::new(base, row),
+        warnings,
+    };
     let (name, value) = etag(row.version);
     (status, [(name, value)], Json(body)).into_response()
 }
@@ -347,7 +316,7 @@ pub async fn list(
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Params(q): Params<DocumentList>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::DocumentList>, ApiError> {
     let kind = q.kind.map(|k| match k {
         KindFilter::Pdf => Kind::Pdf,
         KindFilter::Diagram => Kind::Diagram,
@@ -356,9 +325,14 @@ pub async fn list(
     let offset = q.offset.map_or(0, |b| b.0);
     let (total, rows) = documents::list(&app.db, &p.account.id, kind, None, limit, offset).await?;
     let base = &base_url;
-    Ok(Json(
-        json!({"ok": true, "total": total, "documents": rows.iter().map(|r| row_json(base, r)).collect::<Vec<_>>()}),
-    ))
+    Ok(Json(answers::DocumentList {
+        ok: True,
+        total,
+        documents: rows
+            .iter()
+            .map(|r| answers::Document::new(base, r))
+            .collect(),
+    }))
 }
 
 /// GET /api/v1/documents/{id} and /api/v1/documents/{id}.{format}.
@@ -380,18 +354,27 @@ pub async fn get(
         Some(Include::Model) => {
             let (row, document, _) =
                 documents::load(&app.db, &app.blobs, &p.account.id, &raw).await?;
-            let mut doc = row_json(base, &row);
-            doc["data"] = serde_json::to_value(&document).map_err(anyhow::Error::from)?;
+            let mut doc = answers::Document::new(base, &row);
+            let data = serde_json::to_value(&document).map_err(anyhow::Error::from)?;
+            doc.data = Some(answers::Model(data));
             (row, doc)
         }
         None => {
             let row = documents::get(&app.db, &p.account.id, &raw).await?;
-            let doc = row_json(base, &row);
+            let doc = answers::Document::new(base, &row);
             (row, doc)
         }
     };
     let (name, value) = etag(row.version);
-    Ok(([(name, value)], Json(json!({"ok": true, "document": body}))).into_response())
+    Ok((
+        [(name, value)],
+        Json(DocumentAnswer {
+            ok: True,
+            document: body,
+            warnings: Vec::new(),
+        }),
+    )
+        .into_response())
 }
 
 /// A header value carries visible ASCII only: anything else is written as U+XXXX.
@@ -486,7 +469,7 @@ pub async fn delete(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::Binned>, ApiError> {
     // `{id}.{format}` shares this axum route; a download is read, never deleted.
     if id.contains('.') {
         return Err(super::method_not_allowed(
@@ -495,5 +478,8 @@ pub async fn delete(
         ));
     }
     documents::bin(&app.db, &p.account.id, &id).await?;
-    Ok(Json(json!({"ok": true, "binned": id})))
+    Ok(Json(answers::Binned {
+        ok: True,
+        binned: id,
+    }))
 }

@@ -8,17 +8,18 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use quire_sdk::{Field, Kind};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
+use super::answers::{self, Form, FormAnswer, FormStatus, PlacedQuestion, Question, True};
 use super::body;
-use super::documents::{expected_version, links, page_within, receive, row_json};
+use super::documents::{expected_version, page_within, receive};
 use super::error::ApiError;
 use super::queries::{FormList, FormState, OnePage, Params};
 use super::requests::{self, FormSettings, PlaceFields};
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{Content, Owner};
-use crate::forms::{self, detect, fields, FormRow, Patch};
+use crate::forms::{self, detect, fields, Patch};
 
 /// Longest text a respondent reads after sending.
 const MAX_CONFIRM_CHARS: usize = 5000;
@@ -33,61 +34,6 @@ pub fn owner(p: &Principal) -> Owner<'_> {
 /// Forms are part of the plan (see `forms::require_in_plan`).
 pub fn require_forms(p: &Principal) -> Result<(), ApiError> {
     Ok(forms::require_in_plan(&p.account.plan)?)
-}
-
-pub fn form_links(base: &str, id: &str) -> Map<String, Value> {
-    let mut l = links(base, id);
-    let form = format!("{base}/api/v1/forms/{id}");
-    l.insert("form".into(), json!(form));
-    l.insert("fields".into(), json!(format!("{form}/fields")));
-    l.insert("responses".into(), json!(format!("{form}/responses")));
-    l.insert("csv".into(), json!(format!("{form}/responses.csv")));
-    l.insert("fill".into(), json!(format!("{base}/f/{id}")));
-    l
-}
-
-/// The `form` member: counts and state, plus the schema when `questions` is given.
-fn form_member(f: &FormRow, questions: Option<&[Field]>) -> Value {
-    let mut m = json!({
-        "count": f.questions,
-        "open": f.settings.open,
-        "responses": f.responses,
-    });
-    if let Some(q) = questions {
-        m["fields"] = Value::Array(q.iter().map(fields::schema_json).collect());
-    }
-    if f.settings.configured {
-        m["multiple"] = json!(f.settings.multiple);
-        m["notify"] = json!(f.settings.notify);
-        m["confirm"] = json!(f
-            .settings
-            .confirm
-            .as_deref()
-            .unwrap_or(forms::DEFAULT_CONFIRM));
-    }
-    m
-}
-
-/// A whole form: the document row, `form`, and the form's links.
-pub fn form_json(base: &str, f: &FormRow, questions: Option<&[Field]>) -> Value {
-    let mut row = row_json(base, &f.doc);
-    row["form"] = form_member(f, questions);
-    row["links"] = Value::Object(form_links(base, &f.doc.id));
-    row
-}
-
-fn list_row(base: &str, f: &FormRow) -> Value {
-    json!({
-        "id": f.doc.id,
-        "title": f.doc.title,
-        "kind": f.doc.kind.as_str(),
-        "pages": f.doc.pages,
-        "fields": f.questions,
-        "open": f.settings.open,
-        "responses": f.responses,
-        "your_role": "owner",
-        "links": form_links(base, &f.doc.id),
-    })
 }
 
 /// `detect` from the JSON body or the query string.
@@ -152,10 +98,11 @@ pub async fn create(
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
     let form = forms::create(&app.db, &app.blobs, owner(&p), content, placed).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    let mut body = json!({"ok": true, "form": form_json(&base_url, &form, Some(&questions))});
-    if !warnings.is_empty() {
-        body["warnings"] = json!(warnings);
-    }
+    let body = FormAnswer {
+        ok: True,
+        form: Form::new(&base_url, &form, Some(&questions)),
+        warnings,
+    };
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
@@ -164,18 +111,21 @@ pub async fn list(
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Params(q): Params<FormList>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::FormList>, ApiError> {
     require_forms(&p)?;
     let open = q.state.map(|s| matches!(s, FormState::Open));
     let limit = q.limit.map_or(50, |b| b.0);
     let offset = q.offset.map_or(0, |b| b.0);
     let (total, rows) = forms::list(&app.db, &p.account.id, open, limit, offset).await?;
     let base = &base_url;
-    Ok(Json(json!({
-        "ok": true,
-        "total": total,
-        "forms": rows.iter().map(|f| list_row(base, f)).collect::<Vec<_>>(),
-    })))
+    Ok(Json(answers::FormList {
+        ok: True,
+        total,
+        forms: rows
+            .iter()
+            .map(|f| answers::ListedForm::new(base, f))
+            .collect(),
+    }))
 }
 
 pub async fn get(
@@ -183,14 +133,15 @@ pub async fn get(
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<FormAnswer>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    Ok(Json(json!({
-        "ok": true,
-        "form": form_json(&base_url, &form, Some(&questions)),
-    })))
+    Ok(Json(FormAnswer {
+        ok: True,
+        form: Form::new(&base_url, &form, Some(&questions)),
+        warnings: Vec::new(),
+    }))
 }
 
 pub async fn replace(
@@ -199,7 +150,7 @@ pub async fn replace(
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
     req: Request,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<FormAnswer>, ApiError> {
     let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     let expected = expected_version(req.headers())?;
@@ -222,10 +173,11 @@ pub async fn replace(
     .await?;
     warnings.extend(dropped);
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    let mut body = json!({"ok": true, "form": form_json(&base_url, &form, Some(&questions))});
-    if !warnings.is_empty() {
-        body["warnings"] = json!(warnings);
-    }
+    let body = FormAnswer {
+        ok: True,
+        form: Form::new(&base_url, &form, Some(&questions)),
+        warnings,
+    };
     Ok(Json(body))
 }
 
@@ -234,7 +186,7 @@ pub async fn patch(
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     req: Request,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::PatchedForm>, ApiError> {
     let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
@@ -254,30 +206,28 @@ pub async fn patch(
         confirm: settings.confirm,
     };
     let form = forms::patch(&app.db, &p.account.id, &id, patch).await?;
-    // The contract's PATCH answer is `{ok, form: {count, open, multiple, confirm,
-    // responses}}`: the settings sit directly under `form`. The whole row is kept beside
-    // them (with its own `form` member), so a client reading a form row finds one too.
-    let mut answer = form_json(&base_url, &form, None);
-    if let (Some(row), Value::Object(settings)) = (answer.as_object_mut(), form_member(&form, None))
-    {
-        row.extend(settings);
-    }
-    Ok(Json(json!({"ok": true, "form": answer})))
+    Ok(Json(answers::PatchedForm {
+        ok: True,
+        form: answers::PatchedFormMember {
+            form: Form::new(&base_url, &form, None),
+            state: FormStatus::new(&form, None),
+        },
+    }))
 }
 
 pub async fn get_fields(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::Questions>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    Ok(Json(json!({
-        "ok": true,
-        "fields": questions.iter().map(fields::schema_json).collect::<Vec<_>>(),
-        "form": form_member(&form, None),
-    })))
+    Ok(Json(answers::Questions {
+        ok: True,
+        fields: Question::all(&questions),
+        form: FormStatus::new(&form, None),
+    }))
 }
 
 pub async fn put_fields(
@@ -285,7 +235,7 @@ pub async fn put_fields(
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     req: Request,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::PlacedFields>, ApiError> {
     require_forms(&p)?;
     let expected = expected_version(req.headers())?;
     const TAKES: &str = "{fields: [{key, type, label, required, page, x, y, w, h, options}], keep}";
@@ -296,12 +246,12 @@ pub async fn put_fields(
     let placed = fields::place(body.fields, &document)?;
     let (form, all) =
         forms::set_fields(&app.db, &app.blobs, owner(&p), &id, expected, placed, keep).await?;
-    Ok(Json(json!({
-        "ok": true,
-        "fields": all.iter().map(fields::placed_json).collect::<Vec<_>>(),
-        "count": form.questions,
-        "version": form.doc.version,
-    })))
+    Ok(Json(answers::PlacedFields {
+        ok: True,
+        fields: all.iter().map(PlacedQuestion::new).collect(),
+        count: form.questions,
+        version: form.doc.version,
+    }))
 }
 
 pub async fn suggest(
@@ -309,28 +259,15 @@ pub async fn suggest(
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     Params(q): Params<OnePage>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::Suggestions>, ApiError> {
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let page = page_within(q.page, form.doc.pages, "form")?;
     let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;
     let first = detect::next_number(&document.fields);
     let found = detect::find(&app.plugins, &document, &assets, page, first).await?;
-    // A suggestion is a guess: no question text and no `required` until a person says so.
-    let out: Vec<Value> = found
-        .iter()
-        .map(|f| {
-            json!({
-                "key": f.key,
-                "type": f.field_type.as_str(),
-                "label": "",
-                "page": f.page,
-                "x": f.frame.x,
-                "y": f.frame.y,
-                "w": f.frame.w,
-                "h": f.frame.h,
-            })
-        })
-        .collect();
-    Ok(Json(json!({"ok": true, "fields": out})))
+    Ok(Json(answers::Suggestions {
+        ok: True,
+        fields: found.iter().map(answers::Suggestion::new).collect(),
+    }))
 }

@@ -3,7 +3,9 @@
 
 use axum::extract::State;
 use axum::{Extension, Json};
-use serde_json::{json, Value};
+use serde_json::Value;
+
+use super::answers::{self, True};
 
 use super::error::ApiError;
 use super::routes::ROUTES;
@@ -15,25 +17,27 @@ use crate::usage;
 pub async fn usage(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::Usage>, ApiError> {
     let today = usage::calls_today(&app.db, &p.account.id).await?;
     let account = accounts::account(&app.db, &p.account.id).await?;
     let plan = &account.plan;
-    Ok(Json(json!({
-        "ok": true,
-        "day": usage::utc_day(now()),
-        "calls": {
-            "today": today,
-            "allowed": plan.daily_calls,
-            "left": plan.daily_calls.map(|a| (a - today).max(0)),
+    Ok(Json(answers::Usage {
+        ok: True,
+        day: usage::utc_day(now()),
+        calls: answers::Calls {
+            today,
+            allowed: plan.daily_calls,
+            left: plan.daily_calls.map(|a| (a - today).max(0)),
         },
-        "storage": {
-            "used": account.storage_used,
-            "quota": plan.storage_quota,
-            "left": plan.storage_quota.map(|q| (q - account.storage_used).max(0)),
-            "largest_file": plan.max_file,
+        storage: answers::Storage {
+            used: account.storage_used,
+            quota: plan.storage_quota,
+            left: plan
+                .storage_quota
+                .map(|q| (q - account.storage_used).max(0)),
+            largest_file: plan.max_file,
         },
-    })))
+    }))
 }
 
 /// What clients can send and download right now: the active converters' formats.
@@ -66,7 +70,7 @@ impl Formats {
 pub async fn surface(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
-) -> Json<Value> {
+) -> Json<answers::Surface> {
     let base = &base_url;
     let formats = Formats::of(&app);
     let list = |read: bool| -> Vec<String> {
@@ -76,23 +80,31 @@ pub async fn surface(
             .map(|r| format!("{} {}", r.method, r.path))
             .collect()
     };
-    Json(json!({
-        "ok": true,
-        "version": 1,
-        "docs": format!("{base}/api/v1/openapi.json"),
-        "authentication": {
-            "grant": "client_credentials",
-            "token_endpoint": format!("{base}/auth/oauth/token"),
-            "use": "Authorization: Bearer <ACCESS_TOKEN>",
-            "scopes": accounts::ALL_SCOPES,
+    let entry = |extension: &str, media_type: &str| answers::FormatEntry {
+        media_type: media_type.to_string(),
+        extension: extension.to_string(),
+    };
+    Json(answers::Surface {
+        ok: True,
+        version: 1,
+        docs: format!("{base}/api/v1/openapi.json"),
+        authentication: answers::Authentication {
+            grant: "client_credentials".into(),
+            token_endpoint: format!("{base}/auth/oauth/token"),
+            how: "Authorization: Bearer <ACCESS_TOKEN>".into(),
+            scopes: accounts::ALL_SCOPES.map(String::from).to_vec(),
         },
-        "read": list(true),
-        "write": list(false),
-        "formats": {
-            "readable": formats.readable.iter().map(|f| json!({"media_type": f.media_type, "extension": f.extension})).collect::<Vec<_>>(),
-            "downloads": formats.servable.iter().map(|(e, m)| json!({"extension": e, "media_type": m})).collect::<Vec<_>>(),
+        read: list(true),
+        write: list(false),
+        formats: answers::SurfaceFormats {
+            readable: formats
+                .readable
+                .iter()
+                .map(|f| entry(&f.extension, &f.media_type))
+                .collect(),
+            downloads: formats.servable.iter().map(|(e, m)| entry(e, m)).collect(),
         },
-    }))
+    })
 }
 
 pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], String) {

@@ -2,6 +2,7 @@
 //! only module that knows HTTP; it turns requests into calls on the domain modules and
 //! domain errors into contract responses (see `error`).
 
+mod answers;
 mod auth;
 mod body;
 mod documents;

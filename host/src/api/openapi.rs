@@ -126,7 +126,7 @@ fn operation(route: &Route, formats: &Formats, generator: &mut schemars::SchemaG
         }
     }
     let mut responses = Map::new();
-    let mut success = success_response(route, formats);
+    let mut success = success_response(route, formats, generator);
     if let Some(links) = links(route) {
         success["links"] = links;
     }
@@ -152,8 +152,19 @@ fn operation(route: &Route, formats: &Formats, generator: &mut schemars::SchemaG
     Value::Object(op)
 }
 
-fn success_response(route: &Route, formats: &Formats) -> Value {
-    if route.path.ends_with("{format}") {
+fn success_response(
+    route: &Route,
+    formats: &Formats,
+    generator: &mut schemars::SchemaGenerator,
+) -> Value {
+    if let Some(schema) = route.gives {
+        let description = if route.status == 201 {
+            "created"
+        } else {
+            "success"
+        };
+        json!({"description": description, "content": {"application/json": {"schema": schema(generator)}}})
+    } else if route.path.ends_with("{format}") {
         let mut content = Map::new();
         for (_, media_type) in &formats.servable {
             // The model (`.json`) is an object; every other download is a file.
@@ -170,7 +181,8 @@ fn success_response(route: &Route, formats: &Formats) -> Value {
     } else if route.path.ends_with("model.schema.json") {
         json!({"description": "the model's JSON Schema", "content": {"application/schema+json": {"schema": {"type": "object"}}}})
     } else {
-        json!({"description": "success", "content": {"application/json": {"schema": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": true}}}}}})
+        // The one JSON answer without a type: this document (see the routes' tests).
+        json!({"description": "this document", "content": {"application/json": {"schema": {"type": "object", "required": ["openapi", "paths"]}}}})
     }
 }
 

@@ -6,59 +6,35 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use futures_util::StreamExt;
-use serde_json::{json, Value};
 
+use super::answers::{self, ListedResponse, Question, ResponseAnswer, Shares, True};
 use super::error::ApiError;
 use super::forms::require_forms;
 use super::queries::{parse, Flag, Params, ResponseDelete, ResponseList, ShareRemove};
 use super::requests::{self, Answers, Invitation};
 use crate::accounts::Principal;
 use crate::app::App;
-use crate::forms::responses::{self, ResponseRow, Submission, Via};
-use crate::forms::{self, csv, fields, shares};
-
-fn list_row(r: &ResponseRow) -> Value {
-    json!({
-        "id": r.id,
-        "doc_id": r.form_id,
-        "respondent": r.from,
-        "via": r.via,
-        "submitted_at": r.submitted,
-        "summary": r.summary,
-        "document": r.document,
-        "values": r.answers,
-    })
-}
-
-fn single(r: &ResponseRow) -> Value {
-    json!({
-        "id": r.id,
-        "from": r.from,
-        "via": r.via,
-        "submitted": r.submitted,
-        "document": r.document,
-        "answers": r.answers,
-    })
-}
+use crate::forms::responses::{self, Submission, Via};
+use crate::forms::{self, csv, shares};
 
 pub async fn list(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     Params(q): Params<ResponseList>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::ResponseList>, ApiError> {
     require_forms(&p)?;
     let limit = q.limit.map_or(200, |b| b.0);
     let offset = q.offset.map_or(0, |b| b.0);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let (total, rows) = responses::list(&app.db, &id, limit, offset).await?;
-    Ok(Json(json!({
-        "ok": true,
-        "total": total,
-        "fields": questions.iter().map(fields::schema_json).collect::<Vec<_>>(),
-        "responses": rows.iter().map(list_row).collect::<Vec<_>>(),
-    })))
+    Ok(Json(answers::ResponseList {
+        ok: True,
+        total,
+        fields: Question::all(&questions),
+        responses: rows.iter().map(ListedResponse::new).collect(),
+    }))
 }
 
 /// The CSV, streamed: the header first, then rows as the database yields them.
@@ -139,11 +115,14 @@ pub async fn one(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path((id, rid)): Path<(String, String)>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ResponseAnswer>, ApiError> {
     require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
     let r = responses::one(&app.db, &id, &rid).await?;
-    Ok(Json(json!({"ok": true, "response": single(&r)})))
+    Ok(Json(ResponseAnswer {
+        ok: True,
+        response: answers::Response::new(r, true),
+    }))
 }
 
 pub async fn submit(
@@ -151,7 +130,7 @@ pub async fn submit(
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     req: Request,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ResponseAnswer>, ApiError> {
     let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
@@ -169,11 +148,10 @@ pub async fn submit(
         },
     )
     .await?;
-    let mut out = single(&r);
-    if let Some(o) = out.as_object_mut() {
-        o.remove("answers");
-    }
-    Ok(Json(json!({"ok": true, "response": out})))
+    Ok(Json(ResponseAnswer {
+        ok: True,
+        response: answers::Response::new(r, false),
+    }))
 }
 
 pub async fn delete(
@@ -181,20 +159,16 @@ pub async fn delete(
     Extension(p): Extension<Principal>,
     Path((id, rid)): Path<(String, String)>,
     Params(q): Params<ResponseDelete>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<answers::ResponseDeleted>, ApiError> {
     require_forms(&p)?;
     let keep = Flag::is_set(q.keep_document);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let binned = responses::delete(&app.db, &form, &rid, keep).await?;
-    Ok(Json(json!({"ok": true, "deleted": rid, "binned": binned})))
-}
-
-fn shares_json(list: &[shares::Share]) -> Value {
-    Value::Array(
-        list.iter()
-            .map(|s| json!({"email": s.email, "mode": s.mode, "added": s.added}))
-            .collect(),
-    )
+    Ok(Json(answers::ResponseDeleted {
+        ok: True,
+        deleted: rid,
+        binned,
+    }))
 }
 
 pub async fn add_share(
@@ -202,25 +176,25 @@ pub async fn add_share(
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     req: Request,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Shares>, ApiError> {
     let base_url = super::service::base_url_of(&app, req.extensions());
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let Invitation { email, mode: _ } =
         requests::read_json(&app, &p, req, "{email: <address>, mode: \"fill\"}").await?;
     let list = shares::add(&app.db, &base_url, &p.account, &form, &email).await?;
-    Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
+    Ok(Json(Shares::new(list)))
 }
 
 pub async fn list_shares(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Shares>, ApiError> {
     require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
     let list = shares::list(&app.db, &id).await?;
-    Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
+    Ok(Json(Shares::new(list)))
 }
 
 pub async fn remove_share(
@@ -228,7 +202,7 @@ pub async fn remove_share(
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Shares>, ApiError> {
     require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
     // Read after the form is found: someone else's form is a 404 whatever the query.
@@ -247,5 +221,5 @@ pub async fn remove_share(
         .with("field", "email"));
     }
     let list = shares::remove(&app.db, &id, email).await?;
-    Ok(Json(json!({"ok": true, "shares": shares_json(&list)})))
+    Ok(Json(Shares::new(list)))
 }

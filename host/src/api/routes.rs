@@ -28,6 +28,9 @@ pub struct Route {
     pub takes: Takes,
     /// Its query parameters, described from the type the handler reads them into.
     pub query: Option<fn() -> Vec<serde_json::Value>>,
+    /// The schema of its JSON answer, derived from the type the handler returns (see
+    /// `answers`); `None` for the operations that answer a file, CSV or a schema.
+    pub gives: Option<fn(&mut schemars::SchemaGenerator) -> schemars::Schema>,
     /// `None` where another entry's handler serves the path: `{id}.{format}` is one axum
     /// segment, read by GET `{id}`, which splits it at the dot.
     handler: Option<fn() -> MethodRouter<App>>,
@@ -37,6 +40,15 @@ impl Route {
     /// The route, reading its query string into `Q` (see `queries`).
     const fn reads(mut self, query: fn() -> Vec<serde_json::Value>) -> Route {
         self.query = Some(query);
+        self
+    }
+
+    /// The route, answering JSON of the type `schema` describes.
+    const fn gives(
+        mut self,
+        schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    ) -> Route {
+        self.gives = Some(schema);
         self
     }
 }
@@ -56,6 +68,7 @@ const fn route(
         status,
         takes,
         query: None,
+        gives: None,
         handler: Some(handler),
     }
 }
@@ -64,12 +77,13 @@ fn json<T: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerator) -> s
     generator.subschema_for::<T>()
 }
 
+use super::answers as a;
 use super::queries::{self, describe};
 use super::requests::{Answers, FormSettings, Invitation, PlaceFields};
 use Takes::{Nothing, Source};
 
 pub static ROUTES: &[Route] = &[
-    route("GET", "/api/v1", "Describe the API surface", 200, Nothing, || get(meta::surface)),
+    route("GET", "/api/v1", "Describe the API surface", 200, Nothing, || get(meta::surface)).gives(json::<a::Surface>),
     route("GET", "/api/v1/openapi.json", "This OpenAPI 3.1 document", 200, Nothing, || {
         get(meta::openapi)
     }),
@@ -83,7 +97,7 @@ pub static ROUTES: &[Route] = &[
     ),
     route("GET", "/api/v1/usage", "Calls and storage used today", 200, Nothing, || {
         get(meta::usage)
-    }),
+    }).gives(json::<a::Usage>),
     route(
         "POST",
         "/api/v1/pdfs",
@@ -91,7 +105,7 @@ pub static ROUTES: &[Route] = &[
         201,
         Source,
         || post(documents::create_pdf),
-    ),
+    ).gives(json::<a::DocumentAnswer>),
     route(
         "PUT",
         "/api/v1/pdfs/{id}",
@@ -99,7 +113,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Source,
         || put(documents::replace_pdf),
-    ),
+    ).gives(json::<a::DocumentAnswer>),
     route(
         "POST",
         "/api/v1/diagrams",
@@ -107,7 +121,7 @@ pub static ROUTES: &[Route] = &[
         201,
         Source,
         || post(documents::create_diagram),
-    ),
+    ).gives(json::<a::DocumentAnswer>),
     route(
         "PUT",
         "/api/v1/diagrams/{id}",
@@ -115,10 +129,10 @@ pub static ROUTES: &[Route] = &[
         200,
         Source,
         || put(documents::replace_diagram),
-    ),
+    ).gives(json::<a::DocumentAnswer>),
     route("GET", "/api/v1/documents", "List documents", 200, Nothing, || {
         get(documents::list)
-    }).reads(describe::<queries::DocumentList>),
+    }).gives(json::<a::DocumentList>).reads(describe::<queries::DocumentList>),
     route(
         "GET",
         "/api/v1/documents/{id}",
@@ -126,7 +140,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(documents::get),
-    ).reads(describe::<queries::DocumentRead>),
+    ).gives(json::<a::DocumentAnswer>).reads(describe::<queries::DocumentRead>),
     Route {
         method: "GET",
         path: "/api/v1/documents/{id}.{format}",
@@ -134,6 +148,7 @@ pub static ROUTES: &[Route] = &[
         status: 200,
         takes: Nothing,
         query: Some(describe::<queries::Download>),
+        gives: None,
         handler: None,
     },
     route(
@@ -143,7 +158,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || delete(documents::delete),
-    ),
+    ).gives(json::<a::Binned>),
     route(
         "POST",
         "/api/v1/forms",
@@ -151,13 +166,13 @@ pub static ROUTES: &[Route] = &[
         201,
         Source,
         || post(forms::create),
-    ),
+    ).gives(json::<a::FormAnswer>),
     route("GET", "/api/v1/forms", "List forms (state, limit, offset)", 200, Nothing, || {
         get(forms::list)
-    }).reads(describe::<queries::FormList>),
+    }).gives(json::<a::FormList>).reads(describe::<queries::FormList>),
     route("GET", "/api/v1/forms/{id}", "One form with its schema", 200, Nothing, || {
         get(forms::get)
-    }),
+    }).gives(json::<a::FormAnswer>),
     route(
         "PUT",
         "/api/v1/forms/{id}",
@@ -165,7 +180,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Source,
         || put(forms::replace),
-    ),
+    ).gives(json::<a::FormAnswer>),
     route(
         "PATCH",
         "/api/v1/forms/{id}",
@@ -173,10 +188,10 @@ pub static ROUTES: &[Route] = &[
         200,
         Takes::Json(json::<FormSettings>),
         || patch(forms::patch),
-    ),
+    ).gives(json::<a::PatchedForm>),
     route("GET", "/api/v1/forms/{id}/fields", "The form's questions", 200, Nothing, || {
         get(forms::get_fields)
-    }),
+    }).gives(json::<a::Questions>),
     route(
         "PUT",
         "/api/v1/forms/{id}/fields",
@@ -184,7 +199,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Takes::Json(json::<PlaceFields>),
         || put(forms::put_fields),
-    ),
+    ).gives(json::<a::PlacedFields>),
     route(
         "GET",
         "/api/v1/forms/{id}/suggest",
@@ -192,7 +207,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(forms::suggest),
-    ).reads(describe::<queries::OnePage>),
+    ).gives(json::<a::Suggestions>).reads(describe::<queries::OnePage>),
     route(
         "GET",
         "/api/v1/forms/{id}/responses",
@@ -200,7 +215,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(responses::list),
-    ).reads(describe::<queries::ResponseList>),
+    ).gives(json::<a::ResponseList>).reads(describe::<queries::ResponseList>),
     route(
         "POST",
         "/api/v1/forms/{id}/responses",
@@ -208,7 +223,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Takes::Json(json::<Answers>),
         || post(responses::submit),
-    ),
+    ).gives(json::<a::ResponseAnswer>),
     route(
         "GET",
         "/api/v1/forms/{id}/responses.csv",
@@ -224,7 +239,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(responses::one),
-    ),
+    ).gives(json::<a::ResponseAnswer>),
     route(
         "DELETE",
         "/api/v1/forms/{id}/responses/{rid}",
@@ -232,7 +247,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || delete(responses::delete),
-    ).reads(describe::<queries::ResponseDelete>),
+    ).gives(json::<a::ResponseDeleted>).reads(describe::<queries::ResponseDelete>),
     route(
         "POST",
         "/api/v1/forms/{id}/shares",
@@ -240,7 +255,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Takes::Json(json::<Invitation>),
         || post(responses::add_share),
-    ),
+    ).gives(json::<a::Shares>),
     route(
         "GET",
         "/api/v1/forms/{id}/shares",
@@ -248,7 +263,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(responses::list_shares),
-    ),
+    ).gives(json::<a::Shares>),
     route(
         "DELETE",
         "/api/v1/forms/{id}/shares",
@@ -256,7 +271,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || delete(responses::remove_share),
-    ).reads(describe::<queries::ShareRemove>),
+    ).gives(json::<a::Shares>).reads(describe::<queries::ShareRemove>),
 ];
 
 /// The API's routes, each path's methods merged into one axum route.
@@ -319,6 +334,21 @@ mod tests {
             ["GET", "HEAD", "PUT", "PATCH"]
         );
         assert!(allowed_methods("/api/v1/nothing").is_empty());
+    }
+
+    #[test]
+    fn every_json_answer_names_its_type() {
+        for r in ROUTES.iter().filter(|r| r.gives.is_none()) {
+            let file = r.path.ends_with(".{format}")
+                || r.path.ends_with(".csv")
+                || r.path.ends_with("model.schema.json")
+                || r.path.ends_with("openapi.json");
+            assert!(
+                file,
+                "{} {} answers JSON of no named type",
+                r.method, r.path
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use quire_sdk::{Document, Field, FieldType, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::error::{Error, Result};
 
@@ -302,31 +302,6 @@ pub fn questions(fields: &[Field]) -> Vec<Field> {
     out
 }
 
-/// A question as the schema endpoints show it: no geometry.
-pub fn schema_json(q: &Field) -> Value {
-    let mut v = json!({
-        "key": q.key,
-        "type": q.field_type.as_str(),
-        "label": q.label,
-        "required": q.required,
-        "page": q.page,
-    });
-    if !q.options.is_empty() {
-        v["options"] = json!(q.options);
-    }
-    v
-}
-
-/// A placed box, with its geometry.
-pub fn placed_json(f: &Field) -> Value {
-    let mut v = schema_json(f);
-    v["x"] = json!(f.frame.x);
-    v["y"] = json!(f.frame.y);
-    v["w"] = json!(f.frame.w);
-    v["h"] = json!(f.frame.h);
-    v
-}
-
 /// The CSV's columns after `fields`: the old order kept, keys never seen appended.
 pub fn extend_columns(columns: &mut Vec<String>, fields: &[Field]) -> Result<()> {
     let mut seen: std::collections::HashSet<String> = columns.iter().cloned().collect();
@@ -351,6 +326,7 @@ pub fn extend_columns(columns: &mut Vec<String>, fields: &[Field]) -> Result<()>
 mod tests {
     use super::*;
     use quire_sdk::{Kind, Page};
+    use serde_json::json;
 
     fn doc() -> Document {
         let mut d = Document::new(Kind::Pdf);
