@@ -21,6 +21,7 @@ pub fn plugins(rt: &tokio::runtime::Runtime, dir: &Path) -> Plugins {
         };
         let p = Plugins::open(db, blobs, settings).await.unwrap();
         p.bootstrap(&plugins_dir).await.unwrap();
+        p.warm().await.unwrap();
         p
     })
 }

@@ -194,6 +194,7 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         });
     }
     let token = operator_token(&app)?;
+    app.plugins.warm().await?;
     let public = tokio::net::TcpListener::bind(app.config.addr)
         .await
         .with_context(|| format!("binding {}", app.config.addr))?;

@@ -9,9 +9,11 @@ mod sandbox;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use anyhow::Context;
 use quire_sdk::validate::{self, ModelError};
 use quire_sdk::{Asset, ConvertError, Document, Format, LockInfo, Permissions, PluginInfo};
 
@@ -33,7 +35,9 @@ type SandboxCall<Req, Out> =
 pub struct ActivePlugin {
     pub info: PluginInfo,
     pub digest: String,
-    loaded: Loaded,
+    /// Compiled on first use (or by `Plugins::warm`): a one-off conversion on the command
+    /// line loads only the converters it calls.
+    loaded: tokio::sync::OnceCell<Loaded>,
 }
 
 impl ActivePlugin {
@@ -100,6 +104,9 @@ pub struct Plugins {
     active: RwLock<Arc<ActiveSet>>,
     queue: queue::Queue,
     limits: Limits,
+    /// Set by `warm`: every reload then loads the whole new set before it becomes active,
+    /// so a server never swaps in a converter it cannot start.
+    eager: AtomicBool,
 }
 
 /// What `Plugins::open` needs besides storage.
@@ -127,6 +134,7 @@ impl Plugins {
             active: RwLock::new(Arc::new(ActiveSet::default())),
             queue: queue::Queue::new(settings.workers, settings.max_waiting),
             limits: settings.limits,
+            eager: AtomicBool::new(false),
         };
         plugins.reload().await?;
         Ok(plugins)
@@ -154,17 +162,15 @@ impl Plugins {
                 by_name.insert(name, p.clone());
                 continue;
             }
-            let wasm = self.registry.blob(&digest).await?;
-            let sandbox = self.sandbox.clone();
-            let loaded = tokio::task::spawn_blocking(move || sandbox.load(&wasm)).await??;
-            by_name.insert(
-                name,
-                Arc::new(ActivePlugin {
-                    info,
-                    digest,
-                    loaded,
-                }),
-            );
+            let plugin = Arc::new(ActivePlugin {
+                info,
+                digest,
+                loaded: tokio::sync::OnceCell::new(),
+            });
+            if self.eager.load(Ordering::Relaxed) {
+                self.ready(&plugin).await?;
+            }
+            by_name.insert(name, plugin);
         }
         let set = Arc::new(ActiveSet {
             serial: rows.serial,
@@ -172,6 +178,38 @@ impl Plugins {
         });
         *self.active.write().unwrap_or_else(|p| p.into_inner()) = set;
         Ok(())
+    }
+
+    /// Loads every active converter now, and every later one before it becomes active (a
+    /// server's start: no first request pays for a load, and a converter that cannot
+    /// start is an error at once).
+    pub async fn warm(&self) -> anyhow::Result<()> {
+        self.eager.store(true, Ordering::Relaxed);
+        for plugin in self.active().by_name.values() {
+            self.ready(plugin).await?;
+        }
+        Ok(())
+    }
+
+    /// `plugin`, compiled: from the compile cache when it holds it (without reading the
+    /// wasm), else compiled from the wasm in the blob store.
+    async fn ready<'p>(&self, plugin: &'p ActivePlugin) -> anyhow::Result<&'p Loaded> {
+        plugin
+            .loaded
+            .get_or_try_init(|| async {
+                let sandbox = self.sandbox.clone();
+                let digest = plugin.digest.clone();
+                let cached =
+                    tokio::task::spawn_blocking(move || sandbox.load_cached(&digest)).await??;
+                if let Some(loaded) = cached {
+                    return Ok(loaded);
+                }
+                let wasm = self.registry.blob(&plugin.digest).await?;
+                let sandbox = self.sandbox.clone();
+                tokio::task::spawn_blocking(move || sandbox.load(&wasm)).await?
+            })
+            .await
+            .with_context(|| format!("loading {}", plugin.label()))
     }
 
     /// Reloads if another host (or the CLI) changed the active set.
@@ -324,11 +362,35 @@ impl Plugins {
             .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
             .collect();
         paths.sort();
+        // Hashing every file on every start would cost more than the rest of a one-off
+        // `quire convert`: a file whose size and modification time are as last seen keeps
+        // the digest it had.
+        let memo_path = self.sandbox.cache_file("plugin-files.tsv");
+        let mut memo = memo_path
+            .as_deref()
+            .map(FileDigests::read)
+            .unwrap_or_default();
         let mut pending = Vec::new();
         for path in paths {
+            let stamp = FileStamp::of(&path)?;
+            if let Some(digest) = memo.digest(&path, &stamp) {
+                if digests.contains(digest) {
+                    continue;
+                }
+            }
             let wasm = std::fs::read(&path)?;
-            if !digests.contains(&Blobs::digest(&wasm)) {
+            let digest = Blobs::digest(&wasm);
+            memo.record(&path, stamp, digest.clone());
+            if !digests.contains(&digest) {
                 pending.push((path, wasm));
+            }
+        }
+        if let Some(memo_path) = &memo_path {
+            if let Err(e) = memo.write(memo_path) {
+                tracing::warn!(
+                    "plugin file digests not kept at {}: {e:#}",
+                    memo_path.display()
+                );
             }
         }
         if !pending.is_empty() {
@@ -375,6 +437,24 @@ impl Plugins {
         Ok(installed)
     }
 
+    /// The active converters loaded so far, as `name@version`.
+    pub fn loaded(&self) -> Vec<String> {
+        self.active()
+            .by_name
+            .values()
+            .filter(|p| p.loaded.initialized())
+            .map(|p| p.label())
+            .collect()
+    }
+
+    /// A plugin `warm` loaded (the benchmarks' synchronous entry points need one).
+    fn warmed(plugin: &ActivePlugin) -> anyhow::Result<&Loaded> {
+        plugin
+            .loaded
+            .get()
+            .ok_or_else(|| anyhow::anyhow!("{} is not loaded: call `warm` first", plugin.label()))
+    }
+
     /// The cost of one fresh instance of the active `name`, without a call (benchmarks).
     pub fn instantiate_cost(&self, name: &str) -> anyhow::Result<Duration> {
         let plugin = self
@@ -383,7 +463,9 @@ impl Plugins {
             .get(name)
             .cloned()
             .ok_or_else(|| anyhow::anyhow!("no active {name}"))?;
-        Ok(self.sandbox.instantiate_only(&plugin.loaded, self.limits)?)
+        Ok(self
+            .sandbox
+            .instantiate_only(Self::warmed(&plugin)?, self.limits)?)
     }
 
     /// Runs the active `name`'s importer on this thread, without queue or model checks:
@@ -406,7 +488,7 @@ impl Plugins {
             images: vec![],
             options: vec![],
         };
-        let (result, stats) = plugin.loaded.import(&self.sandbox, self.limits, &request);
+        let (result, stats) = Self::warmed(&plugin)?.import(&self.sandbox, self.limits, &request);
         let out = result?.map_err(|e| anyhow::anyhow!("{}", convert_error(e)))?;
         Ok((out.document.model, stats))
     }
@@ -494,6 +576,12 @@ impl Plugins {
         request: Req,
         call: SandboxCall<Req, Out>,
     ) -> Result<(Out, CallStats, String), ConversionError> {
+        if let Err(e) = self.ready(plugin).await {
+            return Err(ConversionError::Sandbox {
+                plugin: plugin.label(),
+                error: CallError::Host(format!("{e:#}")),
+            });
+        }
         let (sandbox, limits, p) = (self.sandbox.clone(), self.limits, plugin.clone());
         let record = |outcome: &'static str, stats: Option<&CallStats>| {
             crate::metrics::global().conversion(
@@ -507,7 +595,14 @@ impl Plugins {
         let ran = self
             .queue
             .run(limits.deadline + Duration::from_secs(2), move || {
-                call(&p.loaded, &sandbox, limits, &request)
+                // Made ready above, and a OnceCell is never unset.
+                match p.loaded.get() {
+                    Some(loaded) => call(loaded, &sandbox, limits, &request),
+                    None => (
+                        Err(CallError::Host("the converter is not loaded".into())),
+                        CallStats::default(),
+                    ),
+                }
             })
             .await;
         let (result, stats) = match ran {
@@ -753,5 +848,97 @@ mod clash_tests {
         assert_eq!(first_clash("text", &writer, active.iter()), None);
         let upgrade = plugin("plain-text", &[("text/plain", "txt")], &[]);
         assert_eq!(first_clash("plain-text", &upgrade, active.iter()), None);
+    }
+}
+
+/// A file's size and modification time: what `bootstrap` compares instead of its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified_nanos: u128,
+}
+
+impl FileStamp {
+    fn of(path: &Path) -> anyhow::Result<FileStamp> {
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+        let modified_nanos = meta
+            .modified()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        Ok(FileStamp {
+            len: meta.len(),
+            modified_nanos,
+        })
+    }
+}
+
+/// The digests of the plugin directory's files as last read, one `path, size, mtime,
+/// digest` line each. Damaged or missing, it is empty: every file is read again.
+#[derive(Debug, Default)]
+struct FileDigests(BTreeMap<String, (FileStamp, String)>);
+
+impl FileDigests {
+    fn read(path: &Path) -> FileDigests {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let entries = text
+            .lines()
+            .filter_map(|line| {
+                let mut parts = line.split('\t');
+                let (file, len, modified, digest) =
+                    (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+                let stamp = FileStamp {
+                    len: len.parse().ok()?,
+                    modified_nanos: modified.parse().ok()?,
+                };
+                Some((file.to_string(), (stamp, digest.to_string())))
+            })
+            .collect();
+        FileDigests(entries)
+    }
+
+    fn digest(&self, path: &Path, stamp: &FileStamp) -> Option<&str> {
+        let (seen, digest) = self.0.get(path.to_str()?)?;
+        (seen == stamp).then_some(digest.as_str())
+    }
+
+    fn record(&mut self, path: &Path, stamp: FileStamp, digest: String) {
+        if let Some(file) = path.to_str().filter(|f| !f.contains(['\t', '\n'])) {
+            self.0.insert(file.to_string(), (stamp, digest));
+        }
+    }
+
+    fn write(&self, path: &Path) -> std::io::Result<()> {
+        let mut text = String::new();
+        for (file, (stamp, digest)) in &self.0 {
+            text.push_str(&format!(
+                "{file}\t{}\t{}\t{digest}\n",
+                stamp.len, stamp.modified_nanos
+            ));
+        }
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, path)
+    }
+}
+
+#[cfg(test)]
+mod file_digest_tests {
+    use super::*;
+
+    #[test]
+    fn a_file_changed_since_it_was_read_is_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let wasm = dir.path().join("a.wasm");
+        std::fs::write(&wasm, b"one").unwrap();
+        let stamp = FileStamp::of(&wasm).unwrap();
+        let mut memo = FileDigests::default();
+        memo.record(&wasm, stamp, "d1".into());
+        let kept = dir.path().join("plugin-files.tsv");
+        memo.write(&kept).unwrap();
+        let memo = FileDigests::read(&kept);
+        assert_eq!(memo.digest(&wasm, &stamp), Some("d1"));
+        std::fs::write(&wasm, b"longer").unwrap();
+        assert_eq!(memo.digest(&wasm, &FileStamp::of(&wasm).unwrap()), None);
     }
 }

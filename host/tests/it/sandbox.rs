@@ -272,5 +272,14 @@ async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
     )
     .await
     .unwrap();
+    // Nothing is loaded until a call needs it, and a call loads its converter only.
+    assert!(plugins.loaded().is_empty(), "{:?}", plugins.loaded());
     markdown_still_works(&plugins).await;
+    let loaded = plugins.loaded();
+    assert!(
+        loaded.len() == 1 && loaded[0].starts_with("markdown@"),
+        "{loaded:?}"
+    );
+    plugins.warm().await.unwrap();
+    assert!(plugins.loaded().len() > 5, "{:?}", plugins.loaded());
 }
