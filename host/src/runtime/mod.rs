@@ -385,7 +385,7 @@ impl Plugins {
                 pending.push((path, wasm));
             }
         }
-        if let Some(memo_path) = &memo_path {
+        if let Some(memo_path) = memo_path.as_deref().filter(|_| memo.changed) {
             if let Err(e) = memo.write(memo_path) {
                 tracing::warn!(
                     "plugin file digests not kept at {}: {e:#}",
@@ -876,7 +876,11 @@ impl FileStamp {
 /// The digests of the plugin directory's files as last read, one `path, size, mtime,
 /// digest` line each. Damaged or missing, it is empty: every file is read again.
 #[derive(Debug, Default)]
-struct FileDigests(BTreeMap<String, (FileStamp, String)>);
+struct FileDigests {
+    entries: BTreeMap<String, (FileStamp, String)>,
+    /// Whether anything was recorded since it was read.
+    changed: bool,
+}
 
 impl FileDigests {
     fn read(path: &Path) -> FileDigests {
@@ -894,23 +898,27 @@ impl FileDigests {
                 Some((file.to_string(), (stamp, digest.to_string())))
             })
             .collect();
-        FileDigests(entries)
+        FileDigests {
+            entries,
+            changed: false,
+        }
     }
 
     fn digest(&self, path: &Path, stamp: &FileStamp) -> Option<&str> {
-        let (seen, digest) = self.0.get(path.to_str()?)?;
+        let (seen, digest) = self.entries.get(path.to_str()?)?;
         (seen == stamp).then_some(digest.as_str())
     }
 
     fn record(&mut self, path: &Path, stamp: FileStamp, digest: String) {
         if let Some(file) = path.to_str().filter(|f| !f.contains(['\t', '\n'])) {
-            self.0.insert(file.to_string(), (stamp, digest));
+            self.entries.insert(file.to_string(), (stamp, digest));
+            self.changed = true;
         }
     }
 
     fn write(&self, path: &Path) -> std::io::Result<()> {
         let mut text = String::new();
-        for (file, (stamp, digest)) in &self.0 {
+        for (file, (stamp, digest)) in &self.entries {
             text.push_str(&format!(
                 "{file}\t{}\t{}\t{digest}\n",
                 stamp.len, stamp.modified_nanos
