@@ -28,6 +28,8 @@ pub struct App {
     pub token_failures: Arc<Throttle>,
     /// Sign-in link requests and redemptions, per client address.
     pub sign_ins: Arc<Throttle>,
+    /// The daily allowances' blocks this host holds (see `usage::Allowance`).
+    pub allowance: Arc<crate::usage::Allowance>,
 }
 
 /// What anonymous link holders may do per minute. Views are limited per client only: a
@@ -79,6 +81,7 @@ impl App {
         Ok(App {
             token_failures,
             sign_ins: Arc::new(Throttle::new(SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE)),
+            allowance: Arc::default(),
             bodies,
             link_limits,
             config: Arc::new(config),

@@ -1,5 +1,6 @@
 //! The server's background work, apart from requests: following the active converters that
-//! other hosts (or the CLI) change in the database, and housekeeping (the bin past its
+//! other hosts (or the CLI) change in the database, giving back the daily calls a lease
+//! did not spend (`usage::Allowance`), and housekeeping (the bin past its
 //! retention, tokens, sessions and sign-in links long expired, blobs nothing names). Mail has its own sender
 //! (`mail::spawn_sender`), which the server stops with its listeners.
 
@@ -12,7 +13,7 @@ const REFRESH_EVERY: Duration = Duration::from_secs(2);
 /// How often the housekeeping runs (the first run is at start).
 const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(3600);
 
-/// Starts both loops on the runtime; they run as long as the process.
+/// Starts the loops on the runtime; they run as long as the process.
 pub fn spawn(app: &App) {
     let plugins = app.plugins.clone();
     tokio::spawn(async move {
@@ -20,6 +21,18 @@ pub fn spawn(app: &App) {
             tokio::time::sleep(REFRESH_EVERY).await;
             if let Err(e) = plugins.refresh().await {
                 tracing::warn!("refreshing the active converters: {e:#}");
+            }
+        }
+    });
+    let (db, allowance) = (app.db.clone(), app.allowance.clone());
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(crate::usage::LEASE_LIFE).await;
+            if let Err(e) = allowance
+                .release_older_than(&db, crate::usage::LEASE_LIFE)
+                .await
+            {
+                tracing::warn!("giving back unspent daily calls: {e:#}");
             }
         }
     });

@@ -1,7 +1,10 @@
 //! Daily call allowance, counted per account per UTC day in the database, so every host
-//! sharing the database shares one allowance and concurrent calls never overspend it.
+//! sharing the database shares one allowance and concurrent calls never overspend it;
+//! hosts take it in blocks (`Allowance`) so that a call costs no database write.
 
-use sqlx::Row;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::store::{now, Db};
@@ -25,45 +28,189 @@ pub fn seconds_to_midnight(unix: f64) -> u64 {
     ((86400.0 - into_day).ceil() as u64).max(1)
 }
 
-/// Counts one call against the account's allowance, atomically: the increment only
-/// happens while the count is under the limit, so 50 racing calls at the edge spend
-/// exactly what is left and the rest are refused.
-pub async fn count_call(db: &Db, account_id: &str, allowed: Option<i64>) -> Result<i64> {
-    let t = now();
-    let day = utc_day(t);
-    let spent = || Error::AllowanceSpent {
-        allowed: allowed.unwrap_or(0),
-        retry_after: seconds_to_midnight(t),
-    };
-    let row = match allowed {
-        Some(limit) if limit <= 0 => return Err(spent()),
-        Some(limit) => {
-            sqlx::query(
-                "INSERT INTO usage (account_id, day, calls) VALUES ($1, $2, 1)
-                 ON CONFLICT (account_id, day) DO UPDATE SET calls = usage.calls + 1
-                 WHERE usage.calls < $3 RETURNING calls",
-            )
-            .bind(account_id)
-            .bind(&day)
-            .bind(limit)
-            .fetch_optional(&db.pool)
-            .await?
-        }
-        None => {
-            sqlx::query(
-                "INSERT INTO usage (account_id, day, calls) VALUES ($1, $2, 1)
-                 ON CONFLICT (account_id, day) DO UPDATE SET calls = usage.calls + 1 RETURNING calls",
-            )
-            .bind(account_id)
-            .bind(&day)
-            .fetch_optional(&db.pool)
-            .await?
-        }
-    };
-    match row {
-        Some(r) => Ok(r.try_get("calls")?),
-        None => Err(spent()),
+/// The most calls a host takes from the database at once.
+const BLOCK: i64 = 64;
+/// How long a host keeps a lease before it gives back what it did not use.
+pub const LEASE_LIFE: Duration = Duration::from_secs(1);
+
+/// Calls this host took from an account's allowance in the database and has not spent yet.
+#[derive(Debug)]
+struct Lease {
+    day: String,
+    /// The allowance it was taken under: a plan change ends it at the next call.
+    limit: Option<i64>,
+    left: i64,
+    taken: Instant,
+}
+
+/// The daily allowance, counted in blocks: a host takes a block of calls from the usage
+/// row in one transaction and counts it down in memory, so a read costs no database
+/// write. Blocks shrink near the end of an allowance (a sixteenth of what is left, down
+/// to one call), so the last calls of a day are counted one by one, in the database,
+/// exactly as before. A host gives back what it did not use when its lease is a second
+/// old, before it reports usage, and when it stops; so usage read on the host that
+/// served the calls is exact, and another host's unspent block is back within a second.
+/// What a killed host held stays spent: a crash can cost an account at most one block,
+/// never give it more calls than its plan.
+#[derive(Debug, Default)]
+pub struct Allowance {
+    leases: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Lease>>>>>,
+}
+
+impl Allowance {
+    fn slot(&self, account_id: &str) -> Arc<tokio::sync::Mutex<Option<Lease>>> {
+        self.leases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(account_id.to_string())
+            .or_default()
+            .clone()
     }
+
+    /// Counts one call against the account's allowance (`None`: unlimited, counted for
+    /// the record). Refused once the allowance is spent, with the seconds to midnight.
+    pub async fn count_call(&self, db: &Db, account_id: &str, allowed: Option<i64>) -> Result<()> {
+        let t = now();
+        let day = utc_day(t);
+        let slot = self.slot(account_id);
+        let mut lease = slot.lock().await;
+        if let Some(l) = lease.as_mut().filter(|l| {
+            l.day == day && l.limit == allowed && l.left > 0 && l.taken.elapsed() < LEASE_LIFE
+        }) {
+            l.left -= 1;
+            return Ok(());
+        }
+        let granted = renew(db, account_id, &day, allowed, lease.take()).await?;
+        if granted == 0 {
+            return Err(Error::AllowanceSpent {
+                allowed: allowed.unwrap_or(0),
+                retry_after: seconds_to_midnight(t),
+            });
+        }
+        *lease = Some(Lease {
+            day,
+            limit: allowed,
+            left: granted - 1,
+            taken: Instant::now(),
+        });
+        Ok(())
+    }
+
+    /// Gives back the account's unspent calls, so the usage row counts only calls made.
+    pub async fn release(&self, db: &Db, account_id: &str) -> Result<()> {
+        let slot = self.slot(account_id);
+        let mut lease = slot.lock().await;
+        if let Some(l) = lease.take() {
+            give_back(db, account_id, &l).await?;
+        }
+        Ok(())
+    }
+
+    /// Gives back every lease older than `age` (all of them with `Duration::ZERO`, when
+    /// the server stops), and forgets accounts that hold none.
+    pub async fn release_older_than(&self, db: &Db, age: Duration) -> Result<()> {
+        let slots: Vec<(String, Arc<tokio::sync::Mutex<Option<Lease>>>)> = self
+            .leases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (account_id, slot) in slots {
+            let mut lease = slot.lock().await;
+            if lease.as_ref().is_some_and(|l| l.taken.elapsed() >= age) {
+                if let Some(l) = lease.take() {
+                    give_back(db, &account_id, &l).await?;
+                }
+            }
+            if lease.is_none() {
+                drop(lease);
+                let mut map = self.leases.lock().unwrap_or_else(|p| p.into_inner());
+                // Only if no call picked the slot up meanwhile.
+                if map
+                    .get(&account_id)
+                    .is_some_and(|s| Arc::strong_count(s) == 2)
+                {
+                    map.remove(&account_id);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How many calls a new lease takes when `base` calls are counted.
+fn block(base: i64, allowed: Option<i64>) -> i64 {
+    match allowed {
+        None => BLOCK,
+        Some(limit) if base >= limit => 0,
+        Some(limit) => ((limit - base) / 16).clamp(1, BLOCK),
+    }
+}
+
+async fn give_back(db: &Db, account_id: &str, lease: &Lease) -> Result<()> {
+    if lease.left > 0 {
+        sqlx::query("UPDATE usage SET calls = calls - $1 WHERE account_id = $2 AND day = $3")
+            .bind(lease.left)
+            .bind(account_id)
+            .bind(&lease.day)
+            .execute(&db.pool)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Gives back what `old` did not use and takes a new block, in one transaction (the row
+/// is locked from the first UPDATE on, so no other host moves the count in between).
+/// Returns the calls granted, 0 when the allowance is spent.
+async fn renew(
+    db: &Db,
+    account_id: &str,
+    day: &str,
+    allowed: Option<i64>,
+    old: Option<Lease>,
+) -> Result<i64> {
+    if allowed.is_some_and(|limit| limit <= 0) {
+        if let Some(old) = &old {
+            give_back(db, account_id, old).await?;
+        }
+        return Ok(0);
+    }
+    let mut tx = db.begin().await?;
+    if let Some(old) = old.filter(|o| o.left > 0) {
+        sqlx::query("UPDATE usage SET calls = calls - $1 WHERE account_id = $2 AND day = $3")
+            .bind(old.left)
+            .bind(account_id)
+            .bind(&old.day)
+            .execute(&mut *tx)
+            .await?;
+    }
+    sqlx::query(
+        "INSERT INTO usage (account_id, day, calls) VALUES ($1, $2, 0)
+         ON CONFLICT (account_id, day) DO NOTHING",
+    )
+    .bind(account_id)
+    .bind(day)
+    .execute(&mut *tx)
+    .await?;
+    let base: i64 = sqlx::query_scalar(
+        "UPDATE usage SET calls = calls WHERE account_id = $1 AND day = $2 RETURNING calls",
+    )
+    .bind(account_id)
+    .bind(day)
+    .fetch_one(&mut *tx)
+    .await?;
+    let granted = block(base, allowed);
+    if granted > 0 {
+        sqlx::query("UPDATE usage SET calls = calls + $1 WHERE account_id = $2 AND day = $3")
+            .bind(granted)
+            .bind(account_id)
+            .bind(day)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(granted)
 }
 
 pub async fn calls_today(db: &Db, account_id: &str) -> Result<i64> {
@@ -79,6 +226,17 @@ pub async fn calls_today(db: &Db, account_id: &str) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blocks_shrink_to_one_call_near_the_end() {
+        assert_eq!(block(0, None), BLOCK);
+        assert_eq!(block(0, Some(100_000)), BLOCK);
+        assert_eq!(block(0, Some(160)), 10);
+        assert_eq!(block(95, Some(100)), 1);
+        assert_eq!(block(99, Some(100)), 1);
+        assert_eq!(block(100, Some(100)), 0);
+        assert_eq!(block(150, Some(100)), 0);
+    }
 
     #[test]
     fn days_and_midnights_are_utc() {

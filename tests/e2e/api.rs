@@ -630,6 +630,16 @@ fn surface_and_usage(s: &Server, t: &str) {
         u2["calls"]["today"].as_i64().unwrap(),
         u1["calls"]["today"].as_i64().unwrap() + 1
     );
+    // Calls are taken from the database in blocks (usage::Allowance): 100 reads, more
+    // than one block, count exactly 100, and the block taken for them is given back.
+    for _ in 0..100 {
+        assert_eq!(s.get(t, "/api/v1/documents?limit=1").status, 200);
+    }
+    let u3 = s.get(t, "/api/v1/usage").json();
+    assert_eq!(
+        u3["calls"]["today"].as_i64().unwrap(),
+        u2["calls"]["today"].as_i64().unwrap() + 101
+    );
     assert_eq!(u2["calls"]["allowed"], 2000);
     assert_eq!(
         u2["calls"]["left"].as_i64().unwrap(),

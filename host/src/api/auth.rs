@@ -212,13 +212,14 @@ pub async fn gate(
         )
         .with("needed", needed));
     }
-    crate::usage::count_call(
-        &app.db,
-        &principal.account.id,
-        principal.account.plan.daily_calls,
-    )
-    .await
-    .map_err(ApiError::from)?;
+    app.allowance
+        .count_call(
+            &app.db,
+            &principal.account.id,
+            principal.account.plan.daily_calls,
+        )
+        .await
+        .map_err(ApiError::from)?;
     req.extensions_mut().insert(principal);
     Ok(next.run(req).await)
 }

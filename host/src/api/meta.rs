@@ -18,6 +18,8 @@ pub async fn usage(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
 ) -> Result<Json<answers::Usage>, ApiError> {
+    // What this host took and did not spend is not spent.
+    app.allowance.release(&app.db, &p.account.id).await?;
     let today = usage::calls_today(&app.db, &p.account.id).await?;
     let account = accounts::account(&app.db, &p.account.id).await?;
     let plan = &account.plan;

@@ -219,7 +219,7 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     let mailer =
         crate::mail::spawn_sender(app.db.clone(), app.config.mail.clone(), stopping.clone())?;
 
-    let (db, drain) = (app.db.clone(), app.config.drain);
+    let (db, drain, allowance) = (app.db.clone(), app.config.drain, app.allowance.clone());
     let tls_files = (app.config.tls.clone(), app.config.admin_tls.clone());
     let stopping_admin = stopping.clone();
     let admin_router = operator::router(app.clone(), token);
@@ -247,6 +247,9 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     }
     if let Some(mailer) = mailer {
         let _ = tokio::time::timeout(Duration::from_secs(5), mailer).await;
+    }
+    if let Err(e) = allowance.release_older_than(&db, Duration::ZERO).await {
+        tracing::warn!("giving back unspent daily calls: {e:#}");
     }
     match crate::mail::release_claims(&db).await {
         Ok(0) => {}

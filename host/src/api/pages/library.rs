@@ -231,6 +231,7 @@ pub async fn purge(
 /// GET /usage: today's calls and the storage, against the plan.
 pub async fn usage(State(app): State<App>, Signed(session): Signed) -> PageResult {
     let account = crate::accounts::account(&app.db, &session.account.id).await?;
+    app.allowance.release(&app.db, &account.id).await?;
     let calls = crate::usage::calls_today(&app.db, &account.id).await?;
     let plan = &account.plan;
     let meter = |label: &str, used: i64, limit: Option<i64>, show: &dyn Fn(i64) -> String| {
