@@ -88,7 +88,15 @@ for _ in $(seq 1 200); do
 done
 [ -n "$node" ] || fail "garage did not answer within 20 s"
 
-garage layout assign -z test -c 1G "$node" >/dev/null
+# `node id` reads the node's key from disk, so it can answer before the RPC listener is up
+# (on a loaded machine, "Connection refused"): the layout is retried until the node takes it.
+laid=""
+for _ in $(seq 1 200); do
+  if garage layout assign -z test -c 1G "$node" >/dev/null 2>&1; then laid=1; break; fi
+  kill -0 "$PID" 2>/dev/null || fail "garage exited at start"
+  sleep 0.1
+done
+[ -n "$laid" ] || fail "garage did not take its layout within 20 s"
 garage layout apply --version 1 >/dev/null
 ready=""
 for _ in $(seq 1 200); do
