@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use quire_sdk::{Field, FieldType, Kind};
+use quire_sdk::{Field, FieldType, Kind, Rect};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -231,20 +231,15 @@ impl Question {
 pub struct PlacedQuestion {
     #[serde(flatten)]
     pub question: Question,
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
+    #[serde(flatten)]
+    pub frame: Rect,
 }
 
 impl PlacedQuestion {
     pub fn new(f: &Field) -> PlacedQuestion {
         PlacedQuestion {
             question: Question::new(f),
-            x: f.frame.x,
-            y: f.frame.y,
-            w: f.frame.w,
-            h: f.frame.h,
+            frame: f.frame,
         }
     }
 }
@@ -419,10 +414,8 @@ pub struct Suggestion {
     #[schemars(length(max = 0))]
     pub label: String,
     pub page: u32,
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
+    #[serde(flatten)]
+    pub frame: Rect,
 }
 
 impl Suggestion {
@@ -432,10 +425,7 @@ impl Suggestion {
             field_type: f.field_type,
             label: String::new(),
             page: f.page,
-            x: f.frame.x,
-            y: f.frame.y,
-            w: f.frame.w,
-            h: f.frame.h,
+            frame: f.frame,
         }
     }
 }
