@@ -1,6 +1,7 @@
 //! The converter platform's costs, as ratios measured in one process (these machines are
 //! noisy, absolute numbers are not comparable across runs):
-//! - the Markdown importer natively vs inside the sandbox, on a 1-page and a 50-page input;
+//! - each path the issue names (the Markdown, HTML and mermaid importers, the PDF exporter)
+//!   natively vs inside the sandbox, timed in turn so a slow spell hits both sides;
 //! - the fixed cost of a fresh pooled instance;
 //! - whole conversions (Markdown -> model -> PDF) per second through `quire convert`'s path.
 //!
@@ -10,8 +11,8 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::median;
-use quire_sdk::ImportRequest;
+use common::{median, paired};
+use quire_sdk::{ConvertError, ExportRequest, ImportRequest, Imported};
 
 fn markdown(pages: usize) -> String {
     let mut s = String::from("# Benchmark document\n\n");
@@ -24,15 +25,107 @@ fn markdown(pages: usize) -> String {
     s
 }
 
-fn native(text: &str) -> String {
-    let out = quire_markdown::convert(ImportRequest {
-        bytes: text.as_bytes().to_vec(),
-        media_type: "text/markdown".into(),
+/// The model as JSON text, the way it crosses the sandbox's boundary.
+fn model_json(imported: Result<Imported, ConvertError>) -> String {
+    serde_json::to_string(&imported.unwrap().document).unwrap()
+}
+
+fn import_request(bytes: &[u8], media_type: &str) -> ImportRequest {
+    ImportRequest {
+        bytes: bytes.to_vec(),
+        media_type: media_type.into(),
         ..Default::default()
-    })
-    .unwrap();
-    // The guest serialises the model too: the same work on both sides.
-    serde_json::to_string(&out.document).unwrap()
+    }
+}
+
+/// One path through one converter, natively and in the sandbox: both sides do the same
+/// work, including the JSON the model crosses the boundary as.
+struct Case {
+    name: String,
+    plugin: &'static str,
+    input: Vec<u8>,
+    media_type: &'static str,
+    export: bool,
+    native: fn(&[u8], &str) -> Vec<u8>,
+}
+
+impl Case {
+    fn sandbox(&self, plugins: &quire::runtime::Plugins) -> (Vec<u8>, quire::runtime::CallStats) {
+        if self.export {
+            let model = String::from_utf8(self.input.clone()).unwrap();
+            plugins
+                .export_in_sandbox(self.plugin, model, self.media_type)
+                .unwrap()
+        } else {
+            let (model, stats) = plugins
+                .import_in_sandbox(self.plugin, self.input.clone(), self.media_type)
+                .unwrap();
+            (model.into_bytes(), stats)
+        }
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let corpus = quire_sdk::corpus_dir();
+    let read = |path: &str| std::fs::read(corpus.join(path)).unwrap();
+    let markdown_native: fn(&[u8], &str) -> Vec<u8> = |bytes, media_type| {
+        model_json(quire_markdown::convert(import_request(bytes, media_type))).into_bytes()
+    };
+    let book = markdown(50).into_bytes();
+    let book_model = markdown_native(&book, "text/markdown");
+    vec![
+        Case {
+            name: "markdown import, 1 page".into(),
+            plugin: "markdown",
+            input: markdown(1).into_bytes(),
+            media_type: "text/markdown",
+            export: false,
+            native: markdown_native,
+        },
+        Case {
+            name: "markdown import, 50 pages".into(),
+            plugin: "markdown",
+            input: book,
+            media_type: "text/markdown",
+            export: false,
+            native: markdown_native,
+        },
+        Case {
+            name: "html import, wikipedia-new-zealand".into(),
+            plugin: "html",
+            input: read("html/readability-wikipedia-new-zealand.html"),
+            media_type: "text/html",
+            export: false,
+            native: |bytes, media_type| {
+                model_json(quire_html::convert(import_request(bytes, media_type))).into_bytes()
+            },
+        },
+        Case {
+            name: "mermaid import, flowchart-code-flow".into(),
+            plugin: "mermaid",
+            input: read("mermaid/flowchart-code-flow.mmd"),
+            media_type: quire_mermaid::MEDIA_TYPE,
+            export: false,
+            native: |bytes, media_type| {
+                model_json(quire_mermaid::import_mermaid(import_request(
+                    bytes, media_type,
+                )))
+                .into_bytes()
+            },
+        },
+        Case {
+            name: "pdf export, the 50-page markdown".into(),
+            plugin: "pdf",
+            input: book_model,
+            media_type: "application/pdf",
+            export: true,
+            native: |model, media_type| {
+                let document = serde_json::from_slice(model).unwrap();
+                let request = ExportRequest::new(document, vec![], media_type);
+                quire_pdf::export_pdf(&request).unwrap().bytes
+            },
+        },
+    ]
 }
 
 fn main() {
@@ -49,32 +142,32 @@ fn main() {
             .unwrap_or(0)
     );
 
-    for pages in [1usize, 50] {
-        let text = markdown(pages);
-        let native_model = native(&text);
-        let (sandbox_model, stats) = plugins
-            .import_in_sandbox("markdown", text.clone().into_bytes(), "text/markdown")
-            .unwrap();
+    println!("sandbox/native is the 10th-percentile time of each side over the runs");
+    for case in cases() {
+        let native_out = (case.native)(&case.input, case.media_type);
+        let (sandbox_out, stats) = case.sandbox(&plugins);
         assert_eq!(
-            native_model, sandbox_model,
-            "native and sandboxed runs must agree"
+            native_out, sandbox_out,
+            "{}: native and sandboxed runs must agree",
+            case.name
         );
-        let doc: quire_sdk::Document = serde_json::from_str(&sandbox_model).unwrap();
-        let runs = if pages == 1 { 200 } else { 15 };
-        let n = median(runs, || {
-            std::hint::black_box(native(&text));
-        });
-        let s = median(runs, || {
-            std::hint::black_box(
-                plugins
-                    .import_in_sandbox("markdown", text.clone().into_bytes(), "text/markdown")
-                    .unwrap(),
-            );
-        });
+        let once = Instant::now();
+        (case.native)(&case.input, case.media_type);
+        let runs = (Duration::from_secs(3).as_secs_f64() / once.elapsed().as_secs_f64() / 3.0)
+            .clamp(10.0, 300.0) as usize;
+        let (n, s) = paired(
+            runs,
+            || {
+                std::hint::black_box((case.native)(&case.input, case.media_type));
+            },
+            || {
+                std::hint::black_box(case.sandbox(&plugins));
+            },
+        );
         println!(
-            "markdown import, {} page(s) ({} bytes): native {:.3} ms, sandbox {:.3} ms, sandbox/native {:.2}x (fuel {}, peak memory {:.1} MiB)",
-            doc.pages.len(),
-            text.len(),
+            "{} ({} bytes in): native {:.3} ms, sandbox {:.3} ms, sandbox/native {:.2}x (fuel {}, peak memory {:.1} MiB)",
+            case.name,
+            case.input.len(),
             n.as_secs_f64() * 1e3,
             s.as_secs_f64() * 1e3,
             s.as_secs_f64() / n.as_secs_f64(),

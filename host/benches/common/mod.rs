@@ -17,7 +17,12 @@ pub fn plugins(rt: &tokio::runtime::Runtime, dir: &Path) -> Plugins {
             limits: Limits::default(),
             workers: 2,
             max_waiting: 64,
-            cache_dir: Some(dir.join("cache")),
+            // QUIRE_BENCH_CACHE keeps compiled plugins between runs (for profiling).
+            cache_dir: Some(
+                std::env::var_os("QUIRE_BENCH_CACHE")
+                    .map(Into::into)
+                    .unwrap_or_else(|| dir.join("cache")),
+            ),
         };
         let p = Plugins::open(db, blobs, settings).await.unwrap();
         p.bootstrap(&plugins_dir).await.unwrap();
@@ -37,4 +42,24 @@ pub fn median(runs: usize, mut f: impl FnMut()) -> Duration {
         .collect();
     t.sort();
     t[t.len() / 2]
+}
+
+/// 10th percentiles of `runs` timings of `a` and of `b`, taken in turn (a, b, a, b, ...) so that a
+/// slow spell of the machine lands on both sides of the ratio instead of on one; the low
+/// percentile is the run the neighbours disturbed least.
+#[allow(dead_code)] // one of the two benches uses it
+pub fn paired(runs: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
+    let mut ta = Vec::with_capacity(runs);
+    let mut tb = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let s = Instant::now();
+        a();
+        ta.push(s.elapsed());
+        let s = Instant::now();
+        b();
+        tb.push(s.elapsed());
+    }
+    ta.sort();
+    tb.sort();
+    (ta[runs / 10], tb[runs / 10])
 }

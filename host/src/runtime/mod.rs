@@ -457,12 +457,7 @@ impl Plugins {
 
     /// The cost of one fresh instance of the active `name`, without a call (benchmarks).
     pub fn instantiate_cost(&self, name: &str) -> anyhow::Result<Duration> {
-        let plugin = self
-            .active()
-            .by_name
-            .get(name)
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("no active {name}"))?;
+        let plugin = self.bench_plugin(name)?;
         Ok(self
             .sandbox
             .instantiate_only(Self::warmed(&plugin)?, self.limits)?)
@@ -476,21 +471,45 @@ impl Plugins {
         bytes: Vec<u8>,
         media_type: &str,
     ) -> anyhow::Result<(String, CallStats)> {
-        let plugin = self
-            .active()
-            .by_name
-            .get(name)
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("no active {name}"))?;
         let request = WitImport {
             bytes,
             media_type: media_type.into(),
             images: vec![],
             options: vec![],
         };
-        let (result, stats) = Self::warmed(&plugin)?.import(&self.sandbox, self.limits, &request);
+        let (result, stats) =
+            Self::warmed(&*self.bench_plugin(name)?)?.import(&self.sandbox, self.limits, &request);
         let out = result?.map_err(|e| anyhow::anyhow!("{}", convert_error(e)))?;
         Ok((out.document.model, stats))
+    }
+
+    /// Runs the active `name`'s exporter on this thread on a model given as JSON text (as
+    /// it crosses into the sandbox), without queue or checks: benchmarks only.
+    pub fn export_in_sandbox(
+        &self,
+        name: &str,
+        model: String,
+        media_type: &str,
+    ) -> anyhow::Result<(Vec<u8>, CallStats)> {
+        let request = WitExport {
+            document: sandbox::wit_document(model, vec![]),
+            media_type: media_type.into(),
+            page: None,
+            dpi: None,
+            options: vec![],
+        };
+        let (result, stats) =
+            Self::warmed(&*self.bench_plugin(name)?)?.export(&self.sandbox, self.limits, &request);
+        let out = result?.map_err(|e| anyhow::anyhow!("{}", convert_error(e)))?;
+        Ok((out.bytes, stats))
+    }
+
+    fn bench_plugin(&self, name: &str) -> anyhow::Result<Arc<ActivePlugin>> {
+        self.active()
+            .by_name
+            .get(name)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("no active {name}"))
     }
 
     /// What clients may send and download: the active formats less the internal ones

@@ -11,6 +11,9 @@
 //! A converter is written once as ordinary Rust and runs natively (tests, benchmarks) or as a
 //! `wasm32-wasip2` component inside the host's sandbox.
 
+// Natively the system allocator serves and only the tests of the size classes run.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod call_heap;
 pub mod convert;
 pub mod flow;
 pub mod geometry;
@@ -22,6 +25,11 @@ pub mod validate;
 
 #[cfg(feature = "guest")]
 pub mod guest;
+
+/// Components allocate from a heap made for one call (see [`call_heap`]).
+#[cfg(all(feature = "guest", target_arch = "wasm32"))]
+#[global_allocator]
+static HEAP: call_heap::CallHeap = call_heap::CallHeap::new();
 
 pub use convert::{
     Asset, ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported,
