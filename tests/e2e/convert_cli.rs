@@ -98,3 +98,62 @@ fn an_unknown_format_names_what_is_served() {
         "{stderr}"
     );
 }
+
+#[test]
+fn one_page_of_a_long_pdf_reads_that_page_alone_and_draws_it_the_same() {
+    let data = tempfile::tempdir().unwrap();
+    let convert = |input: &std::path::Path, to: &[&str], out: &std::path::Path| {
+        let run = quire(data.path())
+            .arg("convert")
+            .arg(input)
+            .args(to)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert!(run.status.success(), "{stderr}");
+        stderr
+    };
+    let pdf = data.path().join("spec.pdf");
+    convert(
+        &corpus("markdown/commonmark-spec.md"),
+        &["--to", "pdf"],
+        &pdf,
+    );
+    let pages = run_tool(Command::new("qpdf").arg("--show-npages").arg(&pdf));
+    assert!(pages.trim().parse::<u32>().unwrap() > 50, "{pages}");
+
+    // Straight from the PDF: only page 40 is read.
+    let direct = data.path().join("direct.png");
+    let said = convert(
+        &pdf,
+        &["--to", "png", "--page", "40", "--dpi", "40"],
+        &direct,
+    );
+    assert!(said.contains("import: pdf@"), "{said}");
+    // Through the whole document's model: every page is read, page 40 drawn.
+    let model = data.path().join("spec.json");
+    convert(&pdf, &["--to", "json"], &model);
+    let whole = data.path().join("whole.png");
+    convert(
+        &model,
+        &["--to", "png", "--page", "40", "--dpi", "40"],
+        &whole,
+    );
+
+    let pixels = |path: &std::path::Path| {
+        let mut reader =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()))
+                .read_info()
+                .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        (info.width, info.height, buf)
+    };
+    let (a, b) = (pixels(&direct), pixels(&whole));
+    assert_eq!((a.0, a.1), (b.0, b.1), "the same page size");
+    assert!(a.2.iter().any(|&p| p < 128), "page 40 has ink");
+    assert!(a.2 == b.2, "page 40 is drawn alike both ways");
+}

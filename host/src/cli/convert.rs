@@ -73,6 +73,7 @@ pub async fn run(app: &App, args: ConvertArgs) -> anyhow::Result<()> {
             .map(|e| e.to_string_lossy().to_lowercase())
             .context("the input has no extension; say its format with --from")?,
     };
+    let mut page = args.page;
     let (document, assets) = if from == "json" || from == "application/json" {
         let text = String::from_utf8(bytes).context("the model is not UTF-8")?;
         (validate::parse_and_check(&text, [])?, Vec::new())
@@ -84,9 +85,20 @@ pub async fn run(app: &App, args: ConvertArgs) -> anyhow::Result<()> {
             .find(|f| f.extension == from || f.media_type == from)
             .map(|f| f.media_type)
             .unwrap_or(from);
+        let mut options = args.options.clone();
+        // One page of a long document: an importer that can read that page alone (the PDF
+        // one) need not read the others; the page is then page 1 of what it gives.
+        if let Some(n) = args.page.filter(|_| args.to != "json") {
+            if !options.iter().any(|(k, _)| k == "page")
+                && app.plugins.import_option(&media_type, "page")
+            {
+                options.push(("page".into(), n.to_string()));
+                page = Some(1);
+            }
+        }
         let imported = app
             .plugins
-            .import(bytes, &media_type, Vec::new(), args.options.clone())
+            .import(bytes, &media_type, Vec::new(), options)
             .await?;
         report("import", &imported);
         (imported.value.document, imported.value.assets)
@@ -98,7 +110,7 @@ pub async fn run(app: &App, args: ConvertArgs) -> anyhow::Result<()> {
     } else {
         let exported = app
             .plugins
-            .export(&document, &assets, &args.to, args.page, args.dpi)
+            .export(&document, &assets, &args.to, page, args.dpi)
             .await?;
         report("export", &exported);
         for (k, v) in &exported.value.headers {

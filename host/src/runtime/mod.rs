@@ -573,6 +573,12 @@ impl Plugins {
         })
     }
 
+    /// Whether the active importer of `media_type` describes the option `name`.
+    pub fn import_option(&self, media_type: &str, name: &str) -> bool {
+        self.find(false, media_type)
+            .is_ok_and(|p| p.info.options.iter().any(|o| o.name == name))
+    }
+
     /// The media type of an export extension (`pdf` -> `application/pdf`), if one is served.
     pub fn export_media_type(&self, extension: &str) -> Option<String> {
         self.formats(true)

@@ -49,6 +49,11 @@ impl Converter for Pdf {
                     "Import: the password of a PDF that cannot be opened without one",
                 ),
                 option("title", "Import: document title; overrides the PDF's own"),
+                option(
+                    "page",
+                    "Import: only this page (1-based), as a one-page document: one page of a \
+                     long PDF without reading the others",
+                ),
             ],
         }
     }

@@ -224,11 +224,37 @@ fn damaged_and_foreign_bytes_are_refused_with_a_sentence() {
 #[test]
 fn bad_option_values_are_invalid_requests() {
     let bytes = read(&format!("{FIXTURES}/import-report.pdf"));
-    for (name, value) in [("mode", "vector"), ("unlock", "please")] {
+    for (name, value) in [
+        ("mode", "vector"),
+        ("unlock", "please"),
+        ("page", "0"),
+        ("page", "two"),
+        ("page", "4"),
+    ] {
         match import(bytes.clone(), &[(name, value)]) {
             Err(ConvertError::InvalidRequest(s)) => assert!(s.contains(value), "{s}"),
             other => panic!("{name}={value}: {:?}", other.err()),
         }
+    }
+}
+
+#[test]
+fn option_page_imports_that_page_alone() {
+    let bytes = read(&format!("{FIXTURES}/import-report.pdf"));
+    let whole = import(bytes.clone(), &[]).unwrap();
+    assert_eq!(whole.document.pages.len(), 3);
+    for n in 1..=3 {
+        let one = import(bytes.clone(), &[("page", &n.to_string())]).unwrap();
+        assert_eq!(one.document.pages.len(), 1, "page={n}");
+        let (page, want) = (&one.document.pages[0], &whole.document.pages[n - 1]);
+        assert_eq!((page.width, page.height), (want.width, want.height));
+        let text = |p: &Page| {
+            let mut doc = Document::new(Kind::Pdf);
+            doc.pages.push(p.clone());
+            model_text(&doc)
+        };
+        assert!(!text(want).is_empty(), "page {n} of the fixture has text");
+        assert_eq!(text(page), text(want), "page={n}");
     }
 }
 
@@ -240,7 +266,7 @@ fn the_converter_describes_its_import() {
         .imports
         .iter()
         .any(|f| f.media_type == "application/pdf" && f.extension == "pdf"));
-    for option in ["mode", "unlock", "password"] {
+    for option in ["mode", "unlock", "password", "page"] {
         assert!(info.options.iter().any(|o| o.name == option), "{option}");
     }
 }

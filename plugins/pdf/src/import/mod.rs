@@ -116,7 +116,7 @@ fn ending(bytes: &[u8]) -> Ending {
 
 /// Reads a PDF into the model; usable natively (tests, benchmarks) as well as inside the
 /// component. Options: `mode` (`image`), `unlock` (`1`, `decrypt`, `rebuild`), `password`,
-/// `title`.
+/// `title`, `page` (only that page, as a one-page document).
 pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
     let mode = Mode::parse(request.option("mode"))?;
     let unlock = Unlock::parse(request.option("unlock"))?;
@@ -129,6 +129,7 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map(str::to_string);
+    let only = only_page(request.option("page"))?;
     let bytes = request.bytes;
     if bytes.len() > MAX_INPUT {
         return Err(ConvertError::TooLarge(format!(
@@ -162,12 +163,22 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
     let opened = open::open(bytes, password.as_deref(), unlock)?;
     warnings.extend(opened.warnings.iter().cloned());
     let (pdf, redraw) = load(opened, password.is_some(), &mut warnings)?;
-    let pages = pdf.pages();
-    if pages.is_empty() {
+    let all = pdf.pages();
+    if all.is_empty() {
         return Err(ConvertError::Damaged(
             "this PDF has no pages that can be read".into(),
         ));
     }
+    let pages = match only {
+        None => &all[..],
+        Some(n) if n <= all.len() => &all[n - 1..n],
+        Some(n) => {
+            return Err(ConvertError::InvalidRequest(format!(
+                "option page={n}: the PDF has {} pages",
+                all.len()
+            )))
+        }
+    };
     if pages.len() > MAX_PAGES {
         return Err(ConvertError::TooLarge(format!(
             "the PDF has {} pages; at most {MAX_PAGES} are imported at once",
@@ -175,7 +186,7 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
         )));
     }
 
-    let mut form = guarded(|| Form::read(pdf.xref(), pages)).unwrap_or_else(|| {
+    let mut form = guarded(|| Form::read(pdf.xref(), pages, only.is_none())).unwrap_or_else(|| {
         warnings.push("the PDF's form fields could not be read and were left out".into());
         Form::empty()
     });
@@ -213,6 +224,19 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
         assets: reader.store.assets,
         warnings,
     })
+}
+
+/// The `page` option: a 1-based page number.
+fn only_page(value: Option<&str>) -> Result<Option<usize>, ConvertError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    match value.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(Some(n)),
+        _ => Err(ConvertError::InvalidRequest(format!(
+            "option page={value:?}: a page number from 1 was expected"
+        ))),
+    }
 }
 
 /// hayro's reading of the opened bytes; a copy it cannot read is redrawn from the original.

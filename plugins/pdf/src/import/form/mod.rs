@@ -156,8 +156,9 @@ impl Form {
         }
     }
 
-    pub fn read(xref: &XRef, pages: &[PdfPage<'_>]) -> Form {
-        let r = read::read(xref, pages);
+    /// `every_page`: `pages` are all of the document's (not one page asked for alone).
+    pub fn read(xref: &XRef, pages: &[PdfPage<'_>], every_page: bool) -> Form {
+        let r = read::read(xref, pages, every_page);
         Form {
             frames: vec![None; r.widgets.len()],
             fields: r.fields,

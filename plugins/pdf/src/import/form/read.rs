@@ -409,8 +409,9 @@ fn on_state(widget: &Dict<'_>) -> Option<String> {
         .map(|n| name_text(&n))
 }
 
-/// Reads the form of the document `xref` belongs to, whose pages are `pages`.
-pub fn read(xref: &XRef, pages: &[PdfPage<'_>]) -> Reading {
+/// Reads the form of the document `xref` belongs to, on its `pages` (`every_page`: all of
+/// them; otherwise the boxes on other pages are simply not asked for).
+pub fn read(xref: &XRef, pages: &[PdfPage<'_>], every_page: bool) -> Reading {
     let mut walk = Walk {
         xref,
         visited: HashSet::new(),
@@ -491,7 +492,7 @@ pub fn read(xref: &XRef, pages: &[PdfPage<'_>]) -> Reading {
         .filter(|(_, f)| f.kind().is_some())
         .map(|(kids, _)| kids.iter().filter(|id| !placed.contains(id)).count())
         .sum();
-    if unplaced > 0 && left_out == 0 {
+    if unplaced > 0 && left_out == 0 && every_page {
         out.warnings.push(format!(
             "{unplaced} form field boxes are on no page and were left out"
         ));
