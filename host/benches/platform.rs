@@ -142,7 +142,9 @@ fn main() {
             .unwrap_or(0)
     );
 
-    println!("sandbox/native is the 10th-percentile time of each side over the runs");
+    println!(
+        "sandbox/native (goal <= 1.5x) compares the 10th-percentile time of each side over the runs"
+    );
     for case in cases() {
         let native_out = (case.native)(&case.input, case.media_type);
         let (sandbox_out, stats) = case.sandbox(&plugins);

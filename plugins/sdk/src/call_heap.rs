@@ -87,7 +87,8 @@ impl State {
         if base != self.end {
             self.next = base;
         }
-        self.end = base + pages * PAGE;
+        // Saturating: a memory grown to the whole 4 GiB ends one past `usize::MAX`.
+        self.end = base.saturating_add(pages.saturating_mul(PAGE));
         true
     }
 }
