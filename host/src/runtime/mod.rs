@@ -3,6 +3,7 @@
 //! (model -> file). Every conversion runs in the sandbox, off the async executor, behind
 //! the bounded queue; every model a converter returns is checked before it is used.
 
+mod artifacts;
 mod queue;
 mod registry;
 mod sandbox;

@@ -5,8 +5,9 @@
 //! This is the only module that touches wasmtime; the rest of the host sees [`Sandbox`],
 //! [`Loaded`] and [`CallError`].
 
+use std::fs::File;
 use std::hash::{Hash, Hasher};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,6 +21,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use self::bindings::quire::converter::types as wit;
 use self::bindings::ConverterPre;
+use super::artifacts::{Artifact, ArtifactCache, Refusal};
 
 mod bindings {
     wasmtime::component::bindgen!({
@@ -119,7 +121,7 @@ pub struct Sandbox {
     engine: Engine,
     linker: Linker<CallState>,
     cache_dir: Option<PathBuf>,
-    cache_key: [u8; 32],
+    artifacts: Option<ArtifactCache>,
     ticker_stop: Arc<AtomicBool>,
 }
 
@@ -189,8 +191,10 @@ impl Sandbox {
         Ok(Sandbox {
             engine,
             linker,
+            artifacts: cache_dir
+                .clone()
+                .map(|dir| ArtifactCache::new(dir, cache_key)),
             cache_dir,
-            cache_key,
             ticker_stop,
         })
     }
@@ -204,12 +208,9 @@ impl Sandbox {
     }
 
     /// The component whose wasm has sha256 `digest`, if the compile cache holds it: no
-    /// need to read or hash the wasm (the artifact's name and signature vouch for it).
+    /// need to read or hash the wasm (the artifact's name and seal vouch for it).
     pub fn load_cached(&self, digest: &str) -> anyhow::Result<Option<Loaded>> {
-        let Some(path) = self.artifact_path(digest) else {
-            return Ok(None);
-        };
-        match self.read_artifact(&path) {
+        match self.read_artifact(digest) {
             Some(component) => self.prepare(component, digest.to_string()).map(Some),
             None => Ok(None),
         }
@@ -236,76 +237,60 @@ impl Sandbox {
         Some(self.cache_dir.as_ref()?.join(name))
     }
 
-    /// Where the artifact of the wasm with sha256 `digest` is cached: the engine's
-    /// compatibility hash is in the name, so another build of the host never reads it.
-    fn artifact_path(&self, digest: &str) -> Option<std::path::PathBuf> {
-        let dir = self.cache_dir.as_ref()?;
-        Some(dir.join(format!("{digest}-{}.b3.cwasm", self.compatibility())))
+    /// The artifact name of the wasm with sha256 `digest`: the engine's compatibility hash
+    /// is in it, so another build of the host never reads it.
+    fn artifact_name(&self, digest: &str) -> String {
+        format!("{digest}-{}", self.compatibility())
     }
 
     fn compile_cached(&self, wasm: &[u8], digest: &str) -> anyhow::Result<Component> {
-        let Some(path) = self.artifact_path(digest) else {
-            return Component::new(&self.engine, wasm)
-                .map_err(anyhow::Error::from)
-                .context("compiling the component");
-        };
-        if let Some(component) = self.read_artifact(&path) {
+        if let Some(component) = self.read_artifact(digest) {
             return Ok(component);
         }
         let component = Component::new(&self.engine, wasm)
             .map_err(anyhow::Error::from)
             .context("compiling the component")?;
-        if let Err(e) = self.write_artifact(&path, &component) {
-            tracing::warn!("compiled artifact not cached at {}: {e:#}", path.display());
+        if let Some(artifacts) = &self.artifacts {
+            let name = self.artifact_name(digest);
+            if let Err(e) = component
+                .serialize()
+                .map_err(anyhow::Error::from)
+                .and_then(|body| Ok(artifacts.store(&name, &body)?))
+            {
+                tracing::warn!("compiled artifact {name} not cached: {e:#}");
+            }
         }
         Ok(component)
     }
 
-    /// Loads an artifact only if it carries our own signature: compiled code is trusted
-    /// native code, and nothing but this host may have produced it.
-    fn read_artifact(&self, path: &Path) -> Option<Component> {
-        let data = std::fs::read(path).ok()?;
-        if data.len() < 32 {
-            return None;
-        }
-        let (mac, body) = data.split_at(32);
-        // `blake3::Hash`'s equality is constant-time.
-        if blake3::Hash::from_bytes(mac.try_into().ok()?) != self.sign(body) {
-            tracing::warn!(
-                "ignoring compiled artifact with a bad signature: {}",
-                path.display()
-            );
-            return None;
-        }
-        // SAFETY: the bytes were produced by `Component::serialize` of this host (their
-        // signature proves it) for an engine with the same compatibility hash (in the name).
-        match unsafe { Component::deserialize(&self.engine, body) } {
+    /// Loads an artifact only if it carries our own seal: compiled code is trusted native
+    /// code, and nothing but this host may have produced it.
+    fn read_artifact(&self, digest: &str) -> Option<Component> {
+        let name = self.artifact_name(digest);
+        let artifact = match self.artifacts.as_ref()?.open(&name) {
+            Ok(a) => a,
+            Err(Refusal::Missing) => return None,
+            Err(e) => {
+                tracing::warn!("ignoring compiled artifact {name}: {e}");
+                return None;
+            }
+        };
+        // SAFETY: the artifact was produced by `Component::serialize` of this host (its seal
+        // proves it) for an engine with the same compatibility hash (in its name); a mapped
+        // file can only be changed by this process's user (`ArtifactCache::open` checked).
+        let component = match artifact {
+            Artifact::Sealed(file) => unsafe { deserialize_open_file(&self.engine, &file) },
+            Artifact::Read(bytes) => {
+                unsafe { Component::deserialize(&self.engine, bytes) }.map_err(Into::into)
+            }
+        };
+        match component {
             Ok(c) => Some(c),
             Err(e) => {
-                tracing::warn!(
-                    "ignoring unreadable compiled artifact {}: {e:#}",
-                    path.display()
-                );
+                tracing::warn!("ignoring unreadable compiled artifact {name}: {e:#}");
                 None
             }
         }
-    }
-
-    fn write_artifact(&self, path: &Path, component: &Component) -> anyhow::Result<()> {
-        let body = component.serialize()?;
-        let mut data = Vec::with_capacity(body.len() + 32);
-        data.extend_from_slice(self.sign(&body).as_bytes());
-        data.extend_from_slice(&body);
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, &data)?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    }
-
-    /// The artifact's MAC: BLAKE3 keyed with the host's cache key (a MAC like HMAC, several
-    /// times faster on the megabytes of machine code a start reads).
-    fn sign(&self, body: &[u8]) -> blake3::Hash {
-        blake3::keyed_hash(&self.cache_key, body)
     }
 
     /// Runs `call` on a fresh instance of `plugin` within `limits`. Blocking: call it off
@@ -352,6 +337,28 @@ impl Sandbox {
         let result = result.map_err(|e| classify(e, &store, limits, &stderr));
         (result, stats)
     }
+}
+
+/// Maps a sealed artifact in place. wasmtime opens a path; the descriptor's own path names
+/// the very file that was checked, not whatever the artifact's name points at by now.
+///
+/// # Safety
+/// `file` holds a `Component::serialize` output of this host's engine that only this
+/// process's user can write.
+unsafe fn deserialize_open_file(engine: &Engine, file: &File) -> anyhow::Result<Component> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if path.exists() {
+            // SAFETY: as the caller promised, for the file `path` names.
+            return unsafe { Component::deserialize_file(engine, path) }.map_err(Into::into);
+        }
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut &*file, &mut bytes)?;
+    // SAFETY: as the caller promised, for the bytes just read from it.
+    unsafe { Component::deserialize(engine, bytes) }.map_err(Into::into)
 }
 
 fn classify(

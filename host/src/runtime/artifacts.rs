@@ -1,0 +1,312 @@
+//! The compile cache on disk: machine code this host produced, sealed so it never loads
+//! code it did not produce, and opened without reading it whole when the seal allows.
+//!
+//! Each artifact `NAME.cwasm` (exactly what wasmtime serialized, so it can be mapped
+//! in place) has a sidecar `NAME.seal` of two keyed BLAKE3 MACs under the host's cache key:
+//! - the *content* MAC over the name and every byte of the artifact;
+//! - the *stamp* MAC over the name and the file's identity as the kernel keeps it (device,
+//!   inode, size, modification and change times).
+//!
+//! Two checks stand between a file and the engine. The file must be owned by this
+//! process's user and writable by nobody else: only this user (who could as well alter the
+//! running process) can change it, before or after the check. And it must carry this
+//! host's seal: an artifact from another installation, a copied data directory, a file
+//! renamed to another component's name or damaged on disk is never loaded. When the stamp
+//! still matches, the file is mapped without hashing its megabytes (what makes a one-off
+//! `quire convert` start at once); any rewrite or replacement moves the change time, which
+//! no process can set back, and the next open hashes the file whole again.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+const SEAL_LEN: usize = 64;
+
+/// A verified artifact, ready to be deserialized.
+pub enum Artifact {
+    /// The stamp matched: the open file itself, to be mapped in place.
+    Sealed(File),
+    /// The stamp did not (a copied or restored file, a seal from a racing writer): the
+    /// bytes were read and their content MAC checked, so these bytes are the ones to use.
+    Read(Vec<u8>),
+}
+
+/// Why a cached artifact was not used; the caller compiles afresh and replaces it.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("not cached")]
+    Missing,
+    #[error("its file may be written by another user (owner or mode)")]
+    Exposed,
+    #[error("its seal is missing or does not match its bytes")]
+    BadSeal,
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+pub struct ArtifactCache {
+    dir: PathBuf,
+    key: [u8; 32],
+}
+
+impl ArtifactCache {
+    pub fn new(dir: PathBuf, key: [u8; 32]) -> ArtifactCache {
+        ArtifactCache { dir, key }
+    }
+
+    fn paths(&self, name: &str) -> (PathBuf, PathBuf) {
+        (
+            self.dir.join(format!("{name}.cwasm")),
+            self.dir.join(format!("{name}.seal")),
+        )
+    }
+
+    /// The artifact `name`, if it is in the cache and sealed by this host.
+    pub fn open(&self, name: &str) -> Result<Artifact, Refusal> {
+        let (path, seal_path) = self.paths(name);
+        let mut file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Refusal::Missing),
+            Err(e) => return Err(e.into()),
+        };
+        let meta = file.metadata()?;
+        if !meta.is_file() || !private_to_us(&meta) {
+            return Err(Refusal::Exposed);
+        }
+        let seal = read_seal(&seal_path).ok_or(Refusal::BadSeal)?;
+        let (content_mac, stamp_mac) = seal.split_at(32);
+        if let Some(stamp) = self.stamp(name, &meta) {
+            if constant_time_eq(&stamp, stamp_mac) {
+                return Ok(Artifact::Sealed(file));
+            }
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        file.read_to_end(&mut bytes)?;
+        if !constant_time_eq(self.content(name, &bytes).as_bytes(), content_mac) {
+            return Err(Refusal::BadSeal);
+        }
+        // Genuine but re-stamped since (copied, restored, touched): seal it as it is now so
+        // the next start maps it without reading. Failing that only costs the next start.
+        if let Err(e) = self.write_seal(name, &seal_path, content_mac, &file) {
+            tracing::debug!("compiled artifact {name} not re-sealed: {e:#}");
+        }
+        Ok(Artifact::Read(bytes))
+    }
+
+    /// Stores `body` as artifact `name`, replacing any earlier one.
+    pub fn store(&self, name: &str, body: &[u8]) -> std::io::Result<()> {
+        let (path, seal_path) = self.paths(name);
+        let tmp = temporary(&path);
+        let result = (|| {
+            let mut file = create_private(&tmp)?;
+            file.write_all(body)?;
+            std::fs::rename(&tmp, &path)?;
+            // The rename changed the inode's change time: stamp the file as it is now.
+            let content = self.content(name, body);
+            self.write_seal(name, &seal_path, content.as_bytes(), &file)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
+    }
+
+    fn write_seal(
+        &self,
+        name: &str,
+        seal_path: &Path,
+        content_mac: &[u8],
+        file: &File,
+    ) -> std::io::Result<()> {
+        let meta = file.metadata()?;
+        let mut seal = Vec::with_capacity(SEAL_LEN);
+        seal.extend_from_slice(content_mac);
+        // Where the kernel keeps no stamp, the seal holds zeros and every open hashes.
+        let stamp = self.stamp(name, &meta).unwrap_or([0; 32]);
+        seal.extend_from_slice(&stamp);
+        let tmp = temporary(seal_path);
+        let written = create_private(&tmp)
+            .and_then(|mut f| f.write_all(&seal))
+            .and_then(|()| std::fs::rename(&tmp, seal_path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
+    }
+
+    fn content(&self, name: &str, body: &[u8]) -> blake3::Hash {
+        let mut h = blake3::Hasher::new_keyed(&self.key);
+        h.update(b"quire artifact content\0");
+        h.update(name.as_bytes());
+        h.update(b"\0");
+        h.update(body);
+        h.finalize()
+    }
+
+    #[cfg(unix)]
+    fn stamp(&self, name: &str, meta: &std::fs::Metadata) -> Option<[u8; 32]> {
+        use std::os::unix::fs::MetadataExt;
+        let mut h = blake3::Hasher::new_keyed(&self.key);
+        h.update(b"quire artifact stamp\0");
+        h.update(name.as_bytes());
+        h.update(b"\0");
+        for n in [
+            meta.dev(),
+            meta.ino(),
+            meta.size(),
+            meta.mtime() as u64,
+            meta.mtime_nsec() as u64,
+            meta.ctime() as u64,
+            meta.ctime_nsec() as u64,
+        ] {
+            h.update(&n.to_le_bytes());
+        }
+        Some(*h.finalize().as_bytes())
+    }
+
+    #[cfg(not(unix))]
+    fn stamp(&self, _name: &str, _meta: &std::fs::Metadata) -> Option<[u8; 32]> {
+        None
+    }
+}
+
+fn read_seal(path: &Path) -> Option<[u8; SEAL_LEN]> {
+    let mut seal = [0u8; SEAL_LEN];
+    let mut f = File::open(path).ok()?;
+    f.read_exact(&mut seal).ok()?;
+    // A longer file is not a seal we wrote.
+    matches!(f.read(&mut [0u8; 1]), Ok(0)).then_some(seal)
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    subtle::ConstantTimeEq::ct_eq(a, b).into()
+}
+
+fn temporary(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".tmp{}", std::process::id()));
+    PathBuf::from(name)
+}
+
+#[cfg(unix)]
+fn create_private(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn create_private(path: &Path) -> std::io::Result<File> {
+    File::create(path)
+}
+
+/// Owned by this process's user and writable by nobody else.
+#[cfg(unix)]
+fn private_to_us(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & 0o022 == 0
+}
+
+#[cfg(not(unix))]
+fn private_to_us(_meta: &std::fs::Metadata) -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(dir: &Path, key: u8) -> ArtifactCache {
+        ArtifactCache::new(dir.to_path_buf(), [key; 32])
+    }
+
+    fn opened(c: &ArtifactCache, name: &str) -> Result<(&'static str, Vec<u8>), String> {
+        match c.open(name) {
+            Ok(Artifact::Sealed(mut f)) => {
+                let mut bytes = Vec::new();
+                f.read_to_end(&mut bytes).unwrap();
+                Ok(("sealed", bytes))
+            }
+            Ok(Artifact::Read(bytes)) => Ok(("read", bytes)),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn a_stored_artifact_opens_by_its_stamp_without_being_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path(), 1);
+        c.store("a", b"machine code").unwrap();
+        assert_eq!(opened(&c, "a"), Ok(("sealed", b"machine code".to_vec())));
+        assert_eq!(opened(&c, "b"), Err("not cached".into()));
+    }
+
+    #[test]
+    fn a_copied_artifact_is_hashed_once_then_sealed_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path(), 1);
+        c.store("a", b"machine code").unwrap();
+        let path = dir.path().join("a.cwasm");
+        let copy = dir.path().join("copy");
+        std::fs::copy(&path, &copy).unwrap();
+        std::fs::rename(&copy, &path).unwrap();
+        assert_eq!(opened(&c, "a"), Ok(("read", b"machine code".to_vec())));
+        assert_eq!(opened(&c, "a"), Ok(("sealed", b"machine code".to_vec())));
+    }
+
+    #[test]
+    fn rewritten_bytes_of_the_same_size_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path(), 1);
+        c.store("a", b"machine code").unwrap();
+        let path = dir.path().join("a.cwasm");
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        // File times advance with the kernel's coarse clock: let it tick once.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&path, b"evil payload").unwrap();
+        // Setting the modification time back does not help: the change time moved.
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(modified)
+            .unwrap();
+        assert_eq!(opened(&c, "a"), Err(Refusal::BadSeal.to_string()));
+    }
+
+    #[test]
+    fn another_hosts_artifact_or_another_names_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        cache(dir.path(), 2).store("a", b"machine code").unwrap();
+        assert_eq!(
+            opened(&cache(dir.path(), 1), "a"),
+            Err(Refusal::BadSeal.to_string())
+        );
+        let c = cache(dir.path(), 1);
+        c.store("b", b"other code").unwrap();
+        for ext in ["cwasm", "seal"] {
+            std::fs::copy(
+                dir.path().join(format!("b.{ext}")),
+                dir.path().join(format!("a.{ext}")),
+            )
+            .unwrap();
+        }
+        assert_eq!(opened(&c, "a"), Err(Refusal::BadSeal.to_string()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_artifact_others_may_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path(), 1);
+        c.store("a", b"machine code").unwrap();
+        let path = dir.path().join("a.cwasm");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+        assert_eq!(opened(&c, "a"), Err(Refusal::Exposed.to_string()));
+    }
+}
