@@ -178,10 +178,16 @@ pub async fn stage(
 
     let mut pin = Pin::new();
     let written = async {
-        let model = pin.put(db, blobs, &model_json).await?;
-        for (bytes, digest) in parts.iter().zip(&digests) {
-            pin.put_digested(db, blobs, digest, bytes).await?;
-        }
+        let model = Blobs::digest_of(&model_json).await;
+        let every: Vec<(&str, &[u8])> = std::iter::once((model.as_str(), &model_json[..]))
+            .chain(
+                digests
+                    .iter()
+                    .map(String::as_str)
+                    .zip(parts.iter().copied()),
+            )
+            .collect();
+        pin.put_all(db, blobs, &every).await?;
         let mut named = digests.iter().cloned();
         let source = content
             .source

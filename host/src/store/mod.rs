@@ -44,8 +44,44 @@ pub enum Backend {
     Postgres,
 }
 
-/// A transaction on the service database.
-pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
+/// A write transaction on the service database. On SQLite it also holds this host's write
+/// gate until it commits, rolls back or is dropped.
+pub struct Tx<'c> {
+    // Declared first so that on drop the rollback is queued before the gate opens.
+    inner: sqlx::Transaction<'c, sqlx::Any>,
+    _gate: Option<WriteGuard>,
+}
+
+impl Tx<'_> {
+    pub async fn commit(self) -> sqlx::Result<()> {
+        self.inner.commit().await
+    }
+
+    pub async fn rollback(self) -> sqlx::Result<()> {
+        self.inner.rollback().await
+    }
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = sqlx::AnyConnection;
+
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl std::ops::DerefMut for Tx<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
+    }
+}
+
+/// This host's turn to write to SQLite (see [`Db::write_turn`]).
+pub type WriteGuard = tokio::sync::OwnedMutexGuard<()>;
+
+/// How long a write waits for its turn before it answers "busy" (503): as long as SQLite's
+/// own busy timeout, which it then also has to pass.
+const WRITE_TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A new row id: 32 random hexadecimal characters (128 bits), opaque to clients.
 pub fn new_id() -> String {
@@ -56,6 +92,8 @@ pub fn new_id() -> String {
 pub struct Db {
     pub pool: AnyPool,
     pub backend: Backend,
+    /// SQLite's writers of this host, one at a time (see [`Db::write_turn`]).
+    writers: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl Db {
@@ -84,6 +122,11 @@ impl Db {
                 Backend::Postgres => 5,
                 Backend::Sqlite => 30,
             }))
+            // sqlx pings a connection before each use by default: on SQLite that is a
+            // round trip to the connection's thread for a file that cannot go away, as
+            // dear as the query itself. A Postgres connection can die with its server, so
+            // there the ping stays (a dead one is replaced, not handed to a request).
+            .test_before_acquire(backend == Backend::Postgres)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -105,7 +148,12 @@ impl Db {
             Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
         }
         .context("migrating the database")?;
-        Ok(Db { pool, backend })
+        let writers = (backend == Backend::Sqlite).then(Default::default);
+        Ok(Db {
+            pool,
+            backend,
+            writers,
+        })
     }
 
     /// Begins a transaction that will write. On SQLite it takes the write lock up front
@@ -113,10 +161,31 @@ impl Db {
     /// writer once another connection has committed, and fails with "database is locked"
     /// whatever the busy timeout; an immediate one waits its turn instead.
     pub async fn begin(&self) -> sqlx::Result<Tx<'static>> {
-        match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.pool.begin().await,
-        }
+        let gate = self.write_turn().await?;
+        let inner = match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        };
+        Ok(Tx { inner, _gate: gate })
+    }
+
+    /// Waits for this host's turn to write; hold the guard over one write outside a
+    /// transaction ([`Db::begin`] takes it itself). SQLite has one writer at a time, and a
+    /// connection that finds the lock taken sleeps in growing steps (1, 2, 5, 10, 25,
+    /// 50 ms...) before it looks again: under a few concurrent creates that made the slowest
+    /// hundredth wait tens of milliseconds for a lock that had been free for most of them.
+    /// Queued here instead, a writer starts the moment the previous one is done. Postgres
+    /// takes row locks, not one lock: no turn (`None`). Other processes (the CLI) still meet
+    /// the busy timeout. Never take a turn while holding one: it would wait out its
+    /// deadline (503).
+    pub async fn write_turn(&self) -> sqlx::Result<Option<WriteGuard>> {
+        let Some(writers) = &self.writers else {
+            return Ok(None);
+        };
+        tokio::time::timeout(WRITE_TURN_WAIT, writers.clone().lock_owned())
+            .await
+            .map(Some)
+            .map_err(|_| sqlx::Error::PoolTimedOut)
     }
 
     pub async fn setting(&self, key: &str) -> anyhow::Result<Option<String>> {
@@ -164,4 +233,44 @@ pub fn now() -> f64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs_f64())
         .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every way a transaction ends gives the turn back: a leaked turn would make the
+    /// next write wait out its deadline and answer 503.
+    #[tokio::test]
+    async fn a_transaction_gives_the_write_turn_back_however_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(None, dir.path()).await.unwrap();
+        let write = |key: &'static str| {
+            sqlx::query("INSERT INTO settings (key, value) VALUES ($1, 'v')").bind(key)
+        };
+        let mut tx = db.begin().await.unwrap();
+        write("committed").execute(&mut *tx).await.unwrap();
+        // While one is open, no other write of this host gets its turn.
+        assert!(db.writers.as_ref().unwrap().try_lock().is_err());
+        tx.commit().await.unwrap();
+
+        let mut tx = db.begin().await.unwrap();
+        write("rolled back").execute(&mut *tx).await.unwrap();
+        tx.rollback().await.unwrap();
+
+        let mut tx = db.begin().await.unwrap();
+        write("dropped").execute(&mut *tx).await.unwrap();
+        drop(tx);
+
+        let turn = db.write_turn().await.unwrap();
+        assert!(turn.is_some(), "SQLite writers take turns");
+        drop(turn);
+        let mut tx = db.begin().await.unwrap();
+        let kept: Vec<String> = sqlx::query_scalar("SELECT key FROM settings WHERE value = 'v'")
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(kept, ["committed"]);
+    }
 }

@@ -34,6 +34,9 @@ const TOMBSTONE_STALE_SECS: f64 = 600.0;
 /// (503: nothing was changed, try again).
 const TOMBSTONE_WAIT: Duration = Duration::from_secs(10);
 
+/// Rows of one pinning statement (three parameters each; SQLite allows 32,766).
+const PINS_PER_STATEMENT: usize = 500;
+
 /// The blobs one write is about to name.
 #[derive(Debug)]
 pub struct Pin {
@@ -63,34 +66,60 @@ impl Pin {
     /// Pins `bytes` and makes sure they are stored; returns their digest.
     pub async fn put(&mut self, db: &Db, blobs: &Blobs, bytes: &[u8]) -> Result<String, BlobError> {
         let digest = Blobs::digest_of(bytes).await;
-        self.put_digested(db, blobs, &digest, bytes).await?;
+        self.put_all(db, blobs, &[(&digest, bytes)]).await?;
         Ok(digest)
     }
 
-    /// [`Pin::put`] for bytes whose digest the caller already has from
-    /// [`Blobs::digest_of`].
-    pub async fn put_digested(
+    /// Pins every `(digest, bytes)` (digests from [`Blobs::digest_of`]) in one committed
+    /// statement, then makes sure each is stored. One write transaction for a whole
+    /// document, not one per blob: on SQLite writes take turns.
+    pub async fn put_all(
         &mut self,
         db: &Db,
         blobs: &Blobs,
-        digest: &str,
-        bytes: &[u8],
+        parts: &[(&str, &[u8])],
     ) -> Result<(), BlobError> {
-        let digest = digest.to_string();
-        if !self.digests.contains(&digest) {
-            sqlx::query(
-                "INSERT INTO blob_pins (pin, digest, expires) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-            )
-            .bind(&self.id)
-            .bind(&digest)
-            .bind(now() + PIN_LIFETIME_SECS)
-            .execute(&db.pool)
-            .await
-            .map_err(database)?;
-            self.digests.insert(digest.clone());
+        let new: Vec<&str> = parts
+            .iter()
+            .map(|(digest, _)| *digest)
+            .filter(|d| !self.digests.contains(*d))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let expires = now() + PIN_LIFETIME_SECS;
+        for chunk in new.chunks(PINS_PER_STATEMENT) {
+            // `$n` placeholders by hand: both backends read them, and the `Any` query
+            // builder would write `?`, which Postgres does not.
+            let rows: Vec<String> = (0..chunk.len())
+                .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+                .collect();
+            let sql = format!(
+                "INSERT INTO blob_pins (pin, digest, expires) VALUES {} ON CONFLICT DO NOTHING",
+                rows.join(", ")
+            );
+            let mut insert = sqlx::query(&sql);
+            for digest in chunk {
+                insert = insert.bind(&self.id).bind(*digest).bind(expires);
+            }
+            let turn = db.write_turn().await.map_err(database)?;
+            insert.execute(&db.pool).await.map_err(database)?;
+            drop(turn);
+            self.digests.extend(chunk.iter().map(|d| d.to_string()));
         }
-        wait_for_collector(db, &digest).await?;
-        blobs.put_as(&digest, bytes).await
+        // Pinned first, then one look for tombstones over them all: a blob the collector
+        // has marked is waited for, the rest are stored at once.
+        let marked = tombstoned(db, parts.iter().map(|(digest, _)| *digest)).await?;
+        let mut stored = BTreeSet::new();
+        for (digest, bytes) in parts {
+            if !stored.insert(*digest) {
+                continue;
+            }
+            if marked.contains(*digest) {
+                wait_for_collector(db, digest).await?;
+            }
+            blobs.put_as(digest, bytes).await?;
+        }
+        Ok(())
     }
 
     /// Drops the pins inside the transaction that names the blobs, so the names and the
@@ -140,6 +169,29 @@ impl Pin {
 
 fn database(e: sqlx::Error) -> BlobError {
     BlobError::Other(anyhow::Error::from(e).context("blob pins"))
+}
+
+/// Which of `digests` carry a collector's tombstone, looked up in statements of
+/// [`PINS_PER_STATEMENT`] digests.
+async fn tombstoned<'a>(
+    db: &Db,
+    digests: impl Iterator<Item = &'a str>,
+) -> Result<BTreeSet<String>, BlobError> {
+    let digests: Vec<&str> = digests.collect::<BTreeSet<_>>().into_iter().collect();
+    let mut marked = BTreeSet::new();
+    for chunk in digests.chunks(PINS_PER_STATEMENT) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT digest FROM blob_tombstones WHERE digest IN ({})",
+            list.join(", ")
+        );
+        let mut select = sqlx::query_scalar::<_, String>(&sql);
+        for digest in chunk {
+            select = select.bind(*digest);
+        }
+        marked.extend(select.fetch_all(&db.pool).await.map_err(database)?);
+    }
+    Ok(marked)
 }
 
 /// Waits while a collector holds `digest`. A stale tombstone is cleared.
@@ -376,6 +428,44 @@ mod tests {
         ));
         drop(tx);
         assert!(!blobs.exists(&digest).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_whole_write_is_pinned_at_once_and_released_whole() {
+        let (_dir, db, blobs) = open().await;
+        let many: Vec<Vec<u8>> = (0..PINS_PER_STATEMENT + 3)
+            .map(|i| format!("asset {i}").into_bytes())
+            .collect();
+        let mut digests = Vec::new();
+        for bytes in &many {
+            digests.push(Blobs::digest_of(bytes).await);
+        }
+        // The first part twice: one pin, stored once.
+        let parts: Vec<(&str, &[u8])> = std::iter::once((digests[0].as_str(), &many[0][..]))
+            .chain(
+                digests
+                    .iter()
+                    .map(String::as_str)
+                    .zip(many.iter().map(|b| &b[..])),
+            )
+            .collect();
+        let mut pin = Pin::new();
+        pin.put_all(&db, &blobs, &parts).await.unwrap();
+        let pinned: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM blob_pins WHERE pin = $1")
+            .bind(&pin.id)
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+        assert_eq!(pinned, many.len() as i64);
+        for d in &digests {
+            assert!(blobs.exists(d).await.unwrap(), "{d} not stored");
+        }
+        // Nothing names them yet, but the pins keep the collector off.
+        assert_eq!(sweep(&db, &blobs).await.unwrap(), 0);
+        let mut tx = db.begin().await.unwrap();
+        pin.release_in(&mut tx).await.unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(sweep(&db, &blobs).await.unwrap(), many.len());
     }
 
     /// A collector and writers reusing the same bytes, interleaved by the scheduler: every
