@@ -79,23 +79,18 @@ impl Pin {
         blobs: &Blobs,
         parts: &[(&str, &[u8])],
     ) -> Result<(), BlobError> {
+        // Each digest once, in a stable order.
+        let parts: std::collections::BTreeMap<&str, &[u8]> = parts.iter().copied().collect();
         let new: Vec<&str> = parts
-            .iter()
-            .map(|(digest, _)| *digest)
+            .keys()
+            .copied()
             .filter(|d| !self.digests.contains(*d))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
             .collect();
         let expires = now() + PIN_LIFETIME_SECS;
         for chunk in new.chunks(PINS_PER_STATEMENT) {
-            // `$n` placeholders by hand: both backends read them, and the `Any` query
-            // builder would write `?`, which Postgres does not.
-            let rows: Vec<String> = (0..chunk.len())
-                .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
-                .collect();
             let sql = format!(
                 "INSERT INTO blob_pins (pin, digest, expires) VALUES {} ON CONFLICT DO NOTHING",
-                rows.join(", ")
+                placeholders(chunk.len(), 3)
             );
             let mut insert = sqlx::query(&sql);
             for digest in chunk {
@@ -108,13 +103,10 @@ impl Pin {
         }
         // Pinned first, then one look for tombstones over them all: a blob the collector
         // has marked is waited for, the rest are stored at once.
-        let marked = tombstoned(db, parts.iter().map(|(digest, _)| *digest)).await?;
-        let mut stored = BTreeSet::new();
+        let digests: Vec<&str> = parts.keys().copied().collect();
+        let marked = tombstoned(db, &digests).await?;
         for (digest, bytes) in parts {
-            if !stored.insert(*digest) {
-                continue;
-            }
-            if marked.contains(*digest) {
+            if marked.contains(digest) {
                 wait_for_collector(db, digest).await?;
             }
             blobs.put_as(digest, bytes).await?;
@@ -173,17 +165,12 @@ fn database(e: sqlx::Error) -> BlobError {
 
 /// Which of `digests` carry a collector's tombstone, looked up in statements of
 /// [`PINS_PER_STATEMENT`] digests.
-async fn tombstoned<'a>(
-    db: &Db,
-    digests: impl Iterator<Item = &'a str>,
-) -> Result<BTreeSet<String>, BlobError> {
-    let digests: Vec<&str> = digests.collect::<BTreeSet<_>>().into_iter().collect();
+async fn tombstoned(db: &Db, digests: &[&str]) -> Result<BTreeSet<String>, BlobError> {
     let mut marked = BTreeSet::new();
     for chunk in digests.chunks(PINS_PER_STATEMENT) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
-            "SELECT digest FROM blob_tombstones WHERE digest IN ({})",
-            list.join(", ")
+            "SELECT digest FROM blob_tombstones WHERE digest IN {}",
+            placeholders(1, chunk.len())
         );
         let mut select = sqlx::query_scalar::<_, String>(&sql);
         for digest in chunk {
@@ -192,6 +179,21 @@ async fn tombstoned<'a>(
         marked.extend(select.fetch_all(&db.pool).await.map_err(database)?);
     }
     Ok(marked)
+}
+
+/// `rows` parenthesized groups of `width` numbered placeholders, `($1, $2), ($3, $4)`; one
+/// group reads as an `IN` list. Numbered by hand: both backends read `$n`, and the `Any`
+/// query builder would write `?`, which Postgres does not.
+fn placeholders(rows: usize, width: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let group: Vec<String> = (1..=width)
+                .map(|i| format!("${}", row * width + i))
+                .collect();
+            format!("({})", group.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Waits while a collector holds `digest`. A stale tombstone is cleared.
@@ -428,6 +430,12 @@ mod tests {
         ));
         drop(tx);
         assert!(!blobs.exists(&digest).await.unwrap());
+    }
+
+    #[test]
+    fn placeholders_number_rows_and_lists() {
+        assert_eq!(placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
+        assert_eq!(placeholders(1, 3), "($1, $2, $3)");
     }
 
     #[tokio::test]
