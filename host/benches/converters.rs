@@ -55,7 +55,7 @@ fn main() {
         .build()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let plugins = common::plugins(&rt, dir.path());
+    let plugins = common::plugins(&rt, dir.path(), false);
 
     // Markdown -> PDF.
     let md = ten_pages();

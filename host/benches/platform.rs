@@ -1,17 +1,20 @@
 //! The converter platform's costs, as ratios measured in one process (these machines are
 //! noisy, absolute numbers are not comparable across runs):
 //! - each path the issue names (the Markdown, HTML and mermaid importers, the PDF exporter)
-//!   natively vs inside the sandbox, timed in turn so a slow spell hits both sides;
+//!   natively vs inside the sandbox, as the plugin directory's converters run (the deadline
+//!   alone) and as every other converter runs (with fuel), timed in turn so a slow spell
+//!   hits every side;
 //! - the fixed cost of a fresh pooled instance;
 //! - whole conversions (Markdown -> model -> PDF) per second through `quire convert`'s path.
 //!
-//! Run with `make bench` (it builds the plugins first).
+//! Run with `make bench` (it builds the plugins first). `QUIRE_BENCH_ONLY=pdf` runs only the
+//! paths whose name holds `pdf` (for a profile of one).
 
 use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{median, paired};
+use common::{interleaved, median};
 use quire_sdk::{ConvertError, ExportRequest, ImportRequest, Imported};
 
 fn markdown(pages: usize) -> String {
@@ -134,7 +137,8 @@ fn main() {
         .build()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let plugins = common::plugins(&rt, dir.path());
+    let plugins = common::plugins(&rt, &dir.path().join("built-in"), false);
+    let metered = common::plugins(&rt, &dir.path().join("metered"), true);
     println!(
         "cores: {}",
         std::thread::available_parallelism()
@@ -143,13 +147,16 @@ fn main() {
     );
 
     println!(
-        "sandbox/native (goal <= 1.5x) compares the 10th-percentile time of each side over the runs"
+        "sandbox/native (goal <= 1.5x) compares the 10th-percentile time of each side over the runs;\n\
+         'with fuel' is the same converter metered, as converters from outside the plugin directory run"
     );
-    for case in cases() {
+    let only = std::env::var("QUIRE_BENCH_ONLY").unwrap_or_default();
+    for case in cases().into_iter().filter(|c| c.name.contains(&only)) {
         let native_out = (case.native)(&case.input, case.media_type);
-        let (sandbox_out, stats) = case.sandbox(&plugins);
-        assert_eq!(
-            native_out, sandbox_out,
+        let (sandbox_out, _) = case.sandbox(&plugins);
+        let (metered_out, stats) = case.sandbox(&metered);
+        assert!(
+            native_out == sandbox_out && native_out == metered_out,
             "{}: native and sandboxed runs must agree",
             case.name
         );
@@ -157,23 +164,30 @@ fn main() {
         (case.native)(&case.input, case.media_type);
         let runs = (Duration::from_secs(3).as_secs_f64() / once.elapsed().as_secs_f64() / 3.0)
             .clamp(10.0, 300.0) as usize;
-        let (n, s) = paired(
+        let times = interleaved(
             runs,
-            || {
-                std::hint::black_box((case.native)(&case.input, case.media_type));
-            },
-            || {
-                std::hint::black_box(case.sandbox(&plugins));
-            },
+            &mut [
+                &mut || {
+                    std::hint::black_box((case.native)(&case.input, case.media_type));
+                },
+                &mut || {
+                    std::hint::black_box(case.sandbox(&plugins));
+                },
+                &mut || {
+                    std::hint::black_box(case.sandbox(&metered));
+                },
+            ],
         );
+        let (n, s, m) = (times[0], times[1], times[2]);
         println!(
-            "{} ({} bytes in): native {:.3} ms, sandbox {:.3} ms, sandbox/native {:.2}x (fuel {}, peak memory {:.1} MiB)",
+            "{} ({} bytes in): native {:.3} ms, sandbox {:.3} ms, sandbox/native {:.2}x; with fuel {:.2}x (fuel {}, peak memory {:.1} MiB)",
             case.name,
             case.input.len(),
             n.as_secs_f64() * 1e3,
             s.as_secs_f64() * 1e3,
             s.as_secs_f64() / n.as_secs_f64(),
-            stats.fuel_used,
+            m.as_secs_f64() / n.as_secs_f64(),
+            stats.fuel_used.unwrap_or(0),
             stats.peak_memory as f64 / 1048576.0
         );
     }

@@ -60,6 +60,7 @@ impl App {
                 workers: config.workers,
                 max_waiting: config.max_waiting,
                 cache_dir: Some(config.data_dir.join("cache")),
+                meter_built_ins: config.meter_built_ins,
             },
         )
         .await?;

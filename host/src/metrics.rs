@@ -143,7 +143,7 @@ impl Metrics {
         version: &str,
         direction: &'static str,
         outcome: &'static str,
-        cost: Option<(Duration, u64, usize)>,
+        cost: Option<(Duration, Option<u64>, usize)>,
     ) {
         let Ok(mut s) = self.series.lock() else {
             return;
@@ -159,10 +159,13 @@ impl Metrics {
                 .entry(key.clone())
                 .or_insert_with(|| Histogram::new(SECONDS))
                 .observe(took.as_secs_f64());
-            s.conversion_fuel
-                .entry(key.clone())
-                .or_insert_with(|| Histogram::new(FUEL))
-                .observe(fuel as f64);
+            // Only metered converters count fuel (the plugin directory's run without).
+            if let Some(fuel) = fuel {
+                s.conversion_fuel
+                    .entry(key.clone())
+                    .or_insert_with(|| Histogram::new(FUEL))
+                    .observe(fuel as f64);
+            }
             s.conversion_memory
                 .entry(key)
                 .or_insert_with(|| Histogram::new(BYTES))
@@ -267,7 +270,15 @@ mod tests {
             "1.0.0",
             "import",
             "ok",
-            Some((Duration::from_millis(20), 5_000_000, 2 << 20)),
+            Some((Duration::from_millis(20), Some(5_000_000), 2 << 20)),
+        );
+        // A converter that runs without fuel metering has time and memory but no fuel.
+        m.conversion(
+            "pdf",
+            "1.0.0",
+            "export",
+            "ok",
+            Some((Duration::from_millis(20), None, 2 << 20)),
         );
         let text = m.render(&[Gauge {
             name: "quire_conversion_queue_waiting",
@@ -285,6 +296,9 @@ mod tests {
             "quire_http_request_duration_seconds_bucket{route=\"/api/v1/documents/{id}\",le=\"+Inf\"} 2"
         ));
         assert!(text.contains("plugin=\"mark\\\"down\""));
+        assert!(text.contains("quire_conversion_fuel_count{plugin=\"mark"));
+        assert!(text.contains("quire_conversion_peak_memory_bytes_count{plugin=\"pdf\""));
+        assert!(!text.contains("quire_conversion_fuel_count{plugin=\"pdf\""));
         assert!(text.contains("quire_conversion_queue_waiting 0"));
     }
 }

@@ -32,7 +32,7 @@ fn markdown_to_pdf_on_an_empty_data_directory() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("fuel ") && stderr.contains("peak memory "),
+        stderr.contains("no fuel metering") && stderr.contains("peak memory "),
         "{stderr}"
     );
 

@@ -128,13 +128,22 @@ fn metrics_count_what_was_sent() {
         sample(&samples, "quire_conversions_total", imports),
         Some(1.0)
     );
-    let fuel = sample(
+    let memory = sample(
         &samples,
-        "quire_conversion_fuel_sum",
+        "quire_conversion_peak_memory_bytes_sum",
         &[("plugin", "markdown"), ("direction", "import")],
     )
     .unwrap();
-    assert!(fuel > 0.0, "{fuel}");
+    assert!(memory > 0.0, "{memory}");
+    // A plugin-directory converter runs without fuel metering, so it has no fuel series.
+    assert_eq!(
+        sample(
+            &samples,
+            "quire_conversion_fuel_sum",
+            &[("plugin", "markdown"), ("direction", "import")],
+        ),
+        None
+    );
     for gauge in [
         "quire_conversion_workers_busy",
         "quire_conversion_queue_waiting",

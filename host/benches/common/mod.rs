@@ -7,9 +7,11 @@ use std::time::{Duration, Instant};
 use quire::runtime::{Limits, PluginSettings, Plugins};
 use quire::store::{Blobs, Db};
 
-/// The plugins `make plugins` built, installed on a fresh database in `dir`.
-pub fn plugins(rt: &tokio::runtime::Runtime, dir: &Path) -> Plugins {
+/// The plugins `make plugins` built, installed on a fresh database in `dir` from the plugin
+/// directory (so they run without fuel unless `meter_built_ins`).
+pub fn plugins(rt: &tokio::runtime::Runtime, dir: &Path, meter_built_ins: bool) -> Plugins {
     let plugins_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/plugins");
+    std::fs::create_dir_all(dir).unwrap();
     rt.block_on(async {
         let db = Db::open(None, dir).await.unwrap();
         let blobs = Blobs::open_dir(&dir.join("blobs")).unwrap();
@@ -23,6 +25,7 @@ pub fn plugins(rt: &tokio::runtime::Runtime, dir: &Path) -> Plugins {
                     .map(Into::into)
                     .unwrap_or_else(|| dir.join("cache")),
             ),
+            meter_built_ins,
         };
         let p = Plugins::open(db, blobs, settings).await.unwrap();
         p.bootstrap(&plugins_dir).await.unwrap();
@@ -44,22 +47,24 @@ pub fn median(runs: usize, mut f: impl FnMut()) -> Duration {
     t[t.len() / 2]
 }
 
-/// 10th percentiles of `runs` timings of `a` and of `b`, taken in turn (a, b, a, b, ...) so that a
-/// slow spell of the machine lands on both sides of the ratio instead of on one; the low
-/// percentile is the run the neighbours disturbed least.
+/// 10th percentiles of `runs` timings of each of `sides`, taken in turn (a, b, c, a, b, c, ...)
+/// so that a slow spell of the machine lands on every side of a ratio instead of on one; the
+/// low percentile is the run the neighbours disturbed least.
 #[allow(dead_code)] // one of the two benches uses it
-pub fn paired(runs: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
-    let mut ta = Vec::with_capacity(runs);
-    let mut tb = Vec::with_capacity(runs);
+pub fn interleaved(runs: usize, sides: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
+    let mut times = vec![Vec::with_capacity(runs); sides.len()];
     for _ in 0..runs {
-        let s = Instant::now();
-        a();
-        ta.push(s.elapsed());
-        let s = Instant::now();
-        b();
-        tb.push(s.elapsed());
+        for (side, t) in sides.iter_mut().zip(&mut times) {
+            let s = Instant::now();
+            side();
+            t.push(s.elapsed());
+        }
     }
-    ta.sort();
-    tb.sort();
-    (ta[runs / 10], tb[runs / 10])
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort();
+            t[runs / 10]
+        })
+        .collect()
 }

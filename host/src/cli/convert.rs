@@ -46,8 +46,12 @@ fn report<T>(stage: &str, c: &Converted<T>) {
         peak_memory,
         elapsed,
     } = c.stats;
+    let fuel = match fuel_used {
+        Some(units) => format!("fuel {units}"),
+        None => "no fuel metering (plugin directory)".to_string(),
+    };
     eprintln!(
-        "{stage}: {} in {:.1} ms, fuel {fuel_used}, peak memory {:.1} MiB",
+        "{stage}: {} in {:.1} ms, {fuel}, peak memory {:.1} MiB",
         c.plugin,
         elapsed.as_secs_f64() * 1000.0,
         peak_memory as f64 / (1 << 20) as f64

@@ -38,6 +38,7 @@ pub struct Config {
     /// Where `make build` put the plugins to install on a fresh data directory.
     pub plugins_dir: PathBuf,
     pub limits: Limits,
+    pub meter_built_ins: bool,
     pub workers: usize,
     pub max_waiting: usize,
     pub mail: MailConfig,
@@ -228,6 +229,7 @@ impl Config {
                 memory: s.memory_mb << 20,
                 deadline: Duration::from_millis(s.deadline_ms),
             },
+            meter_built_ins: s.meter_built_ins,
             workers: s.workers.unwrap_or(cores),
             max_waiting: s.queue,
             mail: MailConfig {

@@ -115,6 +115,15 @@ pub struct Settings {
         help_heading = "Conversions"
     )]
     pub deadline_ms: u64,
+    /// Meter the plugin directory's converters with fuel too: they run with the deadline
+    /// alone otherwise, about a fifth faster (fuel stays on for every other converter).
+    #[arg(
+        long,
+        env = "QUIRE_METER_BUILT_INS",
+        value_parser = clap::builder::FalseyValueParser::new(),
+        help_heading = "Conversions"
+    )]
+    pub meter_built_ins: bool,
     /// Conversions running at once [default: the number of cores].
     #[arg(long, env = "QUIRE_WORKERS", help_heading = "Conversions")]
     pub workers: Option<usize>,

@@ -8,7 +8,7 @@ mod queue;
 mod registry;
 mod sandbox;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -20,7 +20,7 @@ use quire_sdk::{Asset, ConvertError, Document, Format, LockInfo, Permissions, Pl
 
 pub use queue::QueueError;
 pub use registry::{check_info, RegistryError, VersionRow};
-pub use sandbox::{CallError, CallStats, Limits, Sandbox};
+pub use sandbox::{CallError, CallStats, Limits, Metering, Sandbox};
 
 use registry::Registry;
 use sandbox::{ExportRequest as WitExport, ImportRequest as WitImport, Loaded, WitError};
@@ -108,6 +108,12 @@ pub struct Plugins {
     /// Set by `warm`: every reload then loads the whole new set before it becomes active,
     /// so a server never swaps in a converter it cannot start.
     eager: AtomicBool,
+    /// sha256 of every component in this host's plugin directory (`bootstrap` reads it):
+    /// the operator put them there, so they run without fuel metering (ARCHITECTURE.md,
+    /// runtime) unless `meter_built_ins` is set. Uploads and `quire plugins install` of
+    /// other builds are metered.
+    built_ins: RwLock<HashSet<String>>,
+    meter_built_ins: bool,
 }
 
 /// What `Plugins::open` needs besides storage.
@@ -116,6 +122,8 @@ pub struct PluginSettings {
     pub workers: usize,
     pub max_waiting: usize,
     pub cache_dir: Option<std::path::PathBuf>,
+    /// Meter the plugin directory's converters with fuel too, as every other one is.
+    pub meter_built_ins: bool,
 }
 
 impl Plugins {
@@ -136,6 +144,8 @@ impl Plugins {
             queue: queue::Queue::new(settings.workers, settings.max_waiting),
             limits: settings.limits,
             eager: AtomicBool::new(false),
+            built_ins: RwLock::default(),
+            meter_built_ins: settings.meter_built_ins,
         };
         plugins.reload().await?;
         Ok(plugins)
@@ -143,6 +153,21 @@ impl Plugins {
 
     pub fn limits(&self) -> Limits {
         self.limits
+    }
+
+    /// How the component with sha256 `digest` is bounded: fuel, unless it is one of the
+    /// plugin directory's.
+    pub fn metering(&self, digest: &str) -> Metering {
+        let built_in = self
+            .built_ins
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(digest);
+        if built_in && !self.meter_built_ins {
+            Metering::Deadline
+        } else {
+            Metering::Fuel
+        }
     }
 
     fn active(&self) -> Arc<ActiveSet> {
@@ -200,14 +225,16 @@ impl Plugins {
             .get_or_try_init(|| async {
                 let sandbox = self.sandbox.clone();
                 let digest = plugin.digest.clone();
+                let metering = self.metering(&digest);
                 let cached =
-                    tokio::task::spawn_blocking(move || sandbox.load_cached(&digest)).await??;
+                    tokio::task::spawn_blocking(move || sandbox.load_cached(&digest, metering))
+                        .await??;
                 if let Some(loaded) = cached {
                     return Ok(loaded);
                 }
                 let wasm = self.registry.blob(&plugin.digest).await?;
                 let sandbox = self.sandbox.clone();
-                tokio::task::spawn_blocking(move || sandbox.load(&wasm)).await?
+                tokio::task::spawn_blocking(move || sandbox.load(&wasm, metering)).await?
             })
             .await
             .with_context(|| format!("loading {}", plugin.label()))
@@ -249,8 +276,12 @@ impl Plugins {
     async fn vet(&self, wasm: Vec<u8>) -> Result<PluginInfo, RegistryError> {
         let sandbox = self.sandbox.clone();
         let limits = self.limits;
+        // Vetted on the engine it will run on, so a built-in is compiled once.
+        let metering = self.metering(&Blobs::digest(&wasm));
         let work = move || -> Result<PluginInfo, String> {
-            let loaded = sandbox.load(&wasm).map_err(|e| format!("{e:#}"))?;
+            let loaded = sandbox
+                .load(&wasm, metering)
+                .map_err(|e| format!("{e:#}"))?;
             let (info, _) = loaded.describe(&sandbox, limits);
             let info = info_from_wit(info.map_err(|e| format!("its describe() failed: {e}"))?);
             check_info(&info)?;
@@ -311,7 +342,8 @@ impl Plugins {
             return Err(RegistryError::Conflict(clash));
         }
         let sandbox = self.sandbox.clone();
-        tokio::task::spawn_blocking(move || sandbox.load(&wasm).map(|_| ()))
+        let metering = self.metering(&Blobs::digest(&wasm));
+        tokio::task::spawn_blocking(move || sandbox.load(&wasm, metering).map(|_| ()))
             .await
             .map_err(|e| RegistryError::Internal(e.into()))?
             .map_err(|e| {
@@ -372,20 +404,24 @@ impl Plugins {
             .map(FileDigests::read)
             .unwrap_or_default();
         let mut pending = Vec::new();
+        let mut built_ins = HashSet::new();
         for path in paths {
             let stamp = FileStamp::of(&path)?;
             if let Some(digest) = memo.digest(&path, &stamp) {
+                built_ins.insert(digest.to_string());
                 if digests.contains(digest) {
                     continue;
                 }
             }
             let wasm = std::fs::read(&path)?;
             let digest = Blobs::digest(&wasm);
+            built_ins.insert(digest.clone());
             memo.record(&path, stamp, digest.clone());
             if !digests.contains(&digest) {
                 pending.push((path, wasm));
             }
         }
+        *self.built_ins.write().unwrap_or_else(|p| p.into_inner()) = built_ins;
         if let Some(memo_path) = memo_path.as_deref().filter(|_| memo.changed) {
             if let Err(e) = memo.write(memo_path) {
                 tracing::warn!(

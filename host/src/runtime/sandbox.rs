@@ -1,6 +1,7 @@
-//! The wasmtime embedding: one engine, components compiled once and cached, and a fresh
-//! store per call with fuel, a memory cap over all memories, an epoch deadline and WASI
-//! without files, sockets or environment.
+//! The wasmtime embedding: two engines (code that meters fuel, and code that does not),
+//! components compiled once per engine and cached, and a fresh store per call with a
+//! memory cap over all memories, an epoch deadline, fuel where the converter is metered,
+//! and WASI without files, sockets or environment.
 //!
 //! This is the only module that touches wasmtime; the rest of the host sees [`Sandbox`],
 //! [`Loaded`] and [`CallError`].
@@ -76,10 +77,24 @@ impl Default for Limits {
     }
 }
 
+/// How a converter's work is bounded besides its memory cap and its deadline, which every
+/// call has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Metering {
+    /// Fuel too: the bound on instructions that does not depend on the machine's load, so
+    /// the same input passes or fails on a quiet host and a busy one alike. Its checks cost
+    /// about a fifth of a call.
+    Fuel,
+    /// The deadline alone (the epoch checks), for the converters the operator installed
+    /// from the plugin directory.
+    Deadline,
+}
+
 /// What a finished call cost, reported by `quire convert` and the benchmarks.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CallStats {
-    pub fuel_used: u64,
+    /// `None` when the converter runs without fuel metering.
+    pub fuel_used: Option<u64>,
     pub peak_memory: usize,
     pub elapsed: Duration,
 }
@@ -114,12 +129,67 @@ impl CallError {
 }
 
 const EPOCH_TICK: Duration = Duration::from_millis(5);
+/// Memory a pool slot keeps resident between calls (see [`Flavor::new`]); more than the
+/// usual call's peak (6 MiB for a 50-page Markdown import, 18 MiB for a 1 MB web page).
+const KEEP_RESIDENT: usize = 16 << 20;
 const STDERR_CAPTURE: usize = 16 << 10;
 
-/// The engine, the linker and the compiled-code cache, shared by every plugin.
-pub struct Sandbox {
+/// An engine, with its own instance pool, and the linker for it. Fuel metering is compiled
+/// into the code, so each metering has one.
+struct Flavor {
     engine: Engine,
     linker: Linker<CallState>,
+}
+
+impl Flavor {
+    fn new(metering: Metering) -> anyhow::Result<Flavor> {
+        let mut pool = PoolingAllocationConfig::default();
+        // Virtual reservations only; the memory limiter enforces the real cap per call.
+        pool.total_component_instances(64)
+            .total_core_instances(64 * 8)
+            .total_memories(64 * 2)
+            .total_tables(64 * 4)
+            .total_stacks(64)
+            .max_core_instances_per_component(16)
+            .max_memories_per_component(4)
+            .max_tables_per_component(8)
+            .max_memory_size(4 << 30)
+            .max_component_instance_size(1 << 20)
+            .max_core_instance_size(1 << 20)
+            .max_unused_warm_slots(16)
+            // A call touches a fresh memory page by page; faulting each in cost a tenth of a
+            // 50-page import. A slot keeps up to this much resident for its next call, and
+            // the kernel's PAGEMAP_SCAN (Linux 6.7+) tells which pages this call wrote, so
+            // only those are reset (a plain memset of the whole span cost what it saved).
+            .linear_memory_keep_resident(KEEP_RESIDENT)
+            .pagemap_scan(wasmtime::Enabled::Auto);
+        let mut config = Config::new();
+        config
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool))
+            .consume_fuel(metering == Metering::Fuel)
+            .epoch_interruption(true)
+            .wasm_component_model(true)
+            .memory_init_cow(true)
+            .cranelift_opt_level(wasmtime::OptLevel::Speed);
+        let engine = Engine::new(&config)
+            .map_err(anyhow::Error::from)
+            .context("creating the wasmtime engine")?;
+
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+            .map_err(anyhow::Error::from)
+            .context("linking WASI")?;
+        bindings::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)
+            .map_err(anyhow::Error::from)
+            .context("linking the converter world")?;
+        Ok(Flavor { engine, linker })
+    }
+}
+
+/// The engines, their linkers and the compiled-code cache, shared by every plugin.
+pub struct Sandbox {
+    fueled: Flavor,
+    unfueled: Flavor,
     cache_dir: Option<PathBuf>,
     artifacts: Option<ArtifactCache>,
     ticker_stop: Arc<AtomicBool>,
@@ -136,50 +206,20 @@ impl Sandbox {
     /// `cache_key`: a secret the host signs its artifacts with, so it never loads compiled
     /// code it did not write itself.
     pub fn new(cache_dir: Option<PathBuf>, cache_key: [u8; 32]) -> anyhow::Result<Sandbox> {
-        let mut pool = PoolingAllocationConfig::default();
-        // Virtual reservations only; the memory limiter enforces the real cap per call.
-        pool.total_component_instances(64)
-            .total_core_instances(64 * 8)
-            .total_memories(64 * 2)
-            .total_tables(64 * 4)
-            .total_stacks(64)
-            .max_core_instances_per_component(16)
-            .max_memories_per_component(4)
-            .max_tables_per_component(8)
-            .max_memory_size(4 << 30)
-            .max_component_instance_size(1 << 20)
-            .max_core_instance_size(1 << 20)
-            .max_unused_warm_slots(16);
-        let mut config = Config::new();
-        config
-            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool))
-            .consume_fuel(true)
-            .epoch_interruption(true)
-            .wasm_component_model(true)
-            .memory_init_cow(true)
-            .cranelift_opt_level(wasmtime::OptLevel::Speed);
-        let engine = Engine::new(&config)
-            .map_err(anyhow::Error::from)
-            .context("creating the wasmtime engine")?;
-
-        let mut linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
-            .map_err(anyhow::Error::from)
-            .context("linking WASI")?;
-        bindings::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)
-            .map_err(anyhow::Error::from)
-            .context("linking the converter world")?;
-
+        let fueled = Flavor::new(Metering::Fuel)?;
+        let unfueled = Flavor::new(Metering::Deadline)?;
         let ticker_stop = Arc::new(AtomicBool::new(false));
         {
-            let engine = engine.clone();
+            let engines = [fueled.engine.clone(), unfueled.engine.clone()];
             let stop = ticker_stop.clone();
             std::thread::Builder::new()
                 .name("quire-epoch".into())
                 .spawn(move || {
                     while !stop.load(Ordering::Relaxed) {
                         std::thread::sleep(EPOCH_TICK);
-                        engine.increment_epoch();
+                        for engine in &engines {
+                            engine.increment_epoch();
+                        }
                     }
                 })
                 .context("starting the epoch ticker")?;
@@ -189,8 +229,8 @@ impl Sandbox {
                 .with_context(|| format!("creating the compile cache {}", dir.display()))?;
         }
         Ok(Sandbox {
-            engine,
-            linker,
+            fueled,
+            unfueled,
             artifacts: cache_dir
                 .clone()
                 .map(|dir| ArtifactCache::new(dir, cache_key)),
@@ -199,36 +239,58 @@ impl Sandbox {
         })
     }
 
-    /// Compiles (or loads from the cache) a component and prepares it for instantiation.
-    /// Refuses anything that does not implement `quire:converter/converter@1.0.0`.
-    pub fn load(&self, wasm: &[u8]) -> anyhow::Result<Loaded> {
+    fn flavor(&self, metering: Metering) -> &Flavor {
+        match metering {
+            Metering::Fuel => &self.fueled,
+            Metering::Deadline => &self.unfueled,
+        }
+    }
+
+    /// Compiles (or loads from the cache) a component for `metering` and prepares it for
+    /// instantiation. Refuses anything that does not implement
+    /// `quire:converter/converter@1.0.0`.
+    pub fn load(&self, wasm: &[u8], metering: Metering) -> anyhow::Result<Loaded> {
         let digest = hex::encode(Sha256::digest(wasm));
-        let component = self.compile_cached(wasm, &digest)?;
-        self.prepare(component, digest)
+        let component = self.compile_cached(wasm, &digest, metering)?;
+        self.prepare(component, digest, metering)
     }
 
     /// The component whose wasm has sha256 `digest`, if the compile cache holds it: no
     /// need to read or hash the wasm (the artifact's name and seal vouch for it).
-    pub fn load_cached(&self, digest: &str) -> anyhow::Result<Option<Loaded>> {
-        match self.read_artifact(digest) {
-            Some(component) => self.prepare(component, digest.to_string()).map(Some),
+    pub fn load_cached(&self, digest: &str, metering: Metering) -> anyhow::Result<Option<Loaded>> {
+        match self.read_artifact(digest, metering) {
+            Some(component) => self
+                .prepare(component, digest.to_string(), metering)
+                .map(Some),
             None => Ok(None),
         }
     }
 
-    fn prepare(&self, component: Component, digest: String) -> anyhow::Result<Loaded> {
-        let pre = self.linker.instantiate_pre(&component).map_err(|e| {
+    fn prepare(
+        &self,
+        component: Component,
+        digest: String,
+        metering: Metering,
+    ) -> anyhow::Result<Loaded> {
+        let pre = self.flavor(metering).linker.instantiate_pre(&component).map_err(|e| {
             anyhow!("this component does not fit the Quire converter world (quire:converter@1.0.0): {e:#}")
         })?;
         let pre = ConverterPre::new(pre).map_err(|e| {
             anyhow!("this component does not export the Quire converter interfaces (meta, importer, exporter of quire:converter@1.0.0): {e:#}")
         })?;
-        Ok(Loaded { pre, digest })
+        Ok(Loaded {
+            pre,
+            digest,
+            metering,
+        })
     }
 
-    fn compatibility(&self) -> String {
+    fn compatibility(&self, metering: Metering) -> String {
         let mut h = std::hash::DefaultHasher::new();
-        self.engine.precompile_compatibility_hash().hash(&mut h);
+        self.flavor(metering)
+            .engine
+            .precompile_compatibility_hash()
+            .hash(&mut h);
         format!("{:016x}", h.finish())
     }
 
@@ -238,20 +300,25 @@ impl Sandbox {
     }
 
     /// The artifact name of the wasm with sha256 `digest`: the engine's compatibility hash
-    /// is in it, so another build of the host never reads it.
-    fn artifact_name(&self, digest: &str) -> String {
-        format!("{digest}-{}", self.compatibility())
+    /// is in it, so another build of the host, or the other engine, never reads it.
+    fn artifact_name(&self, digest: &str, metering: Metering) -> String {
+        format!("{digest}-{}", self.compatibility(metering))
     }
 
-    fn compile_cached(&self, wasm: &[u8], digest: &str) -> anyhow::Result<Component> {
-        if let Some(component) = self.read_artifact(digest) {
+    fn compile_cached(
+        &self,
+        wasm: &[u8],
+        digest: &str,
+        metering: Metering,
+    ) -> anyhow::Result<Component> {
+        if let Some(component) = self.read_artifact(digest, metering) {
             return Ok(component);
         }
-        let component = Component::new(&self.engine, wasm)
+        let component = Component::new(&self.flavor(metering).engine, wasm)
             .map_err(anyhow::Error::from)
             .context("compiling the component")?;
         if let Some(artifacts) = &self.artifacts {
-            let name = self.artifact_name(digest);
+            let name = self.artifact_name(digest, metering);
             if let Err(e) = component
                 .serialize()
                 .map_err(anyhow::Error::from)
@@ -265,8 +332,8 @@ impl Sandbox {
 
     /// Loads an artifact only if it carries our own seal: compiled code is trusted native
     /// code, and nothing but this host may have produced it.
-    fn read_artifact(&self, digest: &str) -> Option<Component> {
-        let name = self.artifact_name(digest);
+    fn read_artifact(&self, digest: &str, metering: Metering) -> Option<Component> {
+        let name = self.artifact_name(digest, metering);
         let artifact = match self.artifacts.as_ref()?.open(&name) {
             Ok(a) => a,
             Err(Refusal::Missing) => return None,
@@ -275,13 +342,14 @@ impl Sandbox {
                 return None;
             }
         };
+        let engine = &self.flavor(metering).engine;
         // SAFETY: the artifact was produced by `Component::serialize` of this host (its seal
         // proves it) for an engine with the same compatibility hash (in its name); a mapped
         // file can only be changed by this process's user (`ArtifactCache::open` checked).
         let component = match artifact {
-            Artifact::Sealed(file) => unsafe { deserialize_open_file(&self.engine, &file) },
+            Artifact::Sealed(file) => unsafe { deserialize_open_file(engine, &file) },
             Artifact::Read(bytes) => {
-                unsafe { Component::deserialize(&self.engine, bytes) }.map_err(Into::into)
+                unsafe { Component::deserialize(engine, bytes) }.map_err(Into::into)
             }
         };
         match component {
@@ -319,19 +387,24 @@ impl Sandbox {
                 refused: false,
             },
         };
-        let mut store = Store::new(&self.engine, state);
+        let mut store = Store::new(&self.flavor(plugin.metering).engine, state);
         store.limiter(|s| &mut s.memory);
         let ticks = (limits.deadline.as_nanos() / EPOCH_TICK.as_nanos()).max(1) as u64;
         store.set_epoch_deadline(ticks);
         let mut stats = CallStats::default();
-        if let Err(e) = store.set_fuel(limits.fuel) {
-            return (Err(CallError::Host(e.to_string())), stats);
+        if plugin.metering == Metering::Fuel {
+            if let Err(e) = store.set_fuel(limits.fuel) {
+                return (Err(CallError::Host(e.to_string())), stats);
+            }
         }
         let result = plugin
             .pre
             .instantiate(&mut store)
             .and_then(|instance| call(&instance, &mut store));
-        stats.fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        stats.fuel_used = match plugin.metering {
+            Metering::Fuel => Some(limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0))),
+            Metering::Deadline => None,
+        };
         stats.peak_memory = store.data().memory.peak;
         stats.elapsed = started.elapsed();
         let result = result.map_err(|e| classify(e, &store, limits, &stderr));
@@ -433,6 +506,7 @@ pub struct Loaded {
     pre: ConverterPre<CallState>,
     /// sha256 of the wasm bytes.
     pub digest: String,
+    pub metering: Metering,
 }
 
 impl Loaded {

@@ -37,6 +37,7 @@ mod runtime {
                 workers: 2,
                 max_waiting: 16,
                 cache_dir: Some(dir.path().join("cache")),
+                meter_built_ins: false,
             },
         )
         .await

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use quire::runtime::{CallError, ConversionError, Limits, Plugins};
+use quire::runtime::{CallError, ConversionError, Limits, Metering, Plugins};
 use quire_sdk::ConvertError;
 
 use crate::common::*;
@@ -148,6 +148,54 @@ async fn a_deadline_stops_a_call_that_has_fuel_to_spare() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_plugin_directorys_converters_run_without_fuel_and_the_deadline_still_stops_them() {
+    // Fuel for a short markdown import, not for a second of looping.
+    let limits = Limits {
+        fuel: 200_000_000,
+        memory: 64 << 20,
+        deadline: Duration::from_millis(300),
+    };
+    let (_dir, plugins) = fresh_plugins(limits).await;
+    let rows = plugins.list().await.unwrap();
+    let markdown = rows
+        .iter()
+        .find(|r| r.name == "markdown" && r.active)
+        .unwrap();
+    assert_eq!(plugins.metering(&markdown.digest), Metering::Deadline);
+    let done = plugins
+        .import(b"# Built in".to_vec(), "text/markdown", vec![], vec![])
+        .await
+        .unwrap();
+    assert_eq!(done.stats.fuel_used, None);
+
+    // The same hostile component as a plugin-directory converter: its endless loop runs
+    // past the fuel that would have stopped it metered, and the deadline stops it.
+    let shelf = tempfile::tempdir().unwrap();
+    std::fs::write(shelf.path().join("hostile.wasm"), component("hostile")).unwrap();
+    let installed = plugins.bootstrap(shelf.path()).await.unwrap();
+    assert_eq!(installed, ["hostile@1.0.0"]);
+    let started = std::time::Instant::now();
+    let e = hostile(&plugins, "loop").await.unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ConversionError::Sandbox {
+                error: CallError::Deadline { .. },
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+    // The directory now holds only the hostile component: markdown is metered again.
+    assert_eq!(plugins.metering(&markdown.digest), Metering::Fuel);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn broken_components_are_refused_and_the_active_version_stays() {
     let (_dir, plugins) = fresh_plugins(quick_limits()).await;
     let before: Vec<_> = plugins
@@ -268,10 +316,14 @@ async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
             workers: 1,
             max_waiting: 4,
             cache_dir: Some(cache),
+            meter_built_ins: false,
         },
     )
     .await
     .unwrap();
+    // As a start does: the plugin directory says which converters run unmetered, and so
+    // which of the (tampered) artifacts would be theirs.
+    assert!(plugins.bootstrap(&plugins_dir()).await.unwrap().is_empty());
     // Nothing is loaded until a call needs it, and a call loads its converter only.
     assert!(plugins.loaded().is_empty(), "{:?}", plugins.loaded());
     markdown_still_works(&plugins).await;
