@@ -121,7 +121,7 @@ async fn hostile_components_are_contained() {
 /// The hostile component's endless loop ends in the deadline's fault, promptly.
 async fn the_deadline_stops_a_loop(plugins: &Plugins) {
     let started = std::time::Instant::now();
-    let e = hostile(&plugins, "loop").await.unwrap_err();
+    let e = hostile(plugins, "loop").await.unwrap_err();
     assert!(
         matches!(
             e,
