@@ -59,7 +59,7 @@ impl App {
                 limits: config.limits,
                 workers: config.workers,
                 max_waiting: config.max_waiting,
-                cache_dir: Some(config.data_dir.join("cache")),
+                cache_dir: Some(config.cache_dir.clone()),
                 meter_built_ins: config.meter_built_ins,
             },
         )

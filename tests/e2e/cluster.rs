@@ -126,7 +126,7 @@ fn env_refs(env: &[(String, String)]) -> Vec<(&str, &str)> {
 }
 
 /// `n` hosts on one fresh Postgres database and one S3 prefix, each with its own data
-/// directory (and so its own compiled-component cache).
+/// directory.
 fn cluster(s3: &S3, n: usize) -> Option<Vec<Server>> {
     let url = postgres_database()?;
     let env = s3.host_env(&rand_hex());

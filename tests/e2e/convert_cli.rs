@@ -9,6 +9,7 @@ fn quire(data: &std::path::Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_quire"));
     cmd.env("QUIRE_DATA", data)
         .env("QUIRE_PLUGINS_DIR", plugins_dir())
+        .env("QUIRE_CACHE_DIR", crate::server::compile_cache())
         .env("QUIRE_LOG", "warn");
     cmd
 }

@@ -30,8 +30,13 @@ fn quick_start_script(readme: &str) -> String {
 fn the_readme_quick_start_runs_as_written() {
     let mut s = Server::stopped(None);
     let log = tempfile::NamedTempFile::new().unwrap();
+    // A reader's first start compiles the converters: no cache shared with other tests.
+    let own_cache = s.data.path().join("cache");
     s.spawn_logging_to(
-        &[("QUIRE_LOG", "quire=info,warn")],
+        &[
+            ("QUIRE_LOG", "quire=info,warn"),
+            ("QUIRE_CACHE_DIR", own_cache.to_str().unwrap()),
+        ],
         Stdio::from(log.reopen().unwrap()),
     );
     // Only the address differs from a reader's `make run`.

@@ -18,6 +18,23 @@ pub struct Server {
     admin_port: u16,
 }
 
+/// The compile cache every server and CLI run of this test process shares, as the
+/// installations of one operator may (`QUIRE_CACHE_DIR`): a fresh data directory then
+/// loads the converters instead of compiling them, which takes 20 seconds on two cores.
+/// Emptied once per run, so artifacts of earlier builds do not pile up.
+pub fn compile_cache() -> &'static std::path::Path {
+    static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-compile-cache");
+        match std::fs::remove_dir_all(&dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                panic!("emptying {}: {e}", dir.display())
+            }
+            _ => dir,
+        }
+    })
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -131,6 +148,7 @@ impl Server {
     pub fn configure(&self, mut cmd: Command) -> Command {
         cmd.env("QUIRE_DATA", self.data.path())
             .env("QUIRE_PLUGINS_DIR", plugins_dir())
+            .env("QUIRE_CACHE_DIR", compile_cache())
             .env("QUIRE_ADDR", format!("127.0.0.1:{}", self.port))
             .env("QUIRE_ADMIN_ADDR", format!("127.0.0.1:{}", self.admin_port))
             .env("QUIRE_BASE_URL", &self.base)

@@ -37,6 +37,8 @@ pub struct Config {
     pub trust_proxy: TrustedProxies,
     /// Where `make build` put the plugins to install on a fresh data directory.
     pub plugins_dir: PathBuf,
+    /// The compile cache (`QUIRE_CACHE_DIR`, default `$QUIRE_DATA/cache`).
+    pub cache_dir: PathBuf,
     pub limits: Limits,
     pub meter_built_ins: bool,
     pub workers: usize,
@@ -205,6 +207,9 @@ impl Config {
             format!("quire@{host}")
         });
         let data_dir = s.data.clone();
+        let cache_dir = given(&s.cache_dir)
+            .cloned()
+            .unwrap_or_else(|| data_dir.join("cache"));
         let blobs =
             BlobLocation::parse(given(&s.blobs).map(String::as_str), &data_dir.join("blobs"))?;
         let cores = std::thread::available_parallelism()
@@ -224,6 +229,7 @@ impl Config {
                 Some(d) => d.clone(),
                 None => default_plugins_dir().context("finding the plugin directory")?,
             },
+            cache_dir,
             limits: Limits {
                 fuel: s.fuel,
                 memory: s.memory_mb << 20,

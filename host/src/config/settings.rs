@@ -90,6 +90,9 @@ pub struct Settings {
     /// Converter components installed on a fresh data directory [default: target/plugins beside the binary].
     #[arg(long, env = "QUIRE_PLUGINS_DIR", help_heading = "Storage")]
     pub plugins_dir: Option<PathBuf>,
+    /// Where compiled converters are kept; installations of one user may share one (each artifact is named by its component and engine) [default: $QUIRE_DATA/cache].
+    #[arg(long, env = "QUIRE_CACHE_DIR", help_heading = "Storage")]
+    pub cache_dir: Option<PathBuf>,
 
     /// Fuel (roughly wasm instructions) one conversion may use.
     #[arg(

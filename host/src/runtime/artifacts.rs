@@ -20,7 +20,11 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use anyhow::{bail, Context};
+
 const SEAL_LEN: usize = 64;
+/// The cache's sealing key, 64 hex digits, readable by this user alone.
+const KEY_FILE: &str = "seal.key";
 
 /// A verified artifact, ready to be deserialized.
 pub enum Artifact {
@@ -50,8 +54,21 @@ pub struct ArtifactCache {
 }
 
 impl ArtifactCache {
-    pub fn new(dir: PathBuf, key: [u8; 32]) -> ArtifactCache {
+    /// A cache under a given key (the tests' way to play two installations).
+    #[cfg(test)]
+    fn new(dir: PathBuf, key: [u8; 32]) -> ArtifactCache {
         ArtifactCache { dir, key }
+    }
+
+    /// The cache in `dir`, created if need be, with the key kept beside its artifacts: the
+    /// installations that share a directory (`QUIRE_CACHE_DIR`) share its key, so what one
+    /// compiled the others load, and a directory copied from elsewhere brings nothing the
+    /// seal of this one vouches for unless its key came too.
+    pub fn open_dir(dir: PathBuf) -> anyhow::Result<ArtifactCache> {
+        create_private_dir(&dir)
+            .with_context(|| format!("creating the compile cache {}", dir.display()))?;
+        let key = load_or_create_key(&dir.join(KEY_FILE))?;
+        Ok(ArtifactCache { dir, key })
     }
 
     fn paths(&self, name: &str) -> (PathBuf, PathBuf) {
@@ -170,6 +187,53 @@ impl ArtifactCache {
     }
 }
 
+/// The key in `path`, or a new one written there if there is none. Several hosts may start
+/// on one directory at once: a key is written whole under a temporary name, then linked
+/// into place only if no other got there first, and then that one is used.
+fn load_or_create_key(path: &Path) -> anyhow::Result<[u8; 32]> {
+    loop {
+        match File::open(path) {
+            Ok(file) => return read_key(path, file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+        let key: [u8; 32] = rand::random();
+        let tmp = temporary(path);
+        let linked = create_private(&tmp)
+            .and_then(|mut f| {
+                f.write_all(hex::encode(key).as_bytes())?;
+                f.sync_all()
+            })
+            .and_then(|()| std::fs::hard_link(&tmp, path));
+        let _ = std::fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => return Ok(key),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("writing the key {}", path.display())),
+        }
+    }
+}
+
+fn read_key(path: &Path, mut file: File) -> anyhow::Result<[u8; 32]> {
+    let meta = file.metadata()?;
+    if !meta.is_file() || !secret_to_us(&meta) {
+        bail!(
+            "the compile cache key {} may be read or written by another user: make it this user's with mode 600, or remove it (the cache then recompiles)",
+            path.display()
+        );
+    }
+    let mut text = String::new();
+    (&mut file).take(128).read_to_string(&mut text)?;
+    let mut key = [0u8; 32];
+    hex::decode_to_slice(text.trim(), &mut key).map_err(|_| {
+        anyhow::anyhow!(
+            "{} is not a compile cache key (64 hex digits): remove it and the cache recompiles",
+            path.display()
+        )
+    })?;
+    Ok(key)
+}
+
 fn read_seal(path: &Path) -> Option<[u8; SEAL_LEN]> {
     let mut seal = [0u8; SEAL_LEN];
     let mut f = File::open(path).ok()?;
@@ -182,9 +246,13 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     subtle::ConstantTimeEq::ct_eq(a, b).into()
 }
 
+/// A name beside `path` no other writer uses: hosts may share the directory, and threads
+/// of one host may write the same artifact at once.
 fn temporary(path: &Path) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut name = path.as_os_str().to_owned();
-    name.push(format!(".tmp{}", std::process::id()));
+    name.push(format!(".tmp{}-{n}", std::process::id()));
     PathBuf::from(name)
 }
 
@@ -202,6 +270,32 @@ fn create_private(path: &Path) -> std::io::Result<File> {
 #[cfg(not(unix))]
 fn create_private(path: &Path) -> std::io::Result<File> {
     File::create(path)
+}
+
+#[cfg(unix)]
+fn create_private_dir(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(path)
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(path: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(path)
+}
+
+/// Owned by this process's user, and neither readable nor writable by anyone else.
+#[cfg(unix)]
+fn secret_to_us(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & 0o077 == 0
+}
+
+#[cfg(not(unix))]
+fn secret_to_us(_meta: &std::fs::Metadata) -> bool {
+    true
 }
 
 /// Owned by this process's user and writable by nobody else.
@@ -296,6 +390,58 @@ mod tests {
             .unwrap();
         }
         assert_eq!(opened(&c, "a"), Err(Refusal::BadSeal.to_string()));
+    }
+
+    #[test]
+    fn caches_opened_on_one_directory_share_its_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = ArtifactCache::open_dir(dir.path().join("cache")).unwrap();
+        first.store("a", b"machine code").unwrap();
+        let second = ArtifactCache::open_dir(dir.path().join("cache")).unwrap();
+        assert_eq!(
+            opened(&second, "a"),
+            Ok(("sealed", b"machine code".to_vec()))
+        );
+        let elsewhere = ArtifactCache::open_dir(dir.path().join("other")).unwrap();
+        assert_ne!(elsewhere.key, first.key);
+    }
+
+    #[test]
+    fn hosts_starting_together_on_a_new_directory_agree_on_one_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys: Vec<[u8; 32]> = std::thread::scope(|s| {
+            let opening: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(|| {
+                        ArtifactCache::open_dir(dir.path().to_path_buf())
+                            .unwrap()
+                            .key
+                    })
+                })
+                .collect();
+            opening.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(keys.iter().all(|k| *k == keys[0]), "{keys:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_key_others_may_read_or_a_damaged_key_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        ArtifactCache::open_dir(dir.path().to_path_buf()).unwrap();
+        let key = dir.path().join(KEY_FILE);
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let err = ArtifactCache::open_dir(dir.path().to_path_buf())
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("another user"), "{err:#}");
+        std::fs::write(&key, "not hex").unwrap();
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let err = ArtifactCache::open_dir(dir.path().to_path_buf())
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("64 hex digits"), "{err:#}");
     }
 
     #[cfg(unix)]

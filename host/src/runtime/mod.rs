@@ -128,15 +128,7 @@ pub struct PluginSettings {
 
 impl Plugins {
     pub async fn open(db: Db, blobs: Blobs, settings: PluginSettings) -> anyhow::Result<Plugins> {
-        let key = db
-            .setting_or_init("compile_cache_key", || {
-                hex::encode(rand::random::<[u8; 32]>())
-            })
-            .await?;
-        let mut cache_key = [0u8; 32];
-        hex::decode_to_slice(&key, &mut cache_key)
-            .map_err(|e| anyhow::anyhow!("bad compile cache key in settings: {e}"))?;
-        let sandbox = Arc::new(Sandbox::new(settings.cache_dir, cache_key)?);
+        let sandbox = Arc::new(Sandbox::new(settings.cache_dir)?);
         let plugins = Plugins {
             sandbox,
             registry: Registry::new(db, blobs),

@@ -202,10 +202,10 @@ impl Drop for Sandbox {
 }
 
 impl Sandbox {
-    /// `cache_dir`: where compiled artifacts are kept (none disables the cache);
-    /// `cache_key`: a secret the host signs its artifacts with, so it never loads compiled
-    /// code it did not write itself.
-    pub fn new(cache_dir: Option<PathBuf>, cache_key: [u8; 32]) -> anyhow::Result<Sandbox> {
+    /// `cache_dir`: where compiled artifacts are kept, sealed with the key kept there, so
+    /// the host never loads compiled code it (or another host sharing the directory) did
+    /// not write itself; none disables the cache.
+    pub fn new(cache_dir: Option<PathBuf>) -> anyhow::Result<Sandbox> {
         let fueled = Flavor::new(Metering::Fuel)?;
         let unfueled = Flavor::new(Metering::Deadline)?;
         let ticker_stop = Arc::new(AtomicBool::new(false));
@@ -224,16 +224,11 @@ impl Sandbox {
                 })
                 .context("starting the epoch ticker")?;
         }
-        if let Some(dir) = &cache_dir {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("creating the compile cache {}", dir.display()))?;
-        }
+        let artifacts = cache_dir.clone().map(ArtifactCache::open_dir).transpose()?;
         Ok(Sandbox {
             fueled,
             unfueled,
-            artifacts: cache_dir
-                .clone()
-                .map(|dir| ArtifactCache::new(dir, cache_key)),
+            artifacts,
             cache_dir,
             ticker_stop,
         })

@@ -187,37 +187,6 @@ impl Db {
             .map(Some)
             .map_err(|_| sqlx::Error::PoolTimedOut)
     }
-
-    pub async fn setting(&self, key: &str) -> anyhow::Result<Option<String>> {
-        Ok(
-            sqlx::query_scalar("SELECT value FROM settings WHERE key = $1")
-                .bind(key)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
-    }
-
-    /// Returns the stored value of `key`, storing `make()` first if there is none. Several
-    /// hosts racing here all end up with the first value written.
-    pub async fn setting_or_init(
-        &self,
-        key: &str,
-        make: impl FnOnce() -> String,
-    ) -> anyhow::Result<String> {
-        if let Some(v) = self.setting(key).await? {
-            return Ok(v);
-        }
-        sqlx::query(
-            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
-        )
-        .bind(key)
-        .bind(make())
-        .execute(&self.pool)
-        .await?;
-        self.setting(key)
-            .await?
-            .context("setting vanished after insert")
-    }
 }
 
 fn redact(url: &str) -> String {
