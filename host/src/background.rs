@@ -1,7 +1,8 @@
 //! The server's background work, apart from requests: following the active converters that
 //! other hosts (or the CLI) change in the database, giving back the daily calls a lease
 //! did not spend (`usage::Allowance`), and housekeeping (the bin past its
-//! retention, tokens, sessions and sign-in links long expired, blobs nothing names). Mail has its own sender
+//! retention, tokens, sessions and sign-in links long expired, blobs nothing names, compiled
+//! artifacts of earlier builds). Mail has its own sender
 //! (`mail::spawn_sender`), which the server stops with its listeners.
 
 use std::time::Duration;
@@ -60,5 +61,10 @@ async fn housekeeping(app: &App) {
         Ok(0) => {}
         Ok(n) => tracing::info!("collected {n} blobs that nothing names"),
         Err(e) => tracing::warn!("collecting unnamed blobs: {e:#}"),
+    }
+    match app.plugins.prune_cache().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("removed {n} compiled-cache files no engine of this build opens"),
+        Err(e) => tracing::warn!("pruning the compile cache: {e:#}"),
     }
 }

@@ -110,6 +110,44 @@ impl ArtifactCache {
         Ok(Artifact::Read(bytes))
     }
 
+    /// Removes what no host of this build opens again, once it is `grace` old: artifacts
+    /// named for an engine not in `engines` (the compatibility hashes of this build's
+    /// engines: an earlier build compiled the others), and the temporary files of writers
+    /// that died. A host of another build sharing the directory compiles what it still
+    /// needs again. Returns how many files were removed.
+    pub fn prune(&self, engines: &[String], grace: std::time::Duration) -> std::io::Result<usize> {
+        let now = std::time::SystemTime::now();
+        let mut removed = 0;
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let file_name = entry.file_name();
+            let Some(file_name) = file_name.to_str() else {
+                continue;
+            };
+            let stale = match file_name
+                .strip_suffix(".cwasm")
+                .or_else(|| file_name.strip_suffix(".seal"))
+            {
+                Some(name) => !name
+                    .rsplit_once('-')
+                    .is_some_and(|(_, engine)| engines.iter().any(|e| e == engine)),
+                None => file_name.contains(".tmp"),
+            };
+            let old_enough = || {
+                entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| now.duration_since(t).ok())
+                    .is_some_and(|age| age >= grace)
+            };
+            if stale && old_enough() && std::fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
     /// Stores `body` as artifact `name`, replacing any earlier one.
     pub fn store(&self, name: &str, body: &[u8]) -> std::io::Result<()> {
         let (path, seal_path) = self.paths(name);
@@ -191,9 +229,26 @@ impl ArtifactCache {
 /// on one directory at once: a key is written whole under a temporary name, then linked
 /// into place only if no other got there first, and then that one is used.
 fn load_or_create_key(path: &Path) -> anyhow::Result<[u8; 32]> {
-    loop {
+    // Each round ends with a key unless another writer raced this one; eight races in a
+    // row mean something else keeps writing there.
+    for _ in 0..8 {
         match File::open(path) {
-            Ok(file) => return read_key(path, file),
+            Ok(file) => match read_key(path, file)? {
+                Some(key) => return Ok(key),
+                // The cache is disposable: under a new key its artifacts are recompiled.
+                None => {
+                    tracing::warn!(
+                        "{} is not a compile cache key (64 hex digits): replacing it",
+                        path.display()
+                    );
+                    match std::fs::remove_file(path) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                            return Err(e).with_context(|| format!("removing {}", path.display()))
+                        }
+                        _ => continue,
+                    }
+                }
+            },
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         }
@@ -212,9 +267,14 @@ fn load_or_create_key(path: &Path) -> anyhow::Result<[u8; 32]> {
             Err(e) => return Err(e).with_context(|| format!("writing the key {}", path.display())),
         }
     }
+    bail!(
+        "the compile cache key {} keeps changing under this host",
+        path.display()
+    )
 }
 
-fn read_key(path: &Path, mut file: File) -> anyhow::Result<[u8; 32]> {
+/// The key in `file`, or none if it holds no key; an error if another user may touch it.
+fn read_key(path: &Path, mut file: File) -> anyhow::Result<Option<[u8; 32]>> {
     let meta = file.metadata()?;
     if !meta.is_file() || !secret_to_us(&meta) {
         bail!(
@@ -222,16 +282,15 @@ fn read_key(path: &Path, mut file: File) -> anyhow::Result<[u8; 32]> {
             path.display()
         );
     }
-    let mut text = String::new();
-    (&mut file).take(128).read_to_string(&mut text)?;
+    let mut text = Vec::new();
+    (&mut file)
+        .take(128)
+        .read_to_end(&mut text)
+        .with_context(|| format!("reading {}", path.display()))?;
     let mut key = [0u8; 32];
-    hex::decode_to_slice(text.trim(), &mut key).map_err(|_| {
-        anyhow::anyhow!(
-            "{} is not a compile cache key (64 hex digits): remove it and the cache recompiles",
-            path.display()
-        )
-    })?;
-    Ok(key)
+    Ok(hex::decode_to_slice(text.trim_ascii(), &mut key)
+        .ok()
+        .map(|()| key))
 }
 
 fn read_seal(path: &Path) -> Option<[u8; SEAL_LEN]> {
@@ -393,6 +452,38 @@ mod tests {
     }
 
     #[test]
+    fn pruning_removes_other_engines_artifacts_and_dead_writers_files_once_old() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = ArtifactCache::open_dir(dir.path().to_path_buf()).unwrap();
+        c.store("d1-current", b"ours").unwrap();
+        c.store("d1-earlier", b"an older build's").unwrap();
+        std::fs::write(dir.path().join("d2-current.cwasm.tmp7-0"), b"half").unwrap();
+        std::fs::write(dir.path().join("plugin-files.tsv"), b"").unwrap();
+        let files = || {
+            let mut names: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        };
+        let engines = ["current".to_string()];
+        let day = std::time::Duration::from_secs(86_400);
+        assert_eq!(c.prune(&engines, day).unwrap(), 0, "nothing is a day old");
+        assert_eq!(c.prune(&engines, std::time::Duration::ZERO).unwrap(), 3);
+        assert_eq!(
+            files(),
+            [
+                "d1-current.cwasm",
+                "d1-current.seal",
+                "plugin-files.tsv",
+                KEY_FILE
+            ]
+        );
+        assert_eq!(opened(&c, "d1-current"), Ok(("sealed", b"ours".to_vec())));
+    }
+
+    #[test]
     fn caches_opened_on_one_directory_share_its_key() {
         let dir = tempfile::tempdir().unwrap();
         let first = ArtifactCache::open_dir(dir.path().join("cache")).unwrap();
@@ -426,22 +517,23 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_key_others_may_read_or_a_damaged_key_is_refused() {
+    fn a_key_others_may_read_is_refused_and_a_damaged_one_replaced() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
-        ArtifactCache::open_dir(dir.path().to_path_buf()).unwrap();
+        let first = ArtifactCache::open_dir(dir.path().to_path_buf()).unwrap();
+        first.store("a", b"machine code").unwrap();
         let key = dir.path().join(KEY_FILE);
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
         let err = ArtifactCache::open_dir(dir.path().to_path_buf())
             .err()
             .unwrap();
         assert!(err.to_string().contains("another user"), "{err:#}");
-        std::fs::write(&key, "not hex").unwrap();
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
-        let err = ArtifactCache::open_dir(dir.path().to_path_buf())
-            .err()
-            .unwrap();
-        assert!(err.to_string().contains("64 hex digits"), "{err:#}");
+        std::fs::write(&key, b"\xff not a key").unwrap();
+        let replaced = ArtifactCache::open_dir(dir.path().to_path_buf()).unwrap();
+        assert_ne!(replaced.key, first.key);
+        // What the old key sealed is refused, and compiled again by the caller.
+        assert_eq!(opened(&replaced, "a"), Err(Refusal::BadSeal.to_string()));
     }
 
     #[cfg(unix)]

@@ -232,6 +232,13 @@ impl Plugins {
             .with_context(|| format!("loading {}", plugin.label()))
     }
 
+    /// Removes the compile cache's files no engine of this build opens, a day after they
+    /// were written (see `Sandbox::prune_cache`); returns how many.
+    pub async fn prune_cache(&self) -> anyhow::Result<usize> {
+        let sandbox = self.sandbox.clone();
+        Ok(tokio::task::spawn_blocking(move || sandbox.prune_cache()).await??)
+    }
+
     /// Reloads if another host (or the CLI) changed the active set.
     pub async fn refresh(&self) -> anyhow::Result<bool> {
         let serial = self.registry.active_serial().await?;

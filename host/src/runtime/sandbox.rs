@@ -133,6 +133,9 @@ const EPOCH_TICK: Duration = Duration::from_millis(5);
 /// usual call's peak (6 MiB for a 50-page Markdown import, 18 MiB for a 1 MB web page).
 const KEEP_RESIDENT: usize = 16 << 20;
 const STDERR_CAPTURE: usize = 16 << 10;
+/// How long a compiled artifact no engine of this build opens stays in the cache: long
+/// enough for the hosts sharing it to finish a rolling upgrade.
+const STALE_AFTER: Duration = Duration::from_secs(24 * 3600);
 
 /// An engine, with its own instance pool, and the linker for it. Fuel metering is compiled
 /// into the code, so each metering has one.
@@ -294,6 +297,19 @@ impl Sandbox {
         Some(self.cache_dir.as_ref()?.join(name))
     }
 
+    /// Removes compiled artifacts no engine of this build opens (and temporary files of
+    /// writers that died) once they are a day old; see [`ArtifactCache::prune`].
+    pub fn prune_cache(&self) -> std::io::Result<usize> {
+        let Some(artifacts) = &self.artifacts else {
+            return Ok(0);
+        };
+        let engines = [
+            self.compatibility(Metering::Fuel),
+            self.compatibility(Metering::Deadline),
+        ];
+        artifacts.prune(&engines, STALE_AFTER)
+    }
+
     /// The artifact name of the wasm with sha256 `digest`: the engine's compatibility hash
     /// is in it, so another build of the host, or the other engine, never reads it.
     fn artifact_name(&self, digest: &str, metering: Metering) -> String {
@@ -325,8 +341,8 @@ impl Sandbox {
         Ok(component)
     }
 
-    /// Loads an artifact only if it carries our own seal: compiled code is trusted native
-    /// code, and nothing but this host may have produced it.
+    /// Loads an artifact only if it carries the seal of its cache: compiled code is trusted
+    /// native code, and nothing but this host (or one sharing its cache) may have produced it.
     fn read_artifact(&self, digest: &str, metering: Metering) -> Option<Component> {
         let name = self.artifact_name(digest, metering);
         let artifact = match self.artifacts.as_ref()?.open(&name) {
@@ -338,8 +354,8 @@ impl Sandbox {
             }
         };
         let engine = &self.flavor(metering).engine;
-        // SAFETY: the artifact was produced by `Component::serialize` of this host (its seal
-        // proves it) for an engine with the same compatibility hash (in its name); a mapped
+        // SAFETY: the artifact was produced by `Component::serialize` of this host, or of
+        // one its user pointed at the same cache and key (the seal proves it), for an engine with the same compatibility hash (in its name); a mapped
         // file can only be changed by this process's user (`ArtifactCache::open` checked).
         let component = match artifact {
             Artifact::Sealed(file) => unsafe { deserialize_open_file(engine, &file) },
