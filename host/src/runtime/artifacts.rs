@@ -124,14 +124,13 @@ impl ArtifactCache {
             let Some(file_name) = file_name.to_str() else {
                 continue;
             };
-            let stale = match file_name
-                .strip_suffix(".cwasm")
-                .or_else(|| file_name.strip_suffix(".seal"))
-            {
-                Some(name) => !name
-                    .rsplit_once('-')
-                    .is_some_and(|(_, engine)| engines.iter().any(|e| e == engine)),
-                None => file_name.contains(".tmp"),
+            let stale = match file_name.split_once(".tmp") {
+                Some((written, _)) => {
+                    artifact_engine(written).is_some()
+                        || [KEY_FILE, "plugin-files"].contains(&written)
+                }
+                None => artifact_engine(file_name)
+                    .is_some_and(|engine| !engines.iter().any(|e| e == engine)),
             };
             let old_enough = || {
                 entry
@@ -223,6 +222,17 @@ impl ArtifactCache {
     fn stamp(&self, _name: &str, _meta: &std::fs::Metadata) -> Option<[u8; 32]> {
         None
     }
+}
+
+/// The engine an artifact's or seal's file name (`DIGEST-ENGINE.cwasm`, `.seal`) names. Any
+/// other name is not ours: pruning leaves it alone, whatever else the directory holds.
+fn artifact_engine(file_name: &str) -> Option<&str> {
+    let stem = file_name
+        .strip_suffix(".cwasm")
+        .or_else(|| file_name.strip_suffix(".seal"))?;
+    let (digest, engine) = stem.split_once('-')?;
+    let hex = |s: &str, len| s.len() == len && s.bytes().all(|b| b.is_ascii_hexdigit());
+    (hex(digest, 64) && hex(engine, 16)).then_some(engine)
 }
 
 /// The key in `path`, or a new one written there if there is none. Several hosts may start
@@ -455,10 +465,17 @@ mod tests {
     fn pruning_removes_other_engines_artifacts_and_dead_writers_files_once_old() {
         let dir = tempfile::tempdir().unwrap();
         let c = ArtifactCache::open_dir(dir.path().to_path_buf()).unwrap();
-        c.store("d1-current", b"ours").unwrap();
-        c.store("d1-earlier", b"an older build's").unwrap();
-        std::fs::write(dir.path().join("d2-current.cwasm.tmp7-0"), b"half").unwrap();
-        std::fs::write(dir.path().join("plugin-files.tsv"), b"").unwrap();
+        let digest = "ab".repeat(32);
+        let (current, earlier) = ("0123456789abcdef", "fedcba9876543210");
+        c.store(&format!("{digest}-{current}"), b"ours").unwrap();
+        c.store(&format!("{digest}-{earlier}"), b"an older build's")
+            .unwrap();
+        let dead_writer = format!("{digest}-{current}.cwasm.tmp7-0");
+        // Files the cache did not write (the directory may hold others): left alone.
+        let others = ["plugin-files.tsv", "notes.tmp", "a-b.cwasm", "x.seal"];
+        for name in [dead_writer.as_str()].iter().chain(&others) {
+            std::fs::write(dir.path().join(name), b"bytes").unwrap();
+        }
         let files = || {
             let mut names: Vec<String> = std::fs::read_dir(dir.path())
                 .unwrap()
@@ -467,20 +484,20 @@ mod tests {
             names.sort();
             names
         };
-        let engines = ["current".to_string()];
+        let engines = [current.to_string()];
         let day = std::time::Duration::from_secs(86_400);
         assert_eq!(c.prune(&engines, day).unwrap(), 0, "nothing is a day old");
         assert_eq!(c.prune(&engines, std::time::Duration::ZERO).unwrap(), 3);
-        assert_eq!(
-            files(),
-            [
-                "d1-current.cwasm",
-                "d1-current.seal",
-                "plugin-files.tsv",
-                KEY_FILE
-            ]
-        );
-        assert_eq!(opened(&c, "d1-current"), Ok(("sealed", b"ours".to_vec())));
+        let mut kept = vec![
+            format!("{digest}-{current}.cwasm"),
+            format!("{digest}-{current}.seal"),
+            KEY_FILE.to_string(),
+        ];
+        kept.extend(others.iter().map(|o| o.to_string()));
+        kept.sort();
+        assert_eq!(files(), kept);
+        let name = format!("{digest}-{current}");
+        assert_eq!(opened(&c, &name), Ok(("sealed", b"ours".to_vec())));
     }
 
     #[test]
