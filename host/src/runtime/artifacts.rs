@@ -356,26 +356,24 @@ fn create_private_dir(path: &Path) -> std::io::Result<()> {
 }
 
 /// Owned by this process's user, and neither readable nor writable by anyone else.
-#[cfg(unix)]
 fn secret_to_us(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & 0o077 == 0
-}
-
-#[cfg(not(unix))]
-fn secret_to_us(_meta: &std::fs::Metadata) -> bool {
-    true
+    ours_without(meta, 0o077)
 }
 
 /// Owned by this process's user and writable by nobody else.
-#[cfg(unix)]
 fn private_to_us(meta: &std::fs::Metadata) -> bool {
+    ours_without(meta, 0o022)
+}
+
+/// Owned by this process's user, with none of the permission bits in `denied`.
+#[cfg(unix)]
+fn ours_without(meta: &std::fs::Metadata, denied: u32) -> bool {
     use std::os::unix::fs::MetadataExt;
-    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & 0o022 == 0
+    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & denied == 0
 }
 
 #[cfg(not(unix))]
-fn private_to_us(_meta: &std::fs::Metadata) -> bool {
+fn ours_without(_meta: &std::fs::Metadata, _denied: u32) -> bool {
     true
 }
 
