@@ -13,6 +13,9 @@ use crate::throttle::Throttle;
 /// Sign-in requests one client address may make in a minute: a person needs one or two;
 /// the per-account limit on links (sessions::LINKS_PER_HOUR) guards the mailbox itself.
 const SIGN_INS_PER_MINUTE: u32 = 30;
+/// Conversions the pages may make per minute for an account whose plan has no API (and so
+/// no daily allowance to spend): far more than a person clicks, far fewer than a script.
+const PAGE_CONVERSIONS_PER_MINUTE: u32 = 60;
 
 #[derive(Clone)]
 pub struct App {
@@ -30,6 +33,8 @@ pub struct App {
     pub sign_ins: Arc<Throttle>,
     /// The daily allowances' blocks this host holds (see `usage::Allowance`).
     pub allowance: Arc<crate::usage::Allowance>,
+    /// Conversions through the pages, per account, for plans without a daily allowance.
+    pub page_conversions: Arc<Throttle>,
 }
 
 /// What anonymous link holders may do per minute. Views are limited per client only: a
@@ -83,6 +88,10 @@ impl App {
             token_failures,
             sign_ins: Arc::new(Throttle::new(SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE)),
             allowance: Arc::default(),
+            page_conversions: Arc::new(Throttle::new(
+                PAGE_CONVERSIONS_PER_MINUTE,
+                PAGE_CONVERSIONS_PER_MINUTE,
+            )),
             bodies,
             link_limits,
             config: Arc::new(config),

@@ -20,6 +20,7 @@ mod formats;
 mod forms;
 mod golden;
 mod hostile;
+mod hostile_web;
 mod limits;
 mod mail;
 mod openapi;

@@ -9,16 +9,17 @@ use crate::server::*;
 /// Statuses a request the schema admits may still get, because JSON Schema cannot say
 /// what they depend on: the bytes of a file (409 a locked PDF, 415 bytes of no readable
 /// kind under a readable media type, 422 a damaged file), the thing the path names (404 an
-/// id that names nothing, 409 a closed form or a second answer, 422 a box past the
-/// document's pages or an answer to a question the form does not ask), or how often it was
-/// asked (429: invitations per form and day). Everything else a valid request gets must
-/// be 2xx.
+/// id that names nothing, 409 a closed form or a second answer, 400 a box past the
+/// document's pages or an answer to a question the form does not ask: the contract keeps
+/// 422 for files, and a request that does not fit what it names is a 400 naming the
+/// member), or how often it was asked (429: invitations per form and day). Everything else
+/// a valid request gets must be 2xx.
 ///
 /// The stateful phase follows the document's own links only (no inferred ones), so it
 /// tests those links.
 const SCHEMATHESIS_CONFIG: &str = r#"
 [checks.positive_data_acceptance]
-expected-statuses = ["2XX", "404", "409", "415", "422", "429"]
+expected-statuses = ["2XX", "400", "404", "409", "415", "422", "429"]
 
 [phases.stateful.inference]
 algorithms = []

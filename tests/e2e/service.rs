@@ -405,10 +405,9 @@ fn answer_from(s: &Server, form: &str, forwarded_for: &str) -> u16 {
 }
 
 #[test]
-fn behind_a_trusted_proxy_forwarded_headers_name_the_client_and_the_links() {
+fn behind_a_trusted_proxy_forwarded_headers_name_the_client_but_never_the_links() {
     let s = Server::start(&[
         ("QUIRE_TRUST_PROXY", "10.0.0.0/8, 127.0.0.1"),
-        ("QUIRE_BASE_URL", ""),
         ("QUIRE_LINK_ANSWERS_PER_CLIENT", "2"),
     ]);
     let a = s.account("pro");
@@ -417,7 +416,7 @@ fn behind_a_trusted_proxy_forwarded_headers_name_the_client_and_the_links() {
     let forwarded = [
         ("authorization", auth.as_str()),
         ("x-forwarded-proto", "https"),
-        ("x-forwarded-host", "docs.example.org"),
+        ("x-forwarded-host", "evil.example"),
     ];
     let r = request(
         "POST",
@@ -429,16 +428,9 @@ fn behind_a_trusted_proxy_forwarded_headers_name_the_client_and_the_links() {
     let id = r.json()["document"]["id"].as_str().unwrap().to_string();
     assert_eq!(
         r.json()["document"]["links"]["open"],
-        format!("https://docs.example.org/d/{id}"),
-        "links follow the proxy: {}",
-        r.text()
-    );
-    // Straight to the server, links name the address it listens on.
-    let direct = s.get(&t, &format!("/api/v1/documents/{id}")).json();
-    assert_eq!(
-        direct["document"]["links"]["open"],
         format!("{}/d/{id}", s.base),
-        "{direct}"
+        "links name QUIRE_BASE_URL, whatever the proxy forwards: {}",
+        r.text()
     );
 
     // Each forwarded client has its own allowance of answers; a forged entry left of
@@ -453,7 +445,6 @@ fn behind_a_trusted_proxy_forwarded_headers_name_the_client_and_the_links() {
     // count for nothing.
     let s2 = Server::start(&[
         ("QUIRE_TRUST_PROXY", "10.0.0.1"),
-        ("QUIRE_BASE_URL", ""),
         ("QUIRE_LINK_ANSWERS_PER_CLIENT", "2"),
     ]);
     let b = s2.account("pro");

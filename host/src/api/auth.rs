@@ -176,7 +176,7 @@ pub async fn gate(
     mut req: Request,
     next: Next,
 ) -> Result<Response, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     let Some(token) = bearer(req.headers()).map(str::to_string) else {
         if super::pages::has_session_cookie(req.headers()) {
             return Err(unauthorized(&base_url, AuthError::BrowserSession));

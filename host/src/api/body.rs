@@ -745,23 +745,38 @@ fn parse_json_upload(
 /// A `model` source (a JSON member or a multipart part): within [`MAX_MODEL_JSON`], read
 /// into a document, not yet checked against its assets.
 pub(super) fn model_source(text: &str) -> Result<Source, ApiError> {
+    Ok(Source::Model(Box::new(read_model(
+        text.as_bytes(),
+        "`model`",
+    )?)))
+}
+
+/// The one reader of a model sent as JSON text, for the API's `model` source and the
+/// editor's drafts alike: at most [`MAX_MODEL_JSON`] bytes, read straight into a document
+/// (no tree of values in between), not yet checked against its assets.
+pub fn read_model(text: &[u8], what: &str) -> Result<Document, ApiError> {
     if text.len() > MAX_MODEL_JSON {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "`model` is {} bytes of JSON; a model may be at most {MAX_MODEL_JSON} (pictures travel as assets, not in it)",
-                text.len()
-            ),
-        )
-        .with("limit", MAX_MODEL_JSON as u64));
+        return Err(model_too_large(what, text.len() as u64));
     }
-    let document = validate::parse(text).map_err(|e| {
+    let text = std::str::from_utf8(text)
+        .map_err(|e| ApiError::bad_request(format!("{what} is not UTF-8 text: {e}")))?;
+    validate::parse(text).map_err(|e| {
         ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("the model is not valid: {e}"),
         )
-    })?;
-    Ok(Source::Model(Box::new(document)))
+    })
+}
+
+/// The refusal of a model over [`MAX_MODEL_JSON`] (`size` bytes or more).
+pub fn model_too_large(what: &str, size: u64) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "{what} is {size} bytes of JSON or more; a model may be at most {MAX_MODEL_JSON} (pictures travel as assets, not in it)"
+        ),
+    )
+    .with("limit", MAX_MODEL_JSON as u64)
 }
 
 /// `images`: an object mapping image names (as the Markdown or HTML refers to them) to

@@ -189,7 +189,7 @@ async fn create(
     query: HashMap<String, String>,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     let (content, _, warnings) = receive(&app, &principal, kind, false, &query, req).await?;
     let row = documents::create(&app.db, &app.blobs, owner(&principal), kind, content).await?;
     Ok(created_response(
@@ -245,7 +245,7 @@ async fn replace(
     query: HashMap<String, String>,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     let expected = expected_version(req.headers())?;
     // Refuse early for a document that is not there, before reading a large body.
     let current = documents::get(&app.db, &principal.account.id, &id).await?;
@@ -292,7 +292,7 @@ pub async fn replace_diagram(
 }
 
 /// A `?page=` (already a whole number from 1) that the document has: past its end is a
-/// 422, since the request is well-formed and the document is shorter.
+/// 400 naming `page` (the contract's 422 is for damaged files).
 pub fn page_within(
     page: Option<PageNumber>,
     pages: i64,
@@ -302,10 +302,9 @@ pub fn page_within(
         return Ok(None);
     };
     if page > pages {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("`page` is {page} but the {what} has {pages} page(s)"),
-        )
+        return Err(ApiError::bad_request(format!(
+            "`page` is {page} but the {what} has {pages} page(s)"
+        ))
         .with("field", "page"));
     }
     Ok(Some(page as u32))

@@ -81,13 +81,11 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         match e {
             Error::Invalid(s) => ApiError::bad_request(s),
-            Error::InvalidField { ref field, .. } => {
+            // The contract keeps 422 for files; a request that does not fit the form or
+            // document it names is a 400 naming the member, like any other it cannot take.
+            Error::InvalidField { ref field, .. } | Error::Unfit { ref field, .. } => {
                 let field = field.clone();
                 ApiError::bad_request(e.to_string()).with("field", field)
-            }
-            Error::Unfit { ref field, .. } => {
-                let field = field.clone();
-                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).with("field", field)
             }
             Error::NotFound(s) => ApiError::not_found(s),
             Error::Conflict(s) => ApiError::new(StatusCode::CONFLICT, s),

@@ -91,7 +91,7 @@ pub async fn create(
     Query(q): Query<HashMap<String, String>>,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     require_forms(&p)?;
     let (content, upload, warnings) = receive(&app, &p, Kind::Pdf, true, &q, req).await?;
     let detect_too = wants_detection(&upload.extra, &q)?;
@@ -151,7 +151,7 @@ pub async fn replace(
     Query(q): Query<HashMap<String, String>>,
     req: Request,
 ) -> Result<Json<FormAnswer>, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     require_forms(&p)?;
     let expected = expected_version(req.headers())?;
     if let Err(e) = forms::get(&app.db, &p.account.id, &id).await {
@@ -187,7 +187,7 @@ pub async fn patch(
     Path(id): Path<String>,
     req: Request,
 ) -> Result<Json<answers::PatchedForm>, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
     let settings: FormSettings = requests::read_json(&app, &p, req, TAKES).await?;

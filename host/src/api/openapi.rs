@@ -27,7 +27,7 @@ const REFUSALS: &[(&str, &str)] = &[
     ("415", "file type cannot be read"),
     (
         "422",
-        "file damaged, or a request that does not fit the document or form it names",
+        "file readable but damaged, an undrawable mermaid type, or a PDF that needs a password",
     ),
     ("429", "daily allowance spent"),
     (

@@ -244,13 +244,19 @@ fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
                     esc(n)
                 ));
             }
+            // Each question's problem by key: drawing stays linear in the questions.
+            let problem_of: HashMap<&str, &str> = problems
+                .iter()
+                .rev()
+                .map(|(k, d)| (k.as_str(), d.as_str()))
+                .collect();
             if !problems.is_empty() {
                 s.push_str("<div role=\"alert\" class=\"problems\" id=\"problems\"><p><strong>Please correct the following:</strong></p><ul>");
                 for (key, detail) in problems {
-                    let anchor = questions
-                        .iter()
-                        .position(|q| &q.key == key)
-                        .map(input_id)
+                    let anchor = page
+                        .index
+                        .get(key.as_str())
+                        .map(|&i| input_id(i))
                         .unwrap_or_default();
                     s.push_str(&format!(
                         "<li><a href=\"#{anchor}\">{}</a></li>",
@@ -263,10 +269,7 @@ fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
                 "<form method=\"post\" action=\"/f/{id}\" novalidate><p class=\"hint\">Fields marked <span class=\"req\">*</span> are required.</p>"
             ));
             let who_required = !form.settings.multiple;
-            let who_problem = problems
-                .iter()
-                .find(|(k, _)| k == FROM_INPUT)
-                .map(|(_, d)| d.as_str());
+            let who_problem = problem_of.get(FROM_INPUT).copied();
             s.push_str(&format!(
                 "<div class=\"q\"><label for=\"{FROM_INPUT}\">Your email address{}</label><p class=\"hint\">{}</p><input type=\"email\" id=\"{FROM_INPUT}\" name=\"{FROM_INPUT}\" value=\"{}\" autocomplete=\"email\"{}{}{}>{}</div>",
                 if who_required { " <span class=\"req\" aria-hidden=\"true\">*</span>" } else { "" },
@@ -278,10 +281,7 @@ fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
                 who_problem.map(|p| format!("<p class=\"error\" id=\"{FROM_INPUT}-error\">{}</p>", esc(p))).unwrap_or_default(),
             ));
             for (i, q) in questions.iter().enumerate() {
-                let problem = problems
-                    .iter()
-                    .find(|(k, _)| *k == q.key)
-                    .map(|(_, d)| d.as_str());
+                let problem = problem_of.get(q.key.as_str()).copied();
                 s.push_str(&question_html(i, q, values.get(&q.key), problem, closed));
             }
             if !closed {
@@ -320,7 +320,8 @@ async fn load(app: &App, id: &str) -> Result<(FormRow, Document), Response> {
             )),
             Err(e) => return Err(ApiError::from(e).into_response()),
         };
-    let (document, _) = forms::load(&app.db, &app.blobs, &form)
+    // The model alone: a view must not fetch and verify every picture of the form.
+    let document = forms::load_model(&app.db, &app.blobs, &form)
         .await
         .map_err(|e| ApiError::from(e).into_response())?;
     Ok((form, document))
@@ -346,16 +347,36 @@ pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
     .into_response()
 }
 
+/// Pairs a post may hold besides one per question (and per option of a list): the
+/// sender's address, and room for what a browser or an accessibility tool adds.
+const EXTRA_PAIRS: usize = 8;
+
+/// The most pairs an honest post to this form holds: a list question sends one pair per
+/// chosen option, every other question one at most.
+fn pairs_allowed(questions: &[Field]) -> usize {
+    questions
+        .iter()
+        .map(|q| match q.field_type {
+            FieldType::List => q.options.len().max(1),
+            _ => 1,
+        })
+        .sum::<usize>()
+        + EXTRA_PAIRS
+}
+
 /// The posted pairs as answers of the right JSON types, for the same checks the API runs.
+/// The pairs are indexed once by key, so the work grows with the post plus the questions,
+/// never with their product (the page is anonymous).
 fn answers_from_pairs(questions: &[Field], pairs: &[(String, String)]) -> Map<String, Value> {
+    let mut posted: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (name, value) in pairs {
+        if let Some(key) = name.strip_prefix("a.") {
+            posted.entry(key).or_default().push(value.as_str());
+        }
+    }
     let mut out = Map::new();
     for q in questions {
-        let name = format!("a.{}", q.key);
-        let given: Vec<&str> = pairs
-            .iter()
-            .filter(|(k, _)| *k == name)
-            .map(|(_, v)| v.as_str())
-            .collect();
+        let given = posted.get(q.key.as_str()).map(Vec::as_slice).unwrap_or(&[]);
         let value = match q.field_type {
             FieldType::Checkbox => Value::Bool(!given.is_empty()),
             FieldType::List => Value::Array(
@@ -377,49 +398,21 @@ fn answers_from_pairs(questions: &[Field], pairs: &[(String, String)]) -> Map<St
     out
 }
 
-pub async fn submit(
-    State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
-    Path(id): Path<String>,
-    posted: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
-) -> Response {
-    let Ok(Form(pairs)) = posted else {
-        return ApiError::bad_request(
-            "the form page posts application/x-www-form-urlencoded answers",
-        )
-        .into_response();
-    };
-    let (form, document) = match load(&app, &id).await {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
-    let page = Page::of(&document);
-    let questions = page.questions.as_slice();
-    let values = answers_from_pairs(questions, &pairs);
+/// The answers posted to a form page, checked: the values to keep, who sent them, and
+/// what is wrong with them (empty when nothing is).
+struct Checked {
+    values: Map<String, Value>,
+    from: String,
+    problems: Vec<(String, String)>,
+}
+
+fn check_posted(form: &FormRow, questions: &[Field], pairs: &[(String, String)]) -> Checked {
+    let values = answers_from_pairs(questions, pairs);
     let from = pairs
         .iter()
         .find(|(k, _)| k == FROM_INPUT)
         .map(|(_, v)| v.trim().to_string())
         .unwrap_or_default();
-    let reply = |status: StatusCode, problems: &[(String, String)], notice: Option<&str>| {
-        (
-            status,
-            Html(render(
-                &form,
-                &page,
-                Outcome::Fill {
-                    values: &values,
-                    from: &from,
-                    problems,
-                    notice,
-                },
-            )),
-        )
-            .into_response()
-    };
-    if !form.settings.open {
-        return reply(StatusCode::CONFLICT, &[], None);
-    }
     let mut problems = match answers::check_all(questions, &values) {
         Ok(_) => Vec::new(),
         Err(p) => p,
@@ -440,6 +433,71 @@ pub async fn submit(
                 "Your email address is required: this form takes one answer per person".to_string(),
             ),
         );
+    }
+    Checked {
+        values,
+        from,
+        problems,
+    }
+}
+
+pub async fn submit(
+    State(app): State<App>,
+    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    Path(id): Path<String>,
+    posted: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
+) -> Response {
+    let Ok(Form(pairs)) = posted else {
+        return ApiError::bad_request(
+            "the form page posts application/x-www-form-urlencoded answers",
+        )
+        .into_response();
+    };
+    let (form, document) = match load(&app, &id).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let page = Page::of(&document);
+    let questions = page.questions.as_slice();
+    let allowed = pairs_allowed(questions);
+    if pairs.len() > allowed {
+        let empty = Map::new();
+        let notice = format!(
+            "This form takes at most {allowed} values in one post; yours had {}.",
+            pairs.len()
+        );
+        let outcome = Outcome::Fill {
+            values: &empty,
+            from: "",
+            problems: &[],
+            notice: Some(&notice),
+        };
+        return (StatusCode::BAD_REQUEST, Html(render(&form, &page, outcome))).into_response();
+    }
+    // Checking and drawing a page of thousands of questions is milliseconds of CPU: done
+    // where it cannot hold up the tasks that share this executor thread.
+    let Checked {
+        values,
+        from,
+        problems,
+    } = tokio::task::block_in_place(|| check_posted(&form, questions, &pairs));
+    let reply = |status: StatusCode, problems: &[(String, String)], notice: Option<&str>| {
+        let outcome = Outcome::Fill {
+            values: &values,
+            from: &from,
+            problems,
+            notice,
+        };
+        (
+            status,
+            Html(tokio::task::block_in_place(|| {
+                render(&form, &page, outcome)
+            })),
+        )
+            .into_response()
+    };
+    if !form.settings.open {
+        return reply(StatusCode::CONFLICT, &[], None);
     }
     if !problems.is_empty() {
         return reply(StatusCode::BAD_REQUEST, &problems, None);

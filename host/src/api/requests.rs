@@ -2,7 +2,7 @@
 //! the OpenAPI document shows the schemas derived from these same types, so what the
 //! document admits and what the server takes cannot drift apart. Rules that depend on the
 //! form or document named in the path (a page number, a box inside its page, an answer
-//! to one of its questions) are checked after reading, and refused with 422.
+//! to one of its questions) are checked after reading, and refused with 400 naming the member.
 
 use axum::extract::Request;
 use axum::http::StatusCode;

@@ -131,7 +131,7 @@ pub async fn submit(
     Path(id): Path<String>,
     req: Request,
 ) -> Result<Json<ResponseAnswer>, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     require_forms(&p)?;
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
     let form = forms::get(&app.db, &p.account.id, &id).await?;
@@ -177,7 +177,7 @@ pub async fn add_share(
     Path(id): Path<String>,
     req: Request,
 ) -> Result<Json<Shares>, ApiError> {
-    let base_url = super::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let Invitation { email, mode: _ } =

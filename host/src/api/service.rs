@@ -5,7 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::time::Instant;
 
 use axum::extract::{ConnectInfo, FromRequestParts, MatchedPath, Request, State};
-use axum::http::{header, request::Parts, Extensions, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, request::Parts, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -41,8 +41,6 @@ fn request_id(req: &Request) -> String {
 pub struct Client {
     /// None only for connections without a peer address (tests that call the router).
     pub ip: Option<IpAddr>,
-    /// Base of the links in this request's answers.
-    pub base_url: String,
 }
 
 impl Client {
@@ -51,24 +49,11 @@ impl Client {
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(a)| a.ip());
-        let fixed = Client {
-            ip: peer,
-            base_url: config.base_url.clone(),
-        };
         let Some(peer) = peer.filter(|p| config.trust_proxy.contains(*p)) else {
-            return fixed;
+            return Client { ip: peer };
         };
-        let headers = req.headers();
-        let ip = forwarded_client(headers, peer, |ip| config.trust_proxy.contains(ip));
-        let base_url = if config.base_url_given {
-            config.base_url.clone()
-        } else {
-            forwarded_base(headers).unwrap_or(fixed.base_url)
-        };
-        Client {
-            ip: Some(ip),
-            base_url,
-        }
+        let ip = forwarded_client(req.headers(), peer, |ip| config.trust_proxy.contains(ip));
+        Client { ip: Some(ip) }
     }
 }
 
@@ -96,46 +81,18 @@ fn forwarded_client(headers: &HeaderMap, peer: IpAddr, trusted: impl Fn(IpAddr) 
     client
 }
 
-/// `{X-Forwarded-Proto}://{X-Forwarded-Host or Host}` when both are plain.
-fn forwarded_base(headers: &HeaderMap) -> Option<String> {
-    let first = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-    };
-    let proto = match first("x-forwarded-proto")?.to_ascii_lowercase().as_str() {
-        "https" => "https",
-        "http" => "http",
-        _ => return None,
-    };
-    let host = first("x-forwarded-host").or_else(|| first("host"))?;
-    let plain = host.len() <= 255
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
-    plain.then(|| format!("{proto}://{host}"))
-}
-
-/// The base of the links to give in answers to this request.
+/// The base of the links in answers and mail: the configured `QUIRE_BASE_URL` (or the
+/// listen address), never a request header. A link built from `Host` or
+/// `X-Forwarded-Host` would let anyone who can send a request choose where a sign-in or
+/// invitation link points, and so receive its token.
 pub struct BaseUrl(pub String);
 
 impl FromRequestParts<App> for BaseUrl {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
-        Ok(BaseUrl(base_url_of(app, &parts.extensions)))
+    async fn from_request_parts(_: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        Ok(BaseUrl(app.config.base_url.clone()))
     }
-}
-
-/// [`BaseUrl`] for handlers that take the whole request.
-pub fn base_url_of(app: &App, extensions: &Extensions) -> String {
-    extensions
-        .get::<Client>()
-        .map(|c| c.base_url.clone())
-        .unwrap_or_else(|| app.config.base_url.clone())
 }
 
 /// Gives the request an id (response header, error body, every log line of the request),
@@ -335,28 +292,5 @@ mod tests {
         let h = headers(&[("x-forwarded-for", "garbage, 10.0.0.3")]);
         assert_eq!(forwarded_client(&h, proxy, trusted).to_string(), "10.0.0.3");
         assert_eq!(forwarded_client(&HeaderMap::new(), proxy, trusted), proxy);
-    }
-
-    #[test]
-    fn links_follow_a_plain_forwarded_scheme_and_host() {
-        let h = headers(&[("x-forwarded-proto", "https"), ("host", "docs.example.org")]);
-        assert_eq!(forwarded_base(&h).unwrap(), "https://docs.example.org");
-        let h = headers(&[
-            ("x-forwarded-proto", "HTTPS, http"),
-            ("x-forwarded-host", "quire.example.org:8443"),
-            ("host", "internal:8080"),
-        ]);
-        assert_eq!(
-            forwarded_base(&h).unwrap(),
-            "https://quire.example.org:8443"
-        );
-        assert!(
-            forwarded_base(&headers(&[("x-forwarded-proto", "gopher"), ("host", "a")])).is_none()
-        );
-        assert!(forwarded_base(&headers(&[
-            ("x-forwarded-proto", "https"),
-            ("host", "a/b\"\"")
-        ]))
-        .is_none());
     }
 }

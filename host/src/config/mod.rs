@@ -27,13 +27,9 @@ pub struct Config {
     pub database_url: Option<String>,
     /// `QUIRE_BLOBS`: a directory (default `$QUIRE_DATA/blobs`) or `s3://BUCKET[/PREFIX]`.
     pub blobs: BlobLocation,
-    /// Base of the links in responses (`QUIRE_BASE_URL`).
+    /// Base of the links in responses and mail (`QUIRE_BASE_URL`, else the listen address).
     pub base_url: String,
-    /// Whether `base_url` was given; if not, a trusted proxy's `X-Forwarded-Proto` and
-    /// `-Host` say it per request.
-    pub base_url_given: bool,
-    /// `QUIRE_TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host`
-    /// are believed.
+    /// `QUIRE_TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For` is believed.
     pub trust_proxy: TrustedProxies,
     /// Where `make build` put the plugins to install on a fresh data directory.
     pub plugins_dir: PathBuf,
@@ -190,7 +186,7 @@ impl Config {
     pub fn from_settings(s: &Settings) -> anyhow::Result<Config> {
         let tls = tls_files(&s.tls_cert, &s.tls_key, "QUIRE_TLS_CERT and QUIRE_TLS_KEY")?;
         let scheme = if tls.is_some() { "https" } else { "http" };
-        let base_url_given = given(&s.base_url).is_some();
+        require_base_url(s)?;
         let base_url = given_string(&s.base_url)
             .unwrap_or_else(|| format!("{scheme}://{}", s.addr))
             .trim_end_matches('/')
@@ -223,7 +219,6 @@ impl Config {
             database_url: given_string(&s.database_url),
             blobs,
             base_url,
-            base_url_given,
             trust_proxy: TrustedProxies::parse(s.trust_proxy.as_deref().unwrap_or(""))?,
             plugins_dir: match given(&s.plugins_dir) {
                 Some(d) => d.clone(),
@@ -264,6 +259,32 @@ impl Config {
     }
 }
 
+/// Links that carry a secret (sign-in links, invitations) are mailed, and behind a proxy
+/// the address clients use is not the one Quire listens on: in both cases the links would
+/// otherwise point at the listen address, so the operator must say the public one.
+/// Request headers (`Host`, `X-Forwarded-Host`) are never used instead: whoever sends the
+/// request could then choose where a victim's sign-in link points.
+fn require_base_url(s: &Settings) -> anyhow::Result<()> {
+    if given(&s.base_url).is_some() {
+        return Ok(());
+    }
+    let needs = if given(&s.smtp_url).is_some() {
+        "QUIRE_SMTP_URL is set: mailed links (sign-in, invitations, notices)"
+    } else if s
+        .trust_proxy
+        .as_deref()
+        .is_some_and(|t| !t.trim().is_empty())
+    {
+        "QUIRE_TRUST_PROXY is set: behind a proxy, links"
+    } else {
+        return Ok(());
+    };
+    anyhow::bail!(
+        "{needs} need the address people reach this service at; set QUIRE_BASE_URL \
+         (for example https://docs.example.org)"
+    )
+}
+
 /// `make build` copies the plugins to `target/plugins`, beside `target/release/quire`.
 fn default_plugins_dir() -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe()?;
@@ -293,5 +314,20 @@ mod tests {
         for bad in ["10.0.0.0/33", "proxy.local", "10.0.0.1/x"] {
             assert!(TrustedProxies::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn mailed_or_proxied_links_need_a_configured_base_url() {
+        let config = |args: &[&str]| Config::from_settings(&Settings::from_args(args).unwrap());
+        let refused = |args: &[&str]| config(args).err().map(|e| e.to_string());
+        let smtp = ["--smtp-url", "smtp://relay"];
+        let proxy = ["--trust-proxy", "10.0.0.0/8"];
+        for args in [&smtp[..], &proxy[..]] {
+            let why = refused(args).expect("refused without QUIRE_BASE_URL");
+            assert!(why.contains("set QUIRE_BASE_URL"), "{why}");
+            let given = [args, &["--base-url", "https://docs.example.org/"]].concat();
+            assert_eq!(config(&given).unwrap().base_url, "https://docs.example.org");
+        }
+        assert_eq!(config(&[]).unwrap().base_url, "http://127.0.0.1:8080");
     }
 }

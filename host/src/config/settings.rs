@@ -41,10 +41,10 @@ pub struct Settings {
         help_heading = "Listeners"
     )]
     pub admin_token: Option<String>,
-    /// Base of the links in responses [default: http(s)://ADDR, or what a trusted proxy says].
+    /// Base of the links in responses and mail [default: http(s)://ADDR]; required with --smtp-url or --trust-proxy.
     #[arg(long, env = "QUIRE_BASE_URL", help_heading = "Listeners")]
     pub base_url: Option<String>,
-    /// Reverse proxies (addresses or CIDR blocks, comma-separated) whose X-Forwarded-* count.
+    /// Reverse proxies (addresses or CIDR blocks, comma-separated) whose X-Forwarded-For counts.
     #[arg(long, env = "QUIRE_TRUST_PROXY", help_heading = "Listeners")]
     pub trust_proxy: Option<String>,
     /// PEM certificate chain: the public listener speaks HTTPS (with --tls-key).
@@ -259,6 +259,14 @@ struct SettingsOnly {
 }
 
 impl Settings {
+    /// Settings from flags alone, as `serve` would read them (tests).
+    #[cfg(test)]
+    pub fn from_args(args: &[&str]) -> anyhow::Result<Settings> {
+        use clap::Parser;
+        let argv = std::iter::once("quire").chain(args.iter().copied());
+        Ok(SettingsOnly::try_parse_from(argv)?.settings)
+    }
+
     pub fn from_env() -> anyhow::Result<Settings> {
         use clap::Parser;
         SettingsOnly::try_parse_from(["quire"])

@@ -520,13 +520,21 @@ pub async fn load(
     Ok((doc, document, assets))
 }
 
-/// The model and assets stored for one version of a document.
-async fn model_and_assets(
+/// [`load`] without the assets: what reads only the text, geometry and questions (the
+/// public form page, a form's questions) need not fetch and verify every picture.
+pub async fn load_model(
     db: &Db,
     blobs: &Blobs,
+    account_id: &str,
     id: &str,
-    version: i64,
-) -> Result<(Document, Vec<Asset>)> {
+) -> Result<(DocRow, Document)> {
+    let doc = get(db, account_id, id).await?;
+    let document = model_of(db, blobs, id, doc.version).await?;
+    Ok((doc, document))
+}
+
+/// The model stored for one version of a document.
+async fn model_of(db: &Db, blobs: &Blobs, id: &str, version: i64) -> Result<Document> {
     let model_blob: String = sqlx::query_scalar(
         "SELECT model_blob FROM document_versions WHERE doc_id = $1 AND version = $2",
     )
@@ -536,7 +544,17 @@ async fn model_and_assets(
     .await?
     .ok_or_else(|| Error::NotFound(format!("document {id} has no version {version}")))?;
     let json = blobs.get(&model_blob).await?;
-    let document: Document = serde_json::from_slice(&json).map_err(anyhow::Error::from)?;
+    Ok(serde_json::from_slice(&json).map_err(anyhow::Error::from)?)
+}
+
+/// The model and assets stored for one version of a document.
+async fn model_and_assets(
+    db: &Db,
+    blobs: &Blobs,
+    id: &str,
+    version: i64,
+) -> Result<(Document, Vec<Asset>)> {
+    let document = model_of(db, blobs, id, version).await?;
     let rows = sqlx::query(
         "SELECT name, media_type, blob FROM document_assets WHERE doc_id = $1 AND version = $2",
     )

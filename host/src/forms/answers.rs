@@ -45,18 +45,8 @@ pub fn check_all(
     answers: &Map<String, Value>,
 ) -> std::result::Result<Map<String, Value>, Vec<(String, String)>> {
     let mut problems = Vec::new();
-    for unknown in answers
-        .keys()
-        .filter(|k| !questions.iter().any(|q| &q.key == *k))
-    {
-        let keys: Vec<&str> = questions.iter().map(|q| q.key.as_str()).collect();
-        problems.push((
-            unknown.clone(),
-            format!(
-                "the form has no question `{unknown}`; its keys are {}",
-                keys.join(", ")
-            ),
-        ));
+    if let Some(problem) = unknown_keys(questions, answers) {
+        problems.push(problem);
     }
     let mut out = Map::new();
     for q in questions {
@@ -90,6 +80,52 @@ pub fn check_all(
     } else {
         Err(problems)
     }
+}
+
+/// Keys named in a refusal of unknown answers, of the answers and of the form each: enough
+/// to spot a typo, while the refusal's size stays the same however many keys were sent.
+const KEYS_NAMED: usize = 5;
+
+/// One problem for every answer to a question the form does not ask: a handful of the
+/// unknown keys and of the form's, once, so a post of thousands of made-up keys costs one
+/// short sentence and one pass over a set of the form's keys.
+fn unknown_keys(questions: &[Field], answers: &Map<String, Value>) -> Option<(String, String)> {
+    let asked: std::collections::HashSet<&str> = questions.iter().map(|q| q.key.as_str()).collect();
+    let mut unknown = answers.keys().filter(|k| !asked.contains(k.as_str()));
+    let first = unknown.next()?;
+    let mut named = vec![format!("`{first}`")];
+    let mut more = 0usize;
+    for key in unknown {
+        if named.len() < KEYS_NAMED {
+            named.push(format!("`{key}`"));
+        } else {
+            more += 1;
+        }
+    }
+    let sent = if more > 0 {
+        format!("{} and {more} more", named.join(", "))
+    } else {
+        named.join(", ")
+    };
+    let keys: Vec<&str> = questions
+        .iter()
+        .take(KEYS_NAMED)
+        .map(|q| q.key.as_str())
+        .collect();
+    let its = match questions.len() {
+        0 => "it asks nothing".to_string(),
+        n if n > KEYS_NAMED => format!("its keys include {} ({n} in all)", keys.join(", ")),
+        _ => format!("its keys are {}", keys.join(", ")),
+    };
+    let what = if named.len() + more == 1 {
+        "question"
+    } else {
+        "questions"
+    };
+    Some((
+        first.clone(),
+        format!("the form has no {what} {sent}; {its}"),
+    ))
 }
 
 fn describe(q: &Field) -> String {
@@ -418,6 +454,30 @@ mod tests {
         assert_eq!(
             summary(&form(), &out),
             "name: Ann; mail: ann@example.org; age: 42; born: 2000-02-29; ok: yes; size: M; tags: b; a"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_named_once_and_briefly() {
+        let questions: Vec<Field> = (0..5_000)
+            .map(|i| q(&format!("question{i}"), "text", false, &[]))
+            .collect();
+        let answers: Map<String, Value> = (0..4_000)
+            .map(|i| (format!("made-up-{i:04}"), json!("x")))
+            .collect();
+        let problems = check_all(&questions, &answers).unwrap_err();
+        assert_eq!(problems.len(), 1, "one problem for all unknown keys");
+        let (key, sentence) = &problems[0];
+        assert_eq!(key, "made-up-0000");
+        assert!(sentence.len() < 400, "{} bytes: {sentence}", sentence.len());
+        assert!(
+            sentence.contains("and 3995 more") && sentence.contains("(5000 in all)"),
+            "{sentence}"
+        );
+        let one = check_all(&form(), json!({"name": "A", "zzz": 1}).as_object().unwrap());
+        assert_eq!(
+            one.unwrap_err()[0].1,
+            "the form has no question `zzz`; its keys include name, mail, age, born, ok (7 in all)"
         );
     }
 }

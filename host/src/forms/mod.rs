@@ -174,9 +174,15 @@ pub async fn load(db: &Db, blobs: &Blobs, form: &FormRow) -> Result<(Document, V
     Ok((document, assets))
 }
 
+/// The form's model without its pictures (what its page and questions are drawn from).
+pub async fn load_model(db: &Db, blobs: &Blobs, form: &FormRow) -> Result<Document> {
+    let (_, document) = documents::load_model(db, blobs, &form.account_id, &form.doc.id).await?;
+    Ok(document)
+}
+
 /// The form's questions now: one per key, in the order keys first appear.
 pub async fn questions(db: &Db, blobs: &Blobs, form: &FormRow) -> Result<Vec<Field>> {
-    let (document, _) = load(db, blobs, form).await?;
+    let document = load_model(db, blobs, form).await?;
     Ok(fields::questions(&document.fields))
 }
 

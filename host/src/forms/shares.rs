@@ -74,38 +74,49 @@ pub async fn add(
         });
     }
     let at = now();
+    let day_ago = at - INVITE_AGAIN_AFTER;
+    let address = email.to_lowercase();
     let mut tx = db.begin().await?;
-    let known = sqlx::query(
-        "SELECT email, last_sent FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)",
+    // The limits count mail sent (`invitations_sent`), not invitations standing: a
+    // withdrawn invitation still counts for the day it was mailed.
+    sqlx::query("DELETE FROM invitations_sent WHERE account_id = $1 AND sent_at <= $2")
+        .bind(&account.id)
+        .bind(day_ago)
+        .execute(&mut *tx)
+        .await?;
+    let mailed_lately: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM invitations_sent WHERE form_id = $1 AND email = $2 AND sent_at > $3",
+    )
+    .bind(&form.doc.id)
+    .bind(&address)
+    .bind(day_ago)
+    .fetch_one(&mut *tx)
+    .await?;
+    let mail_now = mailed_lately == 0;
+    if mail_now {
+        let sent_today: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM invitations_sent WHERE account_id = $1 AND sent_at > $2",
+        )
+        .bind(&account.id)
+        .bind(day_ago)
+        .fetch_one(&mut *tx)
+        .await?;
+        if sent_today >= INVITATIONS_PER_DAY {
+            return Err(Error::TooMany {
+                detail: format!(
+                    "the account has sent {INVITATIONS_PER_DAY} invitations in the last day, the most it may; try again later"
+                ),
+                retry_after: 3600,
+            });
+        }
+    }
+    let known: Option<String> = sqlx::query_scalar(
+        "SELECT email FROM form_shares WHERE form_id = $1 AND lower(email) = lower($2)",
     )
     .bind(&form.doc.id)
     .bind(email)
     .fetch_optional(&mut *tx)
     .await?;
-    let last_sent: Option<f64> = match &known {
-        Some(row) => row.try_get("last_sent")?,
-        None => None,
-    };
-    if last_sent.is_some_and(|t| t > at - INVITE_AGAIN_AFTER) {
-        drop(tx);
-        return list(db, &form.doc.id).await;
-    }
-    let sent_today: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM form_shares s JOIN forms f ON f.doc_id = s.form_id
-         WHERE f.account_id = $1 AND s.last_sent > $2",
-    )
-    .bind(&account.id)
-    .bind(at - 86_400.0)
-    .fetch_one(&mut *tx)
-    .await?;
-    if sent_today >= INVITATIONS_PER_DAY {
-        return Err(Error::TooMany {
-            detail: format!(
-                "the account has sent {INVITATIONS_PER_DAY} invitations in the last day, the most it may; try again later"
-            ),
-            retry_after: 3600,
-        });
-    }
     if known.is_none() {
         let shared: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM form_shares WHERE form_id = $1")
             .bind(&form.doc.id)
@@ -125,16 +136,30 @@ pub async fn add(
         .bind(at)
         .execute(&mut *tx)
         .await?;
-    } else {
-        sqlx::query(
-            "UPDATE form_shares SET last_sent = $1 WHERE form_id = $2 AND lower(email) = lower($3)",
-        )
-        .bind(at)
-        .bind(&form.doc.id)
-        .bind(email)
-        .execute(&mut *tx)
-        .await?;
     }
+    if !mail_now {
+        // Invited (and mailed) within the day: the address is on the list again, but no
+        // second mail goes out.
+        tx.commit().await?;
+        return list(db, &form.doc.id).await;
+    }
+    sqlx::query(
+        "UPDATE form_shares SET last_sent = $1 WHERE form_id = $2 AND lower(email) = lower($3)",
+    )
+    .bind(at)
+    .bind(&form.doc.id)
+    .bind(email)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO invitations_sent (account_id, form_id, email, sent_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&account.id)
+    .bind(&form.doc.id)
+    .bind(&address)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
     mail::enqueue(
         &mut tx,
         &account.id,

@@ -201,6 +201,7 @@ pub async fn page_picture(
                 document.pages.len()
             )));
         }
+        super::spend_conversion(&app, &session).await?;
         let out = app
             .plugins
             .export(&document, &assets, "png", Some(n), Some(PAGE_DPI))
@@ -244,6 +245,7 @@ pub async fn download(
     Params(q): Params<Download>,
 ) -> PageResult {
     let row = documents::get(&app.db, &session.account.id, &id).await?;
+    super::spend_conversion(&app, &session).await?;
     let mut response = export_download(&app, &session.account.id, &id, &ext, &q).await?;
     if let Ok(v) = HeaderValue::from_str(&format!(
         "attachment; filename=\"{}\"",

@@ -14,7 +14,7 @@ use serde_json::json;
 
 use super::document::owner;
 use super::Signed;
-use crate::api::body::read_limited;
+use crate::api::body::{model_too_large, read_capped, read_limited, read_model, MAX_MODEL_JSON};
 use crate::api::documents::{expected_version, page_within};
 use crate::api::error::ApiError;
 use crate::api::queries::{OnePage, Params};
@@ -39,9 +39,10 @@ pub async fn model(
         .into_response())
 }
 
-/// Reads a draft model from the body (JSON, within the plan's file size) and checks it as
-/// the API checks a `model` source, against the assets of the current version (the editor
-/// moves pictures; it does not add them).
+/// Reads a draft model from the body with the API's model reader (the same 64 MiB cap,
+/// and the plan's file size when that is smaller) and checks it as the API checks a
+/// `model` source, against the assets of the current version (the editor moves pictures;
+/// it does not add them).
 async fn draft(
     app: &App,
     session: &Session,
@@ -57,10 +58,16 @@ async fn draft(
             "send the model as application/json",
         ));
     }
-    let (bytes, _held) =
-        read_limited(app, headers, body, plan.max_file.max(0) as u64, &plan.name).await?;
-    let document: Document = serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad_request(format!("the model is not a quire/1 document: {e}")))?;
+    let plan_limit = plan.max_file.max(0) as u64;
+    let (bytes, _held) = if plan_limit <= MAX_MODEL_JSON as u64 {
+        read_limited(app, headers, body, plan_limit, &plan.name).await?
+    } else {
+        read_capped(app, headers, body, MAX_MODEL_JSON as u64, 0, |size| {
+            model_too_large("the draft", size)
+        })
+        .await?
+    };
+    let document = read_model(&bytes, "the draft")?;
     let (_, _, assets) = documents::load(&app.db, &app.blobs, &session.account.id, id).await?;
     validate::check(&document, assets.iter().map(|a| a.name.as_str())).map_err(|e| {
         ApiError::new(
@@ -134,6 +141,7 @@ pub async fn preview(
     let (parts, body) = req.into_parts();
     let (document, assets) = draft(&app, &session, &id, body, &parts.headers).await?;
     let page = page_within(q.page, document.pages.len() as i64, "draft")?.unwrap_or(1);
+    super::spend_conversion(&app, &session).await?;
     let out = app
         .plugins
         .export(&document, &assets, "svg", Some(page), None)

@@ -86,10 +86,9 @@ pub async fn show(
     Signed(session): Signed,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
-    req: Request,
 ) -> PageResult {
     require_forms(&session)?;
-    let base_url = crate::api::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     let form = forms::get(&app.db, &session.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let invited = shares::list(&app.db, &id).await?;
@@ -280,7 +279,7 @@ pub async fn invite(
     req: Request,
 ) -> PageResult {
     require_forms(&session)?;
-    let base_url = crate::api::service::base_url_of(&app, req.extensions());
+    let base_url = app.config.base_url.clone();
     let Form(form): Form<HashMap<String, String>> = Form::from_request(req, &app)
         .await
         .map_err(|e| ApiError::bad_request(e.body_text()))?;

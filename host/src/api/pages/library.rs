@@ -131,6 +131,7 @@ pub async fn thumbnail(
     let bytes = page_pictures::get_or_draw(key, || async {
         let (_, document, assets) =
             documents::load(&app.db, &app.blobs, &session.account.id, &id).await?;
+        super::spend_conversion(&app, &session).await?;
         let width = document.pages.first().map_or(612.0, |p| p.width.max(1.0));
         let dpi = (THUMBNAIL_WIDTH * 72.0 / width).clamp(2.0, 96.0).round() as u32;
         let out = app

@@ -106,6 +106,32 @@ async fn page_headers(req: Request, next: Next) -> Response {
     response
 }
 
+/// Spends one conversion made for a page, as the API spends a call: from the plan's daily
+/// allowance when the plan has the API (a browser is no way around the allowance), and
+/// under a per-account rate when it does not (pages are that plan's whole service, so they
+/// are not refused for an API allowance it never had; a script driving them still is).
+/// Pictures served from the cache cost nothing and spend nothing.
+pub(super) async fn spend_conversion(app: &App, session: &Session) -> Result<(), ApiError> {
+    let account = &session.account;
+    if account.plan.api {
+        app.allowance
+            .count_call(&app.db, &account.id, account.plan.daily_calls)
+            .await?;
+        return Ok(());
+    }
+    app.page_conversions.take(&account.id).map_err(|wait| {
+        ApiError::from(crate::error::Error::TooMany {
+            detail: "too many conversions in a minute from these pages; try again shortly"
+                .to_string(),
+            retry_after: wait.as_secs().max(1),
+        })
+    })?;
+    app.allowance
+        .count_call(&app.db, &account.id, None)
+        .await
+        .map_err(ApiError::from)
+}
+
 /// The session cookie's value, if the request carries one.
 fn session_cookie(headers: &HeaderMap) -> Option<&str> {
     headers

@@ -18,13 +18,50 @@ use crate::api::service::Client;
 use crate::app::App;
 use crate::sessions;
 
-/// Where to go after signing in: a path of ours, never another site.
+/// Where to go after signing in: a path of ours, never another site. Control characters
+/// are refused too: browsers drop tabs and line breaks from a `Location`, so `/\t/evil`
+/// would become `//evil`, another site.
 fn safe_next(next: Option<&String>) -> String {
     next.filter(|n| {
-        n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && n.len() <= 1000
+        n.starts_with('/')
+            && !n.starts_with("//")
+            && !n.contains('\\')
+            && !n.chars().any(char::is_control)
+            && n.len() <= 1000
     })
     .cloned()
     .unwrap_or_else(|| "/documents".to_string())
+}
+
+/// Whether a sign-in post comes from one of our own pages, not from a form on another
+/// site (login CSRF: the victim's browser signed into the attacker's account). Browsers
+/// say where a request comes from in `Sec-Fetch-Site`, and older ones in `Origin`, which
+/// must then name this service (as the browser reached it, or its configured address).
+/// A request with neither header is no browser's cross-site request.
+fn from_our_pages(app: &App, headers: &HeaderMap) -> bool {
+    let value = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Some(site) = value(header::HeaderName::from_static("sec-fetch-site")) {
+        return matches!(site, "same-origin" | "none");
+    }
+    let Some(origin) = value(header::ORIGIN) else {
+        return true;
+    };
+    let authority = |url: &str| {
+        url.split_once("://")
+            .map(|(_, rest)| rest.split('/').next().unwrap_or("").to_ascii_lowercase())
+    };
+    let Some(from) = authority(origin) else {
+        return false;
+    };
+    let host = value(header::HOST).map(str::to_ascii_lowercase);
+    host.as_deref() == Some(from.as_str()) || authority(&app.config.base_url) == Some(from)
+}
+
+fn cross_site_refusal() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "sign in from this service's own sign-in page; a form on another site cannot sign you in",
+    )
 }
 
 fn throttle(app: &App, client: Option<&Client>) -> Result<(), ApiError> {
@@ -78,16 +115,16 @@ pub async fn form(Query(q): Query<HashMap<String, String>>) -> Html<String> {
 pub async fn request_link(
     State(app): State<App>,
     client: Option<Extension<Client>>,
+    headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
+    if !from_our_pages(&app, &headers) {
+        return Err(cross_site_refusal().into());
+    }
     let client = client.map(|Extension(c)| c);
     throttle(&app, client.as_ref())?;
-    let base_url = client
-        .as_ref()
-        .map(|c| c.base_url.clone())
-        .unwrap_or_else(|| app.config.base_url.clone());
     let email = form.get("email").map(String::as_str).unwrap_or("");
-    sessions::mail_link(&app.db, &base_url, email).await?;
+    sessions::mail_link(&app.db, &app.config.base_url, email).await?;
     let next = safe_next(form.get("next"));
     Ok(Html(bare_page(
         "Check your mail",
@@ -121,8 +158,13 @@ pub async fn redeem(
     State(app): State<App>,
     client: Option<Extension<Client>>,
     Path(token): Path<String>,
+    headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
+    // Before the link is used up: a refused cross-site post leaves it working.
+    if !from_our_pages(&app, &headers) {
+        return Err(cross_site_refusal().into());
+    }
     let client = client.map(|Extension(c)| c);
     throttle(&app, client.as_ref())?;
     let opened = match sessions::redeem(&app.db, &token).await {
@@ -142,11 +184,7 @@ pub async fn redeem(
         }
         Err(e) => return Err(e.into()),
     };
-    let base_url = client
-        .as_ref()
-        .map(|c| c.base_url.clone())
-        .unwrap_or_else(|| app.config.base_url.clone());
-    let secure = base_url.starts_with("https://") || app.config.tls.is_some();
+    let secure = app.config.base_url.starts_with("https://") || app.config.tls.is_some();
     let max_age = (opened.expires - crate::store::now()).max(0.0) as i64;
     let cookie = format!(
         "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
@@ -173,4 +211,26 @@ pub async fn sign_out(State(app): State<App>, headers: HeaderMap) -> PageResult 
         ),
     );
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn next_stays_on_this_site() {
+        let next = |n: &str| safe_next(Some(&n.to_string()));
+        assert_eq!(next("/bin?x=1"), "/bin?x=1");
+        for away in [
+            "//evil.example/x",
+            "/\\evil.example",
+            "/\t/evil.example/x",
+            "/\n/evil.example",
+            "/\r//evil.example",
+            "https://evil.example/",
+            "evil",
+        ] {
+            assert_eq!(next(away), "/documents", "{away:?}");
+        }
+    }
 }
