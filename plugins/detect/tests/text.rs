@@ -48,8 +48,8 @@ fn pdf_words(pdf: &[u8]) -> Vec<(String, [f64; 4])> {
     );
     let html = String::from_utf8_lossy(&out.stdout).to_string();
     let attr = |s: &str, name: &str| -> f64 {
-        let at = s.find(&format!("{name}=\"")).expect("an attribute") + name.len() + 2;
-        s[at..]
+        let (_, value) = s.split_once(&format!("{name}=\"")).expect("an attribute");
+        value
             .split('"')
             .next()
             .expect("a value")

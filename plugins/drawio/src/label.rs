@@ -126,30 +126,31 @@ impl Builder {
         let mut rest = src;
         while !rest.is_empty() {
             let current = stack.last().map(|(_, s)| s).unwrap_or(base).clone();
-            let Some(lt) = rest.find('<') else {
+            let Some((text, from_lt)) = rest.find('<').and_then(|lt| rest.split_at_checked(lt))
+            else {
                 if skip_depth == 0 {
                     self.push_collapsed(&decode_entities(rest), &current);
                 }
                 break;
             };
-            if lt > 0 && skip_depth == 0 {
-                self.push_collapsed(&decode_entities(&rest[..lt]), &current);
+            if !text.is_empty() && skip_depth == 0 {
+                self.push_collapsed(&decode_entities(text), &current);
             }
-            rest = &rest[lt..];
+            rest = from_lt;
             if let Some(after) = rest.strip_prefix("<!--") {
-                rest = after.find("-->").map(|i| &after[i + 3..]).unwrap_or("");
+                rest = after.split_once("-->").map_or("", |(_, after)| after);
                 continue;
             }
-            let Some(end) = tag_end(rest) else {
+            let Some((inner, after)) = split_tag(rest) else {
                 // A lone `<` is text.
                 if skip_depth == 0 {
                     self.push_collapsed("<", &current);
                 }
-                rest = &rest[1..];
+                rest = rest.strip_prefix('<').unwrap_or("");
                 continue;
             };
-            let tag = Tag::parse(&rest[1..end]);
-            rest = &rest[end + 1..];
+            let tag = Tag::parse(inner);
+            rest = after;
             let Some(tag) = tag else { continue };
             if SKIPPED.contains(&tag.name.as_str()) {
                 if tag.closing {
@@ -220,20 +221,25 @@ impl Builder {
     }
 }
 
-/// The index of the `>` closing a tag that starts at `s[0] == '<'`, skipping quoted
-/// attribute values. `None` when `<` does not start a tag.
-fn tag_end(s: &str) -> Option<usize> {
-    let second = s[1..].chars().next()?;
+/// A tag at the start of `s` (`<` first) split at the `>` closing it, skipping quoted
+/// attribute values: the text between `<` and `>`, and what follows `>`. `None` when `<`
+/// does not start a tag.
+fn split_tag(s: &str) -> Option<(&str, &str)> {
+    let body = s.strip_prefix('<')?;
+    let second = body.chars().next()?;
     if !(second.is_ascii_alphabetic() || second == '/' || second == '!') {
         return None;
     }
     let mut quote: Option<char> = None;
-    for (i, ch) in s.char_indices().skip(1) {
+    for (i, ch) in body.char_indices() {
         match (quote, ch) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '"') | (None, '\'') => quote = Some(ch),
-            (None, '>') => return Some(i),
+            (None, '>') => {
+                let (inner, after) = body.split_at_checked(i)?;
+                return Some((inner, after.strip_prefix('>')?));
+            }
             (None, '<') => return None,
             _ => {}
         }
@@ -256,10 +262,8 @@ impl Tag {
         };
         let self_closing = inner.trim_end().ends_with('/');
         let inner = inner.trim_end().trim_end_matches('/');
-        let name_end = inner
-            .find(|c: char| c.is_whitespace())
-            .unwrap_or(inner.len());
-        let name = inner[..name_end].to_ascii_lowercase();
+        let (name, attrs) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
+        let name = name.to_ascii_lowercase();
         if name.is_empty() || name.starts_with('!') {
             return None;
         }
@@ -267,7 +271,7 @@ impl Tag {
             name,
             closing,
             self_closing,
-            attrs: parse_attrs(&inner[name_end..]),
+            attrs: parse_attrs(attrs),
         })
     }
 
@@ -318,20 +322,23 @@ fn parse_attrs(s: &str) -> Vec<(String, String)> {
         let key_end = rest
             .find(|c: char| c == '=' || c.is_whitespace())
             .unwrap_or(rest.len());
-        let key = rest[..key_end].to_ascii_lowercase();
-        rest = rest[key_end..].trim_start();
+        let (key, after_key) = rest.split_at_checked(key_end).unwrap_or((rest, ""));
+        let key = key.to_ascii_lowercase();
+        rest = after_key.trim_start();
         let mut value = String::new();
         if let Some(after) = rest.strip_prefix('=') {
             let after = after.trim_start();
-            if let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') {
-                let body = &after[1..];
-                let end = body.find(q).unwrap_or(body.len());
-                value = decode_entities(&body[..end]);
-                rest = body.get(end + 1..).unwrap_or("");
+            let quoted = ['"', '\'']
+                .into_iter()
+                .find_map(|q| Some((q, after.strip_prefix(q)?)));
+            if let Some((q, body)) = quoted {
+                let (inside, tail) = body.split_once(q).unwrap_or((body, ""));
+                value = decode_entities(inside);
+                rest = tail;
             } else {
-                let end = after.find(char::is_whitespace).unwrap_or(after.len());
-                value = decode_entities(&after[..end]);
-                rest = &after[end..];
+                let (raw, tail) = after.split_once(char::is_whitespace).unwrap_or((after, ""));
+                value = decode_entities(raw);
+                rest = tail;
             }
         }
         let consumed = key_end > 0 || !value.is_empty();
@@ -409,17 +416,18 @@ pub fn decode_entities(s: &str) -> String {
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        let after = &rest[amp + 1..];
-        let end = after.find(';').filter(|&e| e <= 10);
-        let decoded = end.and_then(|e| entity(&after[..e]));
-        match (end, decoded) {
-            (Some(e), Some(ch)) => {
+    while let Some((before, after)) = rest.split_once('&') {
+        out.push_str(before);
+        let decoded = after
+            .split_once(';')
+            .filter(|(name, _)| name.len() <= 10)
+            .and_then(|(name, tail)| Some((entity(name)?, tail)));
+        match decoded {
+            Some((ch, tail)) => {
                 out.push(ch);
-                rest = &after[e + 1..];
+                rest = tail;
             }
-            _ => {
+            None => {
                 out.push('&');
                 rest = after;
             }
@@ -517,5 +525,23 @@ mod tests {
         let r = runs("  one\r\ntwo <b>  ", false, &base());
         assert_eq!(text(&r), "one\ntwo <b>");
         assert!(runs("<br>&nbsp;<div></div>", true, &base()).is_empty());
+    }
+
+    #[test]
+    fn non_ascii_text_tags_and_attributes() {
+        let r = runs(
+            "\u{e9}<b \u{fc}=\u{e9} title='\u{65e5}'>\u{65e5}</b><\u{e9}>&\u{e9};&amp;\u{1f3a8}<!--\u{e9}-->\
+             <span style=\"color:#ff0000\">\u{fc}</span>",
+            true,
+            &base(),
+        );
+        assert_eq!(text(&r), "\u{e9}\u{65e5}<\u{e9}>&\u{e9};&\u{1f3a8}\u{fc}");
+        assert!(r.iter().any(|x| x.bold && x.text == "\u{65e5}"));
+        assert!(r
+            .iter()
+            .any(|x| x.color == Some(Color::rgb(255, 0, 0)) && x.text == "\u{fc}"));
+        let tag = Tag::parse("a \u{e9}=\"x\" href=\u{fc}\u{e9} =\"\"\u{e9}").unwrap();
+        assert_eq!(tag.attr("\u{e9}"), Some("x"));
+        assert_eq!(tag.attr("href"), Some("\u{fc}\u{e9}"));
     }
 }

@@ -120,22 +120,20 @@ fn geometry(el: &Element) -> Geom {
 fn fill_placeholders(label: &str, attrs: &[(String, String)]) -> String {
     let mut out = String::with_capacity(label.len());
     let mut rest = label;
-    while let Some(start) = rest.find('%') {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 1..];
-        match after.find('%') {
-            Some(0) => {
+    while let Some((before, after)) = rest.split_once('%') {
+        out.push_str(before);
+        match after.split_once('%') {
+            Some(("", tail)) => {
                 out.push('%');
-                rest = &after[1..];
+                rest = tail;
             }
-            Some(end) => {
-                let name = &after[..end];
+            Some((name, tail)) => {
                 let known = !name.contains(char::is_whitespace)
                     && !matches!(name, "label" | "placeholders");
                 match attrs.iter().find(|(k, _)| k == name).filter(|_| known) {
                     Some((_, v)) => {
                         out.push_str(v);
-                        rest = &after[end + 1..];
+                        rest = tail;
                     }
                     None => {
                         out.push('%');
@@ -406,6 +404,11 @@ mod tests {
         assert_eq!(
             fill_placeholders("<b>%c4Name%</b> 100%% %nope% 5%", &attrs),
             "<b>Shop</b> 100% %nope% 5%"
+        );
+        let attrs = vec![("n\u{e9}".to_string(), "\u{65e5}".to_string())];
+        assert_eq!(
+            fill_placeholders("\u{e9}%n\u{e9}%\u{fc}%%\u{1f3a8}%\u{e9}", &attrs),
+            "\u{e9}\u{65e5}\u{fc}%\u{1f3a8}%\u{e9}"
         );
     }
 

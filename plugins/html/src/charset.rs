@@ -128,11 +128,12 @@ fn meta_encoding(attrs: &[(String, String)]) -> Option<&'static Encoding> {
 /// The value after `charset=` in a `content` attribute (`text/html; charset=utf-8`).
 fn charset_in_content(content: &str) -> Option<&str> {
     let lower = content.to_ascii_lowercase();
+    // Lower-casing ASCII keeps every byte offset: `at` is one in `content` too.
     let at = lower.find("charset")?;
-    let rest = content[at + 7..].trim_start();
+    let rest = content.get(at + "charset".len()..)?.trim_start();
     let rest = rest.strip_prefix('=')?.trim_start();
     let value = match rest.chars().next()? {
-        q @ ('"' | '\'') => rest[1..].split(q).next()?,
+        q @ ('"' | '\'') => rest.strip_prefix(q)?.split(q).next()?,
         _ => rest.split([';', ' ', '\t', '\n', '\r']).next()?,
     };
     (!value.is_empty()).then_some(value)

@@ -54,8 +54,8 @@ impl<'a> Images<'a> {
             self.warn("an image has no `src`; its alt text stands in".into());
             return None;
         }
-        if src.len() >= 5 && src[..5].eq_ignore_ascii_case("data:") {
-            return self.data_uri(src);
+        if let Some(uri) = strip_prefix_ignore_ascii_case(src, "data:") {
+            return self.data_uri(src, uri);
         }
         if let Some(asset) = find_supplied(self.supplied, src) {
             return match image_probe::size(&asset.bytes) {
@@ -96,11 +96,12 @@ impl<'a> Images<'a> {
         None
     }
 
-    fn data_uri(&mut self, src: &str) -> Option<Picture> {
+    /// A `data:` URI: `src` whole, `uri` what follows the scheme.
+    fn data_uri(&mut self, src: &str, uri: &str) -> Option<Picture> {
         if let Some(p) = self.decoded.get(src) {
             return Some(p.clone());
         }
-        let Some((header, payload)) = src[5..].split_once(',') else {
+        let Some((header, payload)) = uri.split_once(',') else {
             self.warn("an image has a `data:` URI without data; its alt text stands in".into());
             return None;
         };
@@ -183,6 +184,17 @@ impl<'a> Images<'a> {
             ));
         }
         (self.used, self.warnings)
+    }
+}
+
+/// What follows `prefix` (ASCII) at the start of `s`, in any letter case. Compared as
+/// bytes: the first `prefix.len()` bytes of `s` may end inside a character.
+fn strip_prefix_ignore_ascii_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.as_bytes().get(..prefix.len())?;
+    if head.eq_ignore_ascii_case(prefix.as_bytes()) {
+        s.get(prefix.len()..)
+    } else {
+        None
     }
 }
 
@@ -293,5 +305,62 @@ mod tests {
         assert_eq!(used.len(), 1);
         assert_eq!(used[0].name, "data-image-1.png");
         assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    /// A `src` with a multi-byte character among its first five bytes once panicked
+    /// (`src[..5]` cut inside the character): every offset of two-, three- and four-byte
+    /// characters is tried, alone, as a file name and after `data:`.
+    #[test]
+    fn sources_with_non_ascii_characters_at_any_offset() {
+        let supplied = [asset("logo\u{e9}.png", png(4, 4))];
+        for wide in ['\u{fc}', '\u{e9}', '\u{65e5}', '\u{1f3a8}'] {
+            for lead in 0..6 {
+                let head = format!("{}{wide}", "a".repeat(lead));
+                for src in [
+                    head.clone(),
+                    format!("{head}.png"),
+                    format!("d{wide}.png"),
+                    format!("data{wide}"),
+                    format!("dat{wide}:image/png;base64,AAAA"),
+                ] {
+                    let mut images = Images::new(&supplied);
+                    assert_eq!(images.resolve(&src), None, "{src:?}");
+                    let (used, warnings) = images.finish();
+                    assert!(used.is_empty(), "{src:?}");
+                    assert!(
+                        warnings[0].contains("was not supplied"),
+                        "{src:?}: {warnings:?}"
+                    );
+                }
+                // After `data:` the character is part of the media type or the payload.
+                let mut images = Images::new(&supplied);
+                assert_eq!(images.resolve(&format!("data:{head}")), None);
+                assert_eq!(images.resolve(&format!("data:image/{head},x")), None);
+                let b64 = base64::engine::general_purpose::STANDARD.encode(png(5, 6));
+                let p = images.resolve(&format!("data:image/png;base64,{b64}{head}"));
+                assert_eq!(p, None, "the character is not base64");
+                let (_, warnings) = images.finish();
+                assert!(warnings[0].contains("without data"), "{warnings:?}");
+                assert!(warnings[1].contains("image of type image/"), "{warnings:?}");
+                assert!(warnings[2].contains("could not be read"), "{warnings:?}");
+            }
+        }
+        // The supplied picture with a non-ASCII name is still found, and the `data:`
+        // scheme is still recognised in any case.
+        let mut images = Images::new(&supplied);
+        let p = images.resolve("logo\u{e9}.png").unwrap();
+        assert_eq!(
+            (p.asset.as_str(), p.width, p.height),
+            ("logo\u{e9}.png", 4, 4)
+        );
+        let b64 = base64::engine::general_purpose::STANDARD.encode(png(5, 6));
+        let p = images
+            .resolve(&format!("DaTa:image/png;base64,{b64}"))
+            .unwrap();
+        assert_eq!(
+            (p.asset.as_str(), p.width, p.height),
+            ("data-image-1.png", 5, 6)
+        );
+        assert!(images.finish().1.is_empty());
     }
 }

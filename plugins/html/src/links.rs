@@ -76,28 +76,30 @@ pub fn usable_base(href: &str) -> Option<String> {
 /// the viewer, which normalises them as browsers do.
 fn join(base: &str, relative: &str) -> String {
     let scheme_end = base.find("://").map_or(0, |i| i + 3);
-    let authority_end = base[scheme_end..]
-        .find(['/', '?', '#'])
-        .map_or(base.len(), |i| scheme_end + i);
+    let after_scheme = base.get(scheme_end..).unwrap_or("");
+    let authority_end = scheme_end
+        + after_scheme
+            .find(['/', '?', '#'])
+            .unwrap_or(after_scheme.len());
     if relative.starts_with("//") {
-        return format!("{}{relative}", &base[..scheme_end - 2]);
+        // The scheme and its colon, `https:`.
+        let scheme = base.get(..scheme_end.saturating_sub(2)).unwrap_or("");
+        return format!("{scheme}{relative}");
     }
     if relative.starts_with('/') {
-        return format!("{}{relative}", &base[..authority_end]);
+        let origin = base.get(..authority_end).unwrap_or(base);
+        return format!("{origin}{relative}");
     }
     let no_fragment = base.split('#').next().unwrap_or(base);
     if relative.starts_with('?') {
         let no_query = no_fragment.split('?').next().unwrap_or(no_fragment);
         return format!("{no_query}{relative}");
     }
+    // The path cut after its last `/`: the origin alone when it has none.
     let path = no_fragment.split('?').next().unwrap_or(no_fragment);
-    let dir_end = path[authority_end..]
-        .rfind('/')
-        .map_or(authority_end, |i| authority_end + i);
-    if dir_end == authority_end && !path[authority_end..].starts_with('/') {
-        return format!("{}/{relative}", &path[..authority_end]);
-    }
-    format!("{}/{relative}", &path[..dir_end])
+    let (origin, path) = path.split_at_checked(authority_end).unwrap_or((path, ""));
+    let dir = path.rfind('/').and_then(|i| path.get(..i)).unwrap_or("");
+    format!("{origin}{dir}/{relative}")
 }
 
 /// Rewrites `#id` links: to `#slug` of the heading the id belongs to (the form flow layout
@@ -232,6 +234,18 @@ mod tests {
         assert_eq!(
             judge("a.html", Some("https://site.org")),
             url("https://site.org/a.html")
+        );
+        // Non-ASCII hosts and paths join alike.
+        let base = Some("https://caf\u{e9}.org/\u{65e5}\u{672c}/p\u{e4}ge.html#\u{e9}");
+        assert_eq!(
+            judge("d\u{e9}.html", base),
+            url("https://caf\u{e9}.org/\u{65e5}\u{672c}/d\u{e9}.html")
+        );
+        assert_eq!(judge("/\u{fc}", base), url("https://caf\u{e9}.org/\u{fc}"));
+        assert_eq!(judge("//\u{e9}.org", base), url("https://\u{e9}.org"));
+        assert_eq!(
+            judge("x", Some("https://\u{e9}\u{e9}")),
+            url("https://\u{e9}\u{e9}/x")
         );
         assert_eq!(usable_base("ftp://x"), None);
         assert_eq!(usable_base("https://x/").as_deref(), Some("https://x/"));

@@ -104,6 +104,24 @@ fn remote_and_local_pictures_are_never_fetched() {
         .any(|w| w.contains("`../secret.png` was not supplied")));
 }
 
+#[test]
+fn a_picture_named_with_non_ascii_characters_gets_its_alt_text() {
+    // `src` once was cut at byte 5 to look for `data:`, inside the third character here.
+    let out = import(
+        "<p>Before <img src='\u{65e5}\u{672c}.png' alt='Nihon'> after</p>\
+         <p><img src='logo\u{e9}.png' alt='Logo'></p>",
+    );
+    assert_paragraph(&out.document, "Before Nihon after");
+    assert_paragraph(&out.document, "Logo");
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.contains("`\u{65e5}\u{672c}.png` was not supplied")),
+        "{:?}",
+        out.warnings
+    );
+}
+
 fn png(w: u32, h: u32) -> Vec<u8> {
     let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
     b.extend_from_slice(&w.to_be_bytes());

@@ -18,7 +18,10 @@ pub fn split(text: &str) -> (&str, Option<String>) {
             if !lines.iter().all(|l: &&str| looks_like_yaml(l)) {
                 return (text, None);
             }
-            return (&rest[offset..], title(&lines));
+            // `offset` counts whole lines: a character boundary.
+            return rest
+                .get(offset..)
+                .map_or((text, None), |body| (body, title(&lines)));
         }
         lines.push(content);
     }
@@ -48,8 +51,10 @@ fn looks_like_yaml(line: &str) -> bool {
 }
 
 fn title(lines: &[&str]) -> Option<String> {
-    let at = lines.iter().position(|l| l.starts_with("title:"))?;
-    let value = lines[at]["title:".len()..].trim();
+    let (at, value) = lines
+        .iter()
+        .enumerate()
+        .find_map(|(at, l)| Some((at, l.strip_prefix("title:")?.trim())))?;
     let value = if value.starts_with(['|', '>']) {
         // A block scalar: the indented lines that follow, joined.
         let parts: Vec<&str> = lines[at + 1..]
@@ -92,6 +97,10 @@ mod tests {
         assert_eq!(title.as_deref(), Some("Two lines"));
         let (_, title) = split("---\ntitle: plain # comment\n---\n");
         assert_eq!(title.as_deref(), Some("plain"));
+        let (body, title) =
+            split("---\nt\u{e9}: \u{e9}\ntitle: '\u{65e5}\u{672c}'\n---\n\u{1f3a8} \u{e9}\n");
+        assert_eq!(body, "\u{1f3a8} \u{e9}\n");
+        assert_eq!(title.as_deref(), Some("\u{65e5}\u{672c}"));
     }
 
     #[test]

@@ -62,27 +62,27 @@ pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
         }
         current.clear();
     };
-    while let Some(lt) = rest.find('<') {
-        current.push_str(&rest[..lt]);
-        rest = &rest[lt..];
-        if let Some(after) = rest.strip_prefix("<!--") {
-            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
+    while let Some((before, tag)) = rest.split_once('<') {
+        current.push_str(before);
+        if let Some(after) = tag.strip_prefix("!--") {
+            rest = after.split_once("-->").map_or("", |(_, after)| after);
             continue;
         }
-        let Some(gt) = rest.find('>') else {
+        let Some((inner, after)) = tag.split_once('>') else {
             // A `<` that opens no tag is text.
-            current.push_str(rest);
+            current.push('<');
+            current.push_str(tag);
             rest = "";
             break;
         };
-        let closing = rest[1..gt].starts_with('/');
-        let name = tag_name(&rest[1..gt]);
-        rest = &rest[gt + 1..];
+        let closing = inner.starts_with('/');
+        let name = tag_name(inner);
+        rest = after;
         if !closing && HIDDEN_TAGS.contains(&name.as_str()) {
             let close = format!("</{name}");
             rest = find_ascii_ci(rest, &close)
-                .and_then(|at| rest[at..].find('>').map(|end| &rest[at + end + 1..]))
-                .unwrap_or("");
+                .and_then(|at| rest.get(at..)?.split_once('>'))
+                .map_or("", |(_, after)| after);
             continue;
         }
         // Inline tags (`<b>`, `<span>`) just vanish: `a<b>c</b>` reads `ac`, as a browser shows it.
@@ -133,21 +133,20 @@ pub fn decode_entities(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        rest = &rest[amp..];
-        let decoded = rest.get(1..).and_then(|after| {
-            let semi = after.find(';').filter(|&s| s <= 32)?;
-            Some((entity(&after[..semi])?, semi + 2))
-        });
+    while let Some((before, after)) = rest.split_once('&') {
+        out.push_str(before);
+        let decoded = after
+            .split_once(';')
+            .filter(|(name, _)| name.len() <= 32)
+            .and_then(|(name, tail)| Some((entity(name)?, tail)));
         match decoded {
-            Some((c, len)) => {
+            Some((c, tail)) => {
                 out.push(c);
-                rest = &rest[len..];
+                rest = tail;
             }
             None => {
                 out.push('&');
-                rest = &rest[1..];
+                rest = after;
             }
         }
     }
@@ -222,5 +221,20 @@ mod tests {
         assert!(is_line_break("<BR />"));
         assert!(!is_line_break("</br>"));
         assert!(!is_line_break("<b>"));
+    }
+
+    #[test]
+    fn non_ascii_text_around_tags_and_entities() {
+        let texts = |html: &str| -> Vec<String> {
+            text_paragraphs(html).into_iter().map(|p| p.text).collect()
+        };
+        assert_eq!(
+            texts("<p>caf\u{e9}</p><script>\u{e9}</script>\u{65e5}<b \u{fc}>\u{672c}</b><!--\u{e9}-->\u{1f3a8}<\u{e9}"),
+            ["caf\u{e9}", "\u{65e5}\u{672c}\u{1f3a8}<\u{e9}"]
+        );
+        assert_eq!(
+            decode_entities("\u{e9}&amp;\u{e9}&\u{e9};&\u{65e5}\u{1f3a8}&#233;"),
+            "\u{e9}&\u{e9}&\u{e9};&\u{65e5}\u{1f3a8}\u{e9}"
+        );
     }
 }

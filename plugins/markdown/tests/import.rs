@@ -142,7 +142,7 @@ fn all_text_of_small_files_appears_in_order() {
 fn crate_body(md: &str) -> &str {
     match md
         .strip_prefix("---\n")
-        .and_then(|rest| rest.find("\n---\n").map(|i| &rest[i + 5..]))
+        .and_then(|rest| rest.split_once("\n---\n").map(|(_, body)| body))
     {
         Some(body) => body,
         None => md,

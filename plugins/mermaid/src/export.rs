@@ -378,8 +378,8 @@ fn markdown_label(t: &Text) -> Option<String> {
                 s.push_str(line);
                 continue;
             }
-            let lead = &line[..line.len() - line.trim_start().len()];
-            let trail = &line[line.trim_end().len()..];
+            let lead = line.strip_suffix(line.trim_start()).unwrap_or("");
+            let trail = line.strip_prefix(line.trim_end()).unwrap_or("");
             let (open, close) = match (r.bold, r.italic) {
                 (true, true) => ("**_", "_**"),
                 (true, false) => ("**", "**"),

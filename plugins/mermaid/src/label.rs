@@ -99,31 +99,35 @@ fn tidy(chars: Vec<Styled>) -> Vec<Vec<Styled>> {
 pub fn decode_entities(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(i) = rest.find(['#', '&']) {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
+    while let Some((before, mark, after)) = split_at_mark(rest) {
+        out.push_str(before);
         let body_len = after
-            .char_indices()
-            .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '#')
-            .map(|(j, c)| j + c.len_utf8())
-            .last()
-            .unwrap_or(0);
-        let decoded = (body_len > 0 && after[body_len..].starts_with(';'))
-            .then(|| entity(&after[..body_len]))
-            .flatten();
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '#'))
+            .unwrap_or(after.len());
+        let decoded = after
+            .split_at_checked(body_len)
+            .filter(|(body, _)| !body.is_empty())
+            .and_then(|(body, tail)| Some((entity(body)?, tail.strip_prefix(';')?)));
         match decoded {
-            Some(c) => {
+            Some((c, tail)) => {
                 out.push(c);
-                rest = &after[body_len + 1..];
+                rest = tail;
             }
             None => {
-                out.push_str(&rest[i..i + 1]);
+                out.push(mark);
                 rest = after;
             }
         }
     }
     out.push_str(rest);
     out
+}
+
+/// `s` around its first `#` or `&`: the text before, the mark, the text after.
+fn split_at_mark(s: &str) -> Option<(&str, char, &str)> {
+    let (i, mark) = s.char_indices().find(|&(_, c)| c == '#' || c == '&')?;
+    let (before, from) = s.split_at_checked(i)?;
+    Some((before, mark, from.strip_prefix(mark)?))
 }
 
 fn entity(name: &str) -> Option<char> {
@@ -203,7 +207,7 @@ fn html(s: &str) -> Vec<Styled> {
     let mut rest = s;
     while let Some(c) = rest.chars().next() {
         if c == '<' {
-            if let Some((name, closing, len)) = tag(rest) {
+            if let Some((name, closing, after)) = tag(rest) {
                 let on = !closing;
                 match name.as_str() {
                     "br" => out.push(('\n', m)),
@@ -214,28 +218,31 @@ fn html(s: &str) -> Vec<Styled> {
                     "p" | "div" if closing => out.push(('\n', m)),
                     _ => {}
                 }
-                rest = &rest[len..];
+                rest = after;
                 continue;
             }
         }
         out.push((c, m));
-        rest = &rest[c.len_utf8()..];
+        let mut chars = rest.chars();
+        chars.next();
+        rest = chars.as_str();
     }
     out
 }
 
-/// A known tag at the start of `s`: (lower-case name, is closing, byte length).
-fn tag(s: &str) -> Option<(String, bool, usize)> {
+/// A known tag at the start of `s`: (lower-case name, is closing, the text after it).
+fn tag(s: &str) -> Option<(String, bool, &str)> {
     const KNOWN: &[&str] = &[
         "br", "b", "strong", "i", "em", "u", "ins", "s", "del", "strike", "span", "div", "p",
         "small", "big", "code", "sub", "sup", "font", "center", "a", "mark",
     ];
     // `<` directly followed by a letter or `/`, as in HTML; `a < b` is text.
-    if !s[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') {
+    let body = s.strip_prefix('<')?;
+    if !body.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') {
         return None;
     }
-    let end = s.find('>')?;
-    let inner = s[1..end].trim();
+    let (inner, rest) = body.split_once('>')?;
+    let inner = inner.trim();
     if inner.contains('<') {
         return None;
     }
@@ -248,12 +255,13 @@ fn tag(s: &str) -> Option<(String, bool, usize)> {
         .take_while(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_lowercase();
-    let after = &inner[name.len()..];
+    // The name is ASCII: its length is a character boundary.
+    let after = inner.get(name.len()..).unwrap_or("");
     let plain_end = after.is_empty()
         || after.starts_with(char::is_whitespace)
         || after.trim() == "/"
         || after.starts_with('/');
-    (KNOWN.contains(&name.as_str()) && plain_end).then_some((name, closing, end + 1))
+    (KNOWN.contains(&name.as_str()) && plain_end).then_some((name, closing, rest))
 }
 
 /// A markdown string: `**bold**`/`__bold__`, `*italic*`/`_italic_`, line breaks kept, `<br>`
@@ -358,6 +366,21 @@ mod tests {
         let t = text("\n\n提交申请\n熊大\n", false);
         assert_eq!(t.plain_text(), "提交申请\n熊大");
         assert_eq!(text("a < b > c", false).plain_text(), "a < b > c");
+    }
+
+    #[test]
+    fn non_ascii_text_around_entities_and_tags() {
+        assert_eq!(
+            decode_entities("\u{e9}#quot;\u{65e5}&amp;\u{1f3a8}#\u{e9};&\u{fc}#35;"),
+            "\u{e9}\"\u{65e5}&\u{1f3a8}#\u{e9};&\u{fc}#"
+        );
+        let t = text(
+            "\u{e9}<b>\u{65e5}</b><\u{fc}> <i \u{e9}>\u{1f3a8}</i>",
+            false,
+        );
+        assert_eq!(t.plain_text(), "\u{e9}\u{65e5}<\u{fc}> \u{1f3a8}");
+        assert!(t.runs.iter().any(|r| r.bold && r.text == "\u{65e5}"));
+        assert!(t.runs.iter().any(|r| r.italic && r.text == "\u{1f3a8}"));
     }
 
     #[test]

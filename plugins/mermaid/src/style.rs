@@ -98,8 +98,8 @@ pub fn parse_color(v: &str) -> Option<Color> {
     let v = v.trim();
     if let Some(hex) = v.strip_prefix('#') {
         if hex.len() == 4 && hex.is_ascii() {
-            let c = Color::parse_hex(&v[..4])?;
-            let a = u8::from_str_radix(&hex[3..4], 16).ok()? * 17;
+            let c = Color::parse_hex(v.get(..4)?)?;
+            let a = u8::from_str_radix(hex.get(3..4)?, 16).ok()? * 17;
             return Some(Color { a, ..c });
         }
         return Color::parse_hex(v);

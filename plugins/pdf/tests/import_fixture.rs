@@ -82,12 +82,11 @@ fn columns_read_in_order_and_paragraphs_are_boxes() {
         "must survive the round trip intact.",
         "Region",
     ];
-    let mut from = 0;
+    let mut rest = all.as_str();
     for w in order {
-        let at = all[from..]
-            .find(w)
+        (_, rest) = rest
+            .split_once(w)
             .unwrap_or_else(|| panic!("`{w}` missing or out of order in:\n{all}"));
-        from += at + w.len();
     }
     // A paragraph is one box of hard-broken lines, laid out exactly where it was.
     let para = boxes(page)
@@ -132,8 +131,8 @@ fn text_sits_where_poppler_sees_it() {
         .find(|l| l.ends_with(">Study</word>"))
         .expect("pdftotext -bbox lists `Study`");
     let attr = |name: &str| -> f64 {
-        let start = word.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
-        word[start..].split('"').next().unwrap().parse().unwrap()
+        let (_, value) = word.split_once(&format!("{name}=\"")).unwrap();
+        value.split('"').next().unwrap().parse().unwrap()
     };
     let title = boxes(page)
         .into_iter()

@@ -143,7 +143,8 @@ pub fn slice_text(text: &Text, from: TextPos, to: Option<TextPos>) -> Text {
         if a < b {
             // Field by field, so only the slice of a long run is copied.
             runs.push(Run {
-                text: r.text[a..b].to_string(),
+                // `floor_boundary` puts both ends on character boundaries.
+                text: r.text.get(a..b).unwrap_or_default().to_string(),
                 font: r.font,
                 size: r.size,
                 bold: r.bold,

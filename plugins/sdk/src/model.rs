@@ -244,10 +244,10 @@ impl Color {
         if !hex.is_ascii() {
             return None;
         }
-        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
         match hex.len() {
             3 => {
-                let nib = |i: usize| u8::from_str_radix(&hex[i..i + 1], 16).ok().map(|v| v * 17);
+                let nib = |i: usize| Some(u8::from_str_radix(hex.get(i..=i)?, 16).ok()? * 17);
                 Some(Color::rgb(nib(0)?, nib(1)?, nib(2)?))
             }
             6 => Some(Color::rgb(byte(0)?, byte(2)?, byte(4)?)),

@@ -241,12 +241,10 @@ fn front_matter(c: &mut Cursor) -> Result<Option<String>, ConvertError> {
 
 fn unquote_yaml(v: &str) -> String {
     let v = v.trim();
-    if v.len() >= 2
-        && ((v.starts_with('"') && v.ends_with('"')) || (v.starts_with('\'') && v.ends_with('\'')))
-    {
-        v[1..v.len() - 1].replace("\\\"", "\"").replace("''", "'")
-    } else {
-        v.to_string()
+    let quoted = |q: char| v.strip_prefix(q).and_then(|inner| inner.strip_suffix(q));
+    match quoted('"').or_else(|| quoted('\'')) {
+        Some(inner) => inner.replace("\\\"", "\"").replace("''", "'"),
+        None => v.to_string(),
     }
 }
 

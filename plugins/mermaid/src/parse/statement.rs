@@ -330,8 +330,7 @@ impl Parser {
         let rest = rest.trim_start();
         let rest = rest.strip_prefix("href").unwrap_or(rest).trim_start();
         if let Some(body) = rest.strip_prefix('"') {
-            if let Some(end) = body.find('"') {
-                let url = &body[..end];
+            if let Some((url, _)) = body.split_once('"') {
                 if !url.is_empty() {
                     self.clicks.push((id, url.to_string()));
                 }
@@ -660,8 +659,8 @@ impl Parser {
 /// `first rest...` split at the first run of spaces.
 fn split_first_word(s: &str) -> (&str, &str) {
     let s = s.trim_start();
-    match s.find(char::is_whitespace) {
-        Some(i) => (&s[..i], s[i..].trim_start()),
+    match s.split_once(char::is_whitespace) {
+        Some((first, rest)) => (first, rest.trim_start()),
         None => (s, ""),
     }
 }
@@ -712,10 +711,9 @@ fn split_data(body: &str) -> Vec<DataPair> {
         };
         let key = k.trim().to_string();
         let v = v.trim();
-        let (value, quoted) = if v.len() >= 2 && v.starts_with('"') && v.ends_with('"') {
-            (v[1..v.len() - 1].to_string(), true)
-        } else {
-            (v.to_string(), false)
+        let (value, quoted) = match v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+            Some(inner) => (inner.to_string(), true),
+            None => (v.to_string(), false),
         };
         let value = if quoted {
             let mut s = String::new();

@@ -91,11 +91,14 @@ pub fn pdfinfo(args: &[&str]) -> String {
 
 /// Asserts that `words` appear in `text` in this order.
 pub fn assert_in_order(text: &str, words: &[&str]) {
-    let mut from = 0;
+    let mut rest = text;
     for w in words {
-        match text[from..].find(w) {
-            Some(i) => from += i + w.len(),
-            None => panic!("`{w}` missing (or out of order) after byte {from} of:\n{text}"),
+        match rest.split_once(w) {
+            Some((_, after)) => rest = after,
+            None => {
+                let from = text.len() - rest.len();
+                panic!("`{w}` missing (or out of order) after byte {from} of:\n{text}")
+            }
         }
     }
 }
