@@ -228,7 +228,7 @@ mod tests {
             .unwrap();
         std::fs::write(dir.path().join("planted"), b"").unwrap();
         for name in ["linked", "dangling", "planted"] {
-            let err = cache.create_new(name).err().expect(name);
+            let err = cache.create_new(name).expect_err(name);
             assert_eq!(err.kind(), io::ErrorKind::AlreadyExists, "{name}: {err}");
         }
         assert_eq!(std::fs::read(&victim).unwrap(), b"untouched");
