@@ -15,6 +15,10 @@
 //! still matches, the file is mapped without hashing its megabytes (what makes a one-off
 //! `quire convert` start at once); any rewrite or replacement moves the change time, which
 //! no process can set back, and the next open hashes the file whole again.
+//!
+//! Both checks are of the file opened, in a directory only this user may write
+//! ([`CacheDir`]): a name that is a link, to an uploaded blob say, is never followed, and
+//! no file is written where a name already stood.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -22,9 +26,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
+use super::cache_dir::{is_link, same_file, CacheDir};
+
 const SEAL_LEN: usize = 64;
 /// The cache's sealing key, 64 hex digits, readable by this user alone.
 const KEY_FILE: &str = "seal.key";
+/// The most a sealed file of host state ([`ArtifactCache::read_sealed`]) may hold.
+const SEALED_MAX: u64 = 16 << 20;
 
 /// A verified artifact, ready to be deserialized.
 pub enum Artifact {
@@ -40,7 +48,7 @@ pub enum Artifact {
 pub enum Refusal {
     #[error("not cached")]
     Missing,
-    #[error("its file may be written by another user (owner or mode)")]
+    #[error("its name is a link, or its file may be written by another user (owner or mode)")]
     Exposed,
     #[error("its seal is missing or does not match its bytes")]
     BadSeal,
@@ -49,7 +57,7 @@ pub enum Refusal {
 }
 
 pub struct ArtifactCache {
-    dir: PathBuf,
+    dir: CacheDir,
     key: [u8; 32],
 }
 
@@ -57,40 +65,31 @@ impl ArtifactCache {
     /// A cache under a given key (the tests' way to play two installations).
     #[cfg(test)]
     fn new(dir: PathBuf, key: [u8; 32]) -> ArtifactCache {
+        let dir = CacheDir::open(&dir).unwrap();
         ArtifactCache { dir, key }
     }
 
     /// The cache in `dir`, created if need be, with the key kept beside its artifacts: the
     /// installations that share a directory (`QUIRE_CACHE_DIR`) share its key, so what one
     /// compiled the others load, and a directory copied from elsewhere brings nothing the
-    /// seal of this one vouches for unless its key came too.
+    /// seal of this one vouches for unless its key came too. An error if the directory is
+    /// not this user's alone to write ([`CacheDir::open`]).
     pub fn open_dir(dir: PathBuf) -> anyhow::Result<ArtifactCache> {
-        create_private_dir(&dir)
-            .with_context(|| format!("creating the compile cache {}", dir.display()))?;
-        let key = load_or_create_key(&dir.join(KEY_FILE))?;
+        let dir = CacheDir::open(&dir)?;
+        let key = load_or_create_key(&dir)?;
         Ok(ArtifactCache { dir, key })
     }
 
-    fn paths(&self, name: &str) -> (PathBuf, PathBuf) {
-        (
-            self.dir.join(format!("{name}.cwasm")),
-            self.dir.join(format!("{name}.seal")),
-        )
+    fn names(name: &str) -> (String, String) {
+        (format!("{name}.cwasm"), format!("{name}.seal"))
     }
 
     /// The artifact `name`, if it is in the cache and sealed by this host.
     pub fn open(&self, name: &str) -> Result<Artifact, Refusal> {
-        let (path, seal_path) = self.paths(name);
-        let mut file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Refusal::Missing),
-            Err(e) => return Err(e.into()),
-        };
+        let (file_name, seal_name) = Self::names(name);
+        let mut file = self.open_ours(&file_name)?.ok_or(Refusal::Missing)?;
         let meta = file.metadata()?;
-        if !meta.is_file() || !private_to_us(&meta) {
-            return Err(Refusal::Exposed);
-        }
-        let seal = read_seal(&seal_path).ok_or(Refusal::BadSeal)?;
+        let seal = read_seal(&self.dir, &seal_name).ok_or(Refusal::BadSeal)?;
         let (content_mac, stamp_mac) = seal.split_at(32);
         if let Some(stamp) = self.stamp(name, &meta) {
             if constant_time_eq(&stamp, stamp_mac) {
@@ -104,10 +103,63 @@ impl ArtifactCache {
         }
         // Genuine but re-stamped since (copied, restored, touched): seal it as it is now so
         // the next start maps it without reading. Failing that only costs the next start.
-        if let Err(e) = self.write_seal(name, &seal_path, content_mac, &file) {
+        if let Err(e) = self.write_seal(name, &seal_name, content_mac, &file) {
             tracing::debug!("compiled artifact {name} not re-sealed: {e:#}");
         }
         Ok(Artifact::Read(bytes))
+    }
+
+    /// The file `name` opened, if there is one: a file (no link) this user owns and nobody
+    /// else may write, as the descriptor shows, whatever the name names by now.
+    fn open_ours(&self, name: &str) -> Result<Option<File>, Refusal> {
+        let file = match self.dir.open_file(name) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if is_link(&e) => return Err(Refusal::Exposed),
+            Err(e) => return Err(e.into()),
+        };
+        let meta = file.metadata()?;
+        if !meta.is_file() || !private_to_us(&meta) {
+            return Err(Refusal::Exposed);
+        }
+        Ok(Some(file))
+    }
+
+    /// A file of host state kept beside the artifacts, if this host's key sealed it. What
+    /// a file says may decide how code runs (`plugin-files.tsv`: which converters run
+    /// without fuel), so one this host did not write counts as none: a refusal, for the
+    /// caller to log before it goes on without.
+    pub fn read_sealed(&self, name: &str) -> Result<Option<Vec<u8>>, Refusal> {
+        let Some(file) = self.open_ours(name)? else {
+            return Ok(None);
+        };
+        let mut text = Vec::new();
+        file.take(SEALED_MAX).read_to_end(&mut text)?;
+        let (mac, body) = text.split_at_checked(65).ok_or(Refusal::BadSeal)?;
+        let mut expected = hex::encode(self.sealed_mac(name, body).as_bytes()).into_bytes();
+        expected.push(b'\n');
+        if !constant_time_eq(mac, &expected) {
+            return Err(Refusal::BadSeal);
+        }
+        Ok(Some(body.to_vec()))
+    }
+
+    /// Replaces the file `name` with `body`, sealed (64 hex digits of its MAC and a newline
+    /// before it), for [`ArtifactCache::read_sealed`].
+    pub fn write_sealed(&self, name: &str, body: &[u8]) -> std::io::Result<()> {
+        let mut text = hex::encode(self.sealed_mac(name, body).as_bytes()).into_bytes();
+        text.push(b'\n');
+        text.extend_from_slice(body);
+        self.replace(name, &text).map(drop)
+    }
+
+    fn sealed_mac(&self, name: &str, body: &[u8]) -> blake3::Hash {
+        let mut h = blake3::Hasher::new_keyed(&self.key);
+        h.update(b"quire sealed file\0");
+        h.update(name.as_bytes());
+        h.update(b"\0");
+        h.update(body);
+        h.finalize()
     }
 
     /// Removes what no host of this build opens again, once it is `grace` old: artifacts
@@ -118,29 +170,23 @@ impl ArtifactCache {
     pub fn prune(&self, engines: &[String], grace: std::time::Duration) -> std::io::Result<usize> {
         let now = std::time::SystemTime::now();
         let mut removed = 0;
-        for entry in std::fs::read_dir(&self.dir)? {
-            let entry = entry?;
-            let file_name = entry.file_name();
-            let Some(file_name) = file_name.to_str() else {
-                continue;
-            };
+        for file_name in self.dir.names()? {
             let stale = match file_name.split_once(".tmp") {
+                // `plugin-files`: the list's temporaries as earlier builds named them.
                 Some((written, _)) => {
                     artifact_engine(written).is_some()
-                        || [KEY_FILE, "plugin-files"].contains(&written)
+                        || [KEY_FILE, "plugin-files.tsv", "plugin-files"].contains(&written)
                 }
-                None => artifact_engine(file_name)
+                None => artifact_engine(&file_name)
                     .is_some_and(|engine| !engines.iter().any(|e| e == engine)),
             };
             let old_enough = || {
-                entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .ok()
+                self.dir
+                    .modified(&file_name)
                     .and_then(|t| now.duration_since(t).ok())
                     .is_some_and(|age| age >= grace)
             };
-            if stale && old_enough() && std::fs::remove_file(entry.path()).is_ok() {
+            if stale && old_enough() && self.dir.remove(&file_name).is_ok() {
                 removed += 1;
             }
         }
@@ -149,26 +195,31 @@ impl ArtifactCache {
 
     /// Stores `body` as artifact `name`, replacing any earlier one.
     pub fn store(&self, name: &str, body: &[u8]) -> std::io::Result<()> {
-        let (path, seal_path) = self.paths(name);
-        let tmp = temporary(&path);
-        let result = (|| {
-            let mut file = create_private(&tmp)?;
-            file.write_all(body)?;
-            std::fs::rename(&tmp, &path)?;
-            // The rename changed the inode's change time: stamp the file as it is now.
-            let content = self.content(name, body);
-            self.write_seal(name, &seal_path, content.as_bytes(), &file)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+        let (file_name, seal_name) = Self::names(name);
+        let file = self.replace(&file_name, body)?;
+        // The rename changed the inode's change time: stamp the file as it is now.
+        let content = self.content(name, body);
+        self.write_seal(name, &seal_name, content.as_bytes(), &file)
+    }
+
+    /// Replaces the file `name` with `body`, written whole to a new temporary first; returns
+    /// the file written, now under `name`.
+    fn replace(&self, name: &str, body: &[u8]) -> std::io::Result<File> {
+        let tmp = temporary(name);
+        let mut file = self.dir.create_new(&tmp)?;
+        let written = file
+            .write_all(body)
+            .and_then(|()| self.dir.rename(&tmp, name));
+        if written.is_err() {
+            let _ = self.dir.remove(&tmp);
         }
-        result
+        written.map(|()| file)
     }
 
     fn write_seal(
         &self,
         name: &str,
-        seal_path: &Path,
+        seal_name: &str,
         content_mac: &[u8],
         file: &File,
     ) -> std::io::Result<()> {
@@ -178,14 +229,7 @@ impl ArtifactCache {
         // Where the kernel keeps no stamp, the seal holds zeros and every open hashes.
         let stamp = self.stamp(name, &meta).unwrap_or([0; 32]);
         seal.extend_from_slice(&stamp);
-        let tmp = temporary(seal_path);
-        let written = create_private(&tmp)
-            .and_then(|mut f| f.write_all(&seal))
-            .and_then(|()| std::fs::rename(&tmp, seal_path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written
+        self.replace(seal_name, &seal).map(drop)
     }
 
     fn content(&self, name: &str, body: &[u8]) -> blake3::Hash {
@@ -235,15 +279,16 @@ fn artifact_engine(file_name: &str) -> Option<&str> {
     (hex(digest, 64) && hex(engine, 16)).then_some(engine)
 }
 
-/// The key in `path`, or a new one written there if there is none. Several hosts may start
-/// on one directory at once: a key is written whole under a temporary name, then linked
+/// The key in `dir`, or a new one written there if there is none. Several hosts may start
+/// on one directory at once: a key is written whole under a new temporary name, then linked
 /// into place only if no other got there first, and then that one is used.
-fn load_or_create_key(path: &Path) -> anyhow::Result<[u8; 32]> {
+fn load_or_create_key(dir: &CacheDir) -> anyhow::Result<[u8; 32]> {
+    let path = dir.path().join(KEY_FILE);
     // Each round ends with a key unless another writer raced this one; eight races in a
     // row mean something else keeps writing there.
     for _ in 0..8 {
-        match File::open(path) {
-            Ok(file) => match read_key(path, file)? {
+        match dir.open_file(KEY_FILE) {
+            Ok(file) => match read_key(&path, file)? {
                 Some(key) => return Ok(key),
                 // The cache is disposable: under a new key its artifacts are recompiled.
                 None => {
@@ -251,7 +296,7 @@ fn load_or_create_key(path: &Path) -> anyhow::Result<[u8; 32]> {
                         "{} is not a compile cache key (64 hex digits): replacing it",
                         path.display()
                     );
-                    match std::fs::remove_file(path) {
+                    match dir.remove(KEY_FILE) {
                         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                             return Err(e).with_context(|| format!("removing {}", path.display()))
                         }
@@ -260,19 +305,28 @@ fn load_or_create_key(path: &Path) -> anyhow::Result<[u8; 32]> {
                 }
             },
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) if is_link(&e) => bail!(
+                "the compile cache key {} is a symbolic link: this host uses only a key written there in place; remove the link (the cache then recompiles)",
+                path.display()
+            ),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         }
         let key: [u8; 32] = rand::random();
-        let tmp = temporary(path);
-        let linked = create_private(&tmp)
-            .and_then(|mut f| {
-                f.write_all(hex::encode(key).as_bytes())?;
-                f.sync_all()
-            })
-            .and_then(|()| std::fs::hard_link(&tmp, path));
-        let _ = std::fs::remove_file(&tmp);
+        let tmp = temporary(KEY_FILE);
+        let mut file = dir
+            .create_new(&tmp)
+            .with_context(|| format!("creating {}", dir.path().join(&tmp).display()))?;
+        let linked = file
+            .write_all(hex::encode(key).as_bytes())
+            .and_then(|()| file.sync_all())
+            .and_then(|()| file.metadata())
+            .and_then(|written| dir.link(&tmp, KEY_FILE).map(|()| written));
+        let _ = dir.remove(&tmp);
         match linked {
-            Ok(()) => return Ok(key),
+            Ok(written) => match linked_key(dir, &written, key)? {
+                Some(key) => return Ok(key),
+                None => continue,
+            },
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e).with_context(|| format!("writing the key {}", path.display())),
         }
@@ -281,6 +335,26 @@ fn load_or_create_key(path: &Path) -> anyhow::Result<[u8; 32]> {
         "the compile cache key {} keeps changing under this host",
         path.display()
     )
+}
+
+/// `key`, once the key file in place is checked to be the file `written` (this host's,
+/// 0600, holding `key`); none if another writer's replaced it since, to be read again.
+/// The link only names what was written: a name that is not that file is not trusted.
+fn linked_key(
+    dir: &CacheDir,
+    written: &std::fs::Metadata,
+    key: [u8; 32],
+) -> anyhow::Result<Option<[u8; 32]>> {
+    let path = dir.path().join(KEY_FILE);
+    let file = match dir.open_file(KEY_FILE) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound || is_link(&e) => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    if !same_file(&file.metadata()?, written) {
+        return Ok(None);
+    }
+    Ok(read_key(&path, file)?.filter(|k| *k == key))
 }
 
 /// The key in `file`, or none if it holds no key; an error if another user may touch it.
@@ -303,9 +377,11 @@ fn read_key(path: &Path, mut file: File) -> anyhow::Result<Option<[u8; 32]>> {
         .map(|()| key))
 }
 
-fn read_seal(path: &Path) -> Option<[u8; SEAL_LEN]> {
+/// The seal `name`, if it is a file (not a link) of exactly a seal's length. Whose it is
+/// matters not: its MACs vouch for it, or it is refused.
+fn read_seal(dir: &CacheDir, name: &str) -> Option<[u8; SEAL_LEN]> {
     let mut seal = [0u8; SEAL_LEN];
-    let mut f = File::open(path).ok()?;
+    let mut f = dir.open_file(name).ok()?;
     f.read_exact(&mut seal).ok()?;
     // A longer file is not a seal we wrote.
     matches!(f.read(&mut [0u8; 1]), Ok(0)).then_some(seal)
@@ -315,44 +391,13 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     subtle::ConstantTimeEq::ct_eq(a, b).into()
 }
 
-/// A name beside `path` no other writer uses: hosts may share the directory, and threads
-/// of one host may write the same artifact at once.
-fn temporary(path: &Path) -> PathBuf {
+/// A name beside `name` no other writer uses: hosts may share the directory, and threads
+/// of one host may write the same artifact at once. It is always created new
+/// ([`CacheDir::create_new`]), so a name someone made in advance fails the write instead.
+fn temporary(name: &str) -> String {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut name = path.as_os_str().to_owned();
-    name.push(format!(".tmp{}-{n}", std::process::id()));
-    PathBuf::from(name)
-}
-
-#[cfg(unix)]
-fn create_private(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn create_private(path: &Path) -> std::io::Result<File> {
-    File::create(path)
-}
-
-#[cfg(unix)]
-fn create_private_dir(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(path)
-}
-
-#[cfg(not(unix))]
-fn create_private_dir(path: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(path)
+    format!("{name}.tmp{}-{n}", std::process::id())
 }
 
 /// Owned by this process's user, and neither readable nor writable by anyone else.
@@ -369,7 +414,7 @@ fn private_to_us(meta: &std::fs::Metadata) -> bool {
 #[cfg(unix)]
 fn ours_without(meta: &std::fs::Metadata, denied: u32) -> bool {
     use std::os::unix::fs::MetadataExt;
-    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & denied == 0
+    meta.uid() == super::cache_dir::effective_uid() && meta.mode() & denied == 0
 }
 
 #[cfg(not(unix))]
@@ -561,5 +606,171 @@ mod tests {
         let path = dir.path().join("a.cwasm");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
         assert_eq!(opened(&c, "a"), Err(Refusal::Exposed.to_string()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_directory_another_user_owns_or_may_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache");
+        ArtifactCache::open_dir(path.clone()).unwrap();
+        let refused = |why: &str| {
+            let err = ArtifactCache::open_dir(path.clone())
+                .err()
+                .unwrap_or_else(|| panic!("a cache directory {why} was used"));
+            let err = format!("{err:#}");
+            assert!(err.contains(&path.display().to_string()), "{err}");
+            assert!(err.contains("chmod 700"), "{err}");
+            err
+        };
+        for mode in [0o777, 0o1777, 0o775, 0o757] {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+            let err = refused(&format!("of mode {mode:o}"));
+            assert!(err.contains(&format!("mode {mode:o}")), "{err}");
+        }
+        // Others may list it: the key is 0600 and an artifact is not secret.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        ArtifactCache::open_dir(path.clone()).unwrap();
+        // As root (the tests' user here) the directory can be given to another user.
+        if std::os::unix::fs::chown(&path, Some(65534), None).is_ok() {
+            let err = refused("of another user");
+            assert!(err.contains("uid 65534"), "{err}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_cache_directory_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data/cache");
+        ArtifactCache::open_dir(path.clone()).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "{mode:o}");
+    }
+
+    /// What another user who could write the directory did: plant a link to a file this
+    /// user owns (an uploaded blob) under an artifact's name, and seal it with a key it read.
+    #[cfg(unix)]
+    #[test]
+    fn an_artifact_or_seal_reached_through_a_link_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let c = cache(dir.path(), 1);
+        let blob = outside.path().join("blob");
+        std::fs::write(&blob, b"planted code").unwrap();
+        std::os::unix::fs::symlink(&blob, dir.path().join("a.cwasm")).unwrap();
+        let mut seal = c.content("a", b"planted code").as_bytes().to_vec();
+        seal.extend(c.stamp("a", &std::fs::metadata(&blob).unwrap()).unwrap());
+        std::fs::write(dir.path().join("a.seal"), &seal).unwrap();
+        assert_eq!(opened(&c, "a"), Err(Refusal::Exposed.to_string()));
+
+        // A genuine seal moved elsewhere and linked back is no seal either.
+        c.store("b", b"machine code").unwrap();
+        let moved = outside.path().join("b.seal");
+        std::fs::rename(dir.path().join("b.seal"), &moved).unwrap();
+        std::os::unix::fs::symlink(&moved, dir.path().join("b.seal")).unwrap();
+        assert_eq!(opened(&c, "b"), Err(Refusal::BadSeal.to_string()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_key_reached_through_a_link_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let elsewhere = outside.path().join("key");
+        std::fs::write(&elsewhere, hex::encode([7u8; 32])).unwrap();
+        std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.path().join(KEY_FILE)).unwrap();
+        let err = ArtifactCache::open_dir(dir.path().to_path_buf())
+            .err()
+            .expect("a key reached through a link was used");
+        assert!(format!("{err:#}").contains("link"), "{err:#}");
+    }
+
+    /// Another user who could write the directory created the key's temporary names before
+    /// the host: as links to a file of the host's user, and as files of its own it could
+    /// read the key from once the host wrote it there.
+    #[cfg(unix)]
+    #[test]
+    fn the_key_is_never_written_into_a_file_someone_else_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("victim");
+        std::fs::write(&victim, b"untouched").unwrap();
+        let key = dir.path().join(KEY_FILE);
+        let planted: Vec<PathBuf> = (0..1024)
+            .map(|n| {
+                let name = format!("{}.tmp{}-{n}", key.display(), std::process::id());
+                let path = PathBuf::from(name);
+                if n % 2 == 0 {
+                    std::os::unix::fs::symlink(&victim, &path).unwrap();
+                } else {
+                    std::fs::write(&path, b"").unwrap();
+                    // As root (the tests' user here), make it another user's.
+                    let _ = std::os::unix::fs::chown(&path, Some(65534), None);
+                }
+                path
+            })
+            .collect();
+        // Refusing to start is as good as a key nobody else holds: only the leak matters.
+        let _ = ArtifactCache::open_dir(dir.path().to_path_buf());
+        assert_eq!(std::fs::read(&victim).unwrap(), b"untouched");
+        for path in planted.iter().filter(|p| p.is_file() && !p.is_symlink()) {
+            assert_eq!(std::fs::read(path).unwrap(), b"", "{}", path.display());
+        }
+        if let Ok(meta) = std::fs::symlink_metadata(&key) {
+            assert!(meta.is_file() && secret_to_us(&meta), "{meta:?}");
+        }
+    }
+
+    /// After linking its key into place a host reads it back: what the name holds must be
+    /// the file it wrote, still its own and private, else that key is not used.
+    #[cfg(unix)]
+    #[test]
+    fn a_new_key_is_used_only_if_the_file_in_place_is_the_one_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = ArtifactCache::open_dir(dir.path().to_path_buf()).unwrap();
+        let path = dir.path().join(KEY_FILE);
+        let written = std::fs::metadata(&path).unwrap();
+        assert_eq!(linked_key(&c.dir, &written, c.key).unwrap(), Some(c.key));
+        // Another file in its place, even with the same key, this user's and 0600.
+        std::fs::copy(&path, dir.path().join("copy")).unwrap();
+        std::fs::rename(dir.path().join("copy"), &path).unwrap();
+        assert_eq!(linked_key(&c.dir, &written, c.key).unwrap(), None);
+        // The file written, but another user's by now (as root, the tests' user here).
+        let written = std::fs::metadata(&path).unwrap();
+        if std::os::unix::fs::chown(&path, Some(65534), None).is_ok() {
+            let err = linked_key(&c.dir, &written, c.key).err().unwrap();
+            assert!(err.to_string().contains("another user"), "{err:#}");
+        }
+    }
+
+    #[test]
+    fn host_state_is_read_back_only_under_its_own_seal() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = cache(dir.path(), 1);
+        let name = "plugin-files.tsv";
+        let body = b"/plugins/a.wasm\t1\t2\tdigest\n";
+        assert!(matches!(c.read_sealed(name), Ok(None)));
+        c.write_sealed(name, body).unwrap();
+        assert_eq!(c.read_sealed(name).unwrap(), Some(body.to_vec()));
+        // Another host's key, or the seal of another name: refused.
+        assert!(matches!(
+            cache(dir.path(), 2).read_sealed(name),
+            Err(Refusal::BadSeal)
+        ));
+        std::fs::copy(dir.path().join(name), dir.path().join("other")).unwrap();
+        assert!(matches!(c.read_sealed("other"), Err(Refusal::BadSeal)));
+        // A line added, or the list as earlier builds wrote it (unsealed): refused.
+        let path = dir.path().join(name);
+        let mut text = std::fs::read(&path).unwrap();
+        text.extend_from_slice(b"/plugins/b.wasm\t1\t2\tuploaded\n");
+        std::fs::write(&path, &text).unwrap();
+        assert!(matches!(c.read_sealed(name), Err(Refusal::BadSeal)));
+        std::fs::write(&path, body).unwrap();
+        assert!(matches!(c.read_sealed(name), Err(Refusal::BadSeal)));
     }
 }

@@ -4,6 +4,7 @@
 //! the bounded queue; every model a converter returns is checked before it is used.
 
 mod artifacts;
+mod cache_dir;
 mod queue;
 mod registry;
 mod sandbox;
@@ -396,12 +397,18 @@ impl Plugins {
         paths.sort();
         // Hashing every file on every start would cost more than the rest of a one-off
         // `quire convert`: a file whose size and modification time are as last seen keeps
-        // the digest it had.
-        let memo_path = self.sandbox.cache_file("plugin-files.tsv");
-        let mut memo = memo_path
-            .as_deref()
-            .map(FileDigests::read)
-            .unwrap_or_default();
+        // the digest it had. The list says which digests run without fuel, so it is kept
+        // sealed with the compile cache's key (simpler than a second place only the host
+        // writes): one this host did not write is no list, and every file is hashed again.
+        let mut memo = match self.sandbox.read_sealed(PLUGIN_FILES) {
+            Ok(text) => FileDigests::parse(&String::from_utf8_lossy(&text.unwrap_or_default())),
+            Err(e) => {
+                tracing::warn!(
+                    "not using the plugin file digests: {e:#}; hashing every plugin file again"
+                );
+                FileDigests::default()
+            }
+        };
         let mut pending = Vec::new();
         let mut built_ins = HashSet::new();
         for path in paths {
@@ -421,12 +428,12 @@ impl Plugins {
             }
         }
         *self.built_ins.write().unwrap_or_else(|p| p.into_inner()) = built_ins;
-        if let Some(memo_path) = memo_path.as_deref().filter(|_| memo.changed) {
-            if let Err(e) = memo.write(memo_path) {
-                tracing::warn!(
-                    "plugin file digests not kept at {}: {e:#}",
-                    memo_path.display()
-                );
+        if memo.changed {
+            if let Err(e) = self
+                .sandbox
+                .write_sealed(PLUGIN_FILES, memo.text().as_bytes())
+            {
+                tracing::warn!("plugin file digests not kept in the compile cache: {e:#}");
             }
         }
         if !pending.is_empty() {
@@ -934,6 +941,9 @@ impl FileStamp {
     }
 }
 
+/// Where [`FileDigests`] are kept in the compile cache, sealed with its key.
+const PLUGIN_FILES: &str = "plugin-files.tsv";
+
 /// The digests of the plugin directory's files as last read, one `path, size, mtime,
 /// digest` line each. Damaged or missing, it is empty: every file is read again.
 #[derive(Debug, Default)]
@@ -944,8 +954,7 @@ struct FileDigests {
 }
 
 impl FileDigests {
-    fn read(path: &Path) -> FileDigests {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+    fn parse(text: &str) -> FileDigests {
         let entries = text
             .lines()
             .filter_map(|line| {
@@ -977,7 +986,7 @@ impl FileDigests {
         }
     }
 
-    fn write(&self, path: &Path) -> std::io::Result<()> {
+    fn text(&self) -> String {
         let mut text = String::new();
         for (file, (stamp, digest)) in &self.entries {
             text.push_str(&format!(
@@ -985,9 +994,7 @@ impl FileDigests {
                 stamp.len, stamp.modified_nanos
             ));
         }
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path)
+        text
     }
 }
 
@@ -1003,9 +1010,7 @@ mod file_digest_tests {
         let stamp = FileStamp::of(&wasm).unwrap();
         let mut memo = FileDigests::default();
         memo.record(&wasm, stamp, "d1".into());
-        let kept = dir.path().join("plugin-files.tsv");
-        memo.write(&kept).unwrap();
-        let memo = FileDigests::read(&kept);
+        let memo = FileDigests::parse(&memo.text());
         assert_eq!(memo.digest(&wasm, &stamp), Some("d1"));
         std::fs::write(&wasm, b"longer").unwrap();
         assert_eq!(memo.digest(&wasm, &FileStamp::of(&wasm).unwrap()), None);

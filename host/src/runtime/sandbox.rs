@@ -193,7 +193,6 @@ impl Flavor {
 pub struct Sandbox {
     fueled: Flavor,
     unfueled: Flavor,
-    cache_dir: Option<PathBuf>,
     artifacts: Option<ArtifactCache>,
     ticker_stop: Arc<AtomicBool>,
 }
@@ -227,12 +226,11 @@ impl Sandbox {
                 })
                 .context("starting the epoch ticker")?;
         }
-        let artifacts = cache_dir.clone().map(ArtifactCache::open_dir).transpose()?;
+        let artifacts = cache_dir.map(ArtifactCache::open_dir).transpose()?;
         Ok(Sandbox {
             fueled,
             unfueled,
             artifacts,
-            cache_dir,
             ticker_stop,
         })
     }
@@ -292,9 +290,25 @@ impl Sandbox {
         format!("{:016x}", h.finish())
     }
 
-    /// A file of the compile cache's directory (host-local state), if there is one.
-    pub fn cache_file(&self, name: &str) -> Option<std::path::PathBuf> {
-        Some(self.cache_dir.as_ref()?.join(name))
+    /// The file `name` of host-local state kept in the compile cache, if there is a cache
+    /// and the file carries its seal; an error (for the caller to log) if it is there but
+    /// this host did not write it.
+    pub fn read_sealed(&self, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        let Some(artifacts) = &self.artifacts else {
+            return Ok(None);
+        };
+        artifacts
+            .read_sealed(name)
+            .map_err(|e| anyhow!("{name} in the compile cache: {e}"))
+    }
+
+    /// Keeps `body` as the file `name` of [`Sandbox::read_sealed`], sealed with the cache's
+    /// key; nothing without a cache.
+    pub fn write_sealed(&self, name: &str, body: &[u8]) -> std::io::Result<()> {
+        match &self.artifacts {
+            Some(artifacts) => artifacts.write_sealed(name, body),
+            None => Ok(()),
+        }
     }
 
     /// Removes compiled artifacts no engine of this build opens (and temporary files of

@@ -325,3 +325,53 @@ async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
     plugins.warm().await.unwrap();
     assert!(plugins.loaded().len() > 5, "{:?}", plugins.loaded());
 }
+
+/// `plugin-files.tsv` says which digests are the plugin directory's, and so run without
+/// fuel: a list this host did not write (another user's, or one edited by hand) must not
+/// make an uploaded component one of the operator's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_plugin_file_list_the_host_did_not_seal_makes_no_upload_a_built_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let db = quire::store::Db::open(None, dir.path()).await.unwrap();
+    let blobs = quire::store::Blobs::open_dir(&dir.path().join("blobs")).unwrap();
+    let plugins = Plugins::open(
+        db,
+        blobs,
+        quire::runtime::PluginSettings {
+            limits: quick_limits(),
+            workers: 1,
+            max_waiting: 4,
+            cache_dir: Some(cache.clone()),
+            meter_built_ins: false,
+        },
+    )
+    .await
+    .unwrap();
+    let shelf = tempfile::tempdir().unwrap();
+    let file = shelf.path().join("mine.wasm");
+    std::fs::write(&file, b"not a component").unwrap();
+    let meta = std::fs::metadata(&file).unwrap();
+    let modified = meta
+        .modified()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    // The digest of a component someone uploaded, listed as the file's.
+    let uploaded = "ab".repeat(32);
+    std::fs::write(
+        cache.join("plugin-files.tsv"),
+        format!(
+            "{}\t{}\t{modified}\t{uploaded}\n",
+            file.display(),
+            meta.len()
+        ),
+    )
+    .unwrap();
+    plugins.bootstrap(shelf.path()).await.unwrap();
+    assert_eq!(plugins.metering(&uploaded), Metering::Fuel);
+    // The file was read again: its own digest is the operator's.
+    let own = quire::store::Blobs::digest(b"not a component");
+    assert_eq!(plugins.metering(&own), Metering::Deadline);
+}
