@@ -453,9 +453,11 @@ impl Sandbox {
         };
         // The epoch deadline stops the guest's code; this stops its waits in host calls
         // (see the module's comment). Whichever comes first, it is the deadline's fault.
+        // The timeout is made inside `block_on`, so its timer is this runtime's, also on a
+        // thread that has none (the benchmarks) or another (a server's blocking thread).
         let ran = HOST_CALLS
             .handle()
-            .block_on(tokio::time::timeout(limits.deadline, run));
+            .block_on(async { tokio::time::timeout(limits.deadline, run).await });
         stats.fuel_used = match plugin.metering {
             Metering::Fuel => Some(limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0))),
             Metering::Deadline => None,
