@@ -208,6 +208,14 @@ impl From<ConversionError> for ApiError {
                 header::RETRY_AFTER,
                 retry_after.as_secs().max(1).to_string(),
             ),
+            ConversionError::Queue(QueueError::Busy { retry_after, .. }) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "every conversion worker stayed busy; try again shortly",
+            )
+            .header(
+                header::RETRY_AFTER,
+                retry_after.as_secs().max(1).to_string(),
+            ),
             ConversionError::Queue(QueueError::TimedOut(_)) => {
                 ApiError::new(unprocessable, e.to_string()).with("fault", "deadline")
             }

@@ -130,7 +130,7 @@ pub struct Settings {
     /// Conversions running at once [default: the number of cores].
     #[arg(long, env = "QUIRE_WORKERS", help_heading = "Conversions")]
     pub workers: Option<usize>,
-    /// Callers allowed to wait for a worker before 503.
+    /// Callers allowed to wait for a worker before 503 (each waits at most the deadline).
     #[arg(
         long,
         env = "QUIRE_QUEUE",

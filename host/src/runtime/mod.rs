@@ -134,7 +134,14 @@ impl Plugins {
             sandbox,
             registry: Registry::new(db, blobs),
             active: RwLock::new(Arc::new(ActiveSet::default())),
-            queue: queue::Queue::new(settings.workers, settings.max_waiting),
+            // A caller waits for a worker no longer than a conversion may take: by then a
+            // worker has freed up unless every one is taken by calls queued before it, and
+            // a 503 with Retry-After serves it better than a wait with no end.
+            queue: queue::Queue::new(
+                settings.workers,
+                settings.max_waiting,
+                settings.limits.deadline,
+            ),
             limits: settings.limits,
             eager: AtomicBool::new(false),
             built_ins: RwLock::default(),
@@ -679,6 +686,7 @@ impl Plugins {
                 record(
                     match e {
                         QueueError::Full { .. } => "queue_full",
+                        QueueError::Busy { .. } => "queue_wait",
                         QueueError::TimedOut(_) => "timed_out",
                         QueueError::Worker(_) => "crash",
                     },

@@ -3,14 +3,27 @@
 //! memory cap over all memories, an epoch deadline, fuel where the converter is metered,
 //! and WASI without files, sockets or environment.
 //!
+//! Every call is bounded twice by its deadline. The epoch deadline traps the guest's own
+//! code (checked at function entries and loop headers), but a guest parked inside a host
+//! call runs none of its code: `thread::sleep` is a `wasi:clocks` subscription and a
+//! blocking `wasi:io/poll`, and wasmtime-wasi's synchronous bindings wait for it on a tokio
+//! runtime inside the worker thread (`in_tokio`), for as long as the guest asked. So calls
+//! run asynchronously (`call_async`: the guest on a fiber, WASI's host calls awaited) under
+//! `tokio::time::timeout`; when the deadline passes while the guest waits in a host call,
+//! the call's future is dropped, which unwinds the fiber, and the worker is free. This
+//! bounds every host call that can wait, present and future, where clamping the clock's
+//! subscriptions would bound only the waits we thought of.
+//!
 //! This is the only module that touches wasmtime; the rest of the host sees [`Sandbox`],
 //! [`Loaded`] and [`CallError`].
 
 use std::fs::File;
+use std::future::Future;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
@@ -28,6 +41,8 @@ mod bindings {
     wasmtime::component::bindgen!({
         path: "../wit",
         world: "converter",
+        // Run on a fiber, so that a host call the guest waits in can be given up on.
+        exports: { default: async },
     });
 }
 
@@ -129,6 +144,24 @@ impl CallError {
 }
 
 const EPOCH_TICK: Duration = Duration::from_millis(5);
+
+/// One guest call on an instance: a future borrowing the instance, its store and the request.
+pub type GuestCall<'a, R> = Pin<Box<dyn Future<Output = wasmtime::Result<R>> + 'a>>;
+
+/// The runtime the calls are driven on, on the calling thread (`Handle::block_on`): its one
+/// worker thread keeps the timers (the call's timeout, a guest's clock subscriptions) and
+/// the I/O reactor going. Its own, so a call behaves the same from a server's blocking
+/// thread, the command line and the benchmarks, and never dropped (a static), as a runtime
+/// may not be dropped where blocking is not allowed.
+static HOST_CALLS: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("quire-host-calls")
+        .enable_time()
+        .enable_io()
+        .build()
+        .expect("starting the runtime of the sandbox's host calls")
+});
 /// Memory a pool slot keeps resident between calls (see [`Flavor::new`]); more than the
 /// usual call's peak (6 MiB for a 50-page Markdown import, 18 MiB for a 1 MB web page).
 const KEEP_RESIDENT: usize = 16 << 20;
@@ -179,7 +212,8 @@ impl Flavor {
             .context("creating the wasmtime engine")?;
 
         let mut linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+        // The async host calls: a wait in one is a future the call's timeout can drop.
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker)
             .map_err(anyhow::Error::from)
             .context("linking WASI")?;
         bindings::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)
@@ -386,13 +420,18 @@ impl Sandbox {
         }
     }
 
-    /// Runs `call` on a fresh instance of `plugin` within `limits`. Blocking: call it off
-    /// the async executor.
-    pub fn call<R>(
+    /// Runs `call` with `request` on a fresh instance of `plugin` within `limits`.
+    /// Blocking: call it off the async executor (a blocking thread, or no runtime at all).
+    pub fn call<Req: ?Sized, R>(
         &self,
         plugin: &Loaded,
         limits: Limits,
-        call: impl FnOnce(&bindings::Converter, &mut Store<CallState>) -> wasmtime::Result<R>,
+        request: &Req,
+        call: impl for<'a> FnOnce(
+            &'a bindings::Converter,
+            &'a mut Store<CallState>,
+            &'a Req,
+        ) -> GuestCall<'a, R>,
     ) -> (Result<R, CallError>, CallStats) {
         let started = Instant::now();
         let stderr = MemoryOutputPipe::new(STDERR_CAPTURE);
@@ -422,17 +461,29 @@ impl Sandbox {
                 return (Err(CallError::Host(e.to_string())), stats);
             }
         }
-        let result = plugin
-            .pre
-            .instantiate(&mut store)
-            .and_then(|instance| call(&instance, &mut store));
+        let run = async {
+            let instance = plugin.pre.instantiate_async(&mut store).await?;
+            call(&instance, &mut store, request).await
+        };
+        // The epoch deadline stops the guest's code; this stops its waits in host calls
+        // (see the module's comment). Whichever comes first, it is the deadline's fault.
+        // The timeout is made inside `block_on`, so its timer is this runtime's, also on a
+        // thread that has none (the benchmarks) or another (a server's blocking thread).
+        let ran = HOST_CALLS
+            .handle()
+            .block_on(async { tokio::time::timeout(limits.deadline, run).await });
         stats.fuel_used = match plugin.metering {
             Metering::Fuel => Some(limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0))),
             Metering::Deadline => None,
         };
         stats.peak_memory = store.data().memory.peak;
         stats.elapsed = started.elapsed();
-        let result = result.map_err(|e| classify(e, &store, limits, &stderr));
+        let result = match ran {
+            Ok(result) => result.map_err(|e| classify(e, &store, limits, &stderr)),
+            Err(_elapsed) => Err(CallError::Deadline {
+                limit: limits.deadline,
+            }),
+        };
         (result, stats)
     }
 }
@@ -521,7 +572,7 @@ impl Sandbox {
     /// A fresh store and instance, dropped at once: the fixed cost every call pays.
     pub fn instantiate_only(&self, plugin: &Loaded, limits: Limits) -> Result<Duration, CallError> {
         let started = Instant::now();
-        let (result, _) = self.call(plugin, limits, |_, _| Ok(()));
+        let (result, _) = self.call(plugin, limits, &(), |_, _, _| Box::pin(async { Ok(()) }));
         result.map(|()| started.elapsed())
     }
 }
@@ -540,8 +591,8 @@ impl Loaded {
         sandbox: &Sandbox,
         limits: Limits,
     ) -> (Result<wit::PluginInfo, CallError>, CallStats) {
-        sandbox.call(self, limits, |c, store| {
-            c.quire_converter_meta().call_describe(store)
+        sandbox.call(self, limits, &(), |c, store, _| {
+            Box::pin(c.quire_converter_meta().call_describe(store))
         })
     }
 
@@ -551,8 +602,8 @@ impl Loaded {
         limits: Limits,
         request: &ImportRequest,
     ) -> (Result<Result<ImportResult, WitError>, CallError>, CallStats) {
-        sandbox.call(self, limits, |c, store| {
-            c.quire_converter_importer().call_import(store, request)
+        sandbox.call(self, limits, request, |c, store, request| {
+            Box::pin(c.quire_converter_importer().call_import(store, request))
         })
     }
 
@@ -562,8 +613,8 @@ impl Loaded {
         limits: Limits,
         request: &ExportRequest,
     ) -> (Result<Result<ExportResult, WitError>, CallError>, CallStats) {
-        sandbox.call(self, limits, |c, store| {
-            c.quire_converter_exporter().call_export(store, request)
+        sandbox.call(self, limits, request, |c, store, request| {
+            Box::pin(c.quire_converter_exporter().call_export(store, request))
         })
     }
 }

@@ -26,6 +26,14 @@ mod runtime {
 
     /// A fresh data directory with its own SQLite database and the shipped plugins installed.
     pub async fn fresh_plugins(limits: Limits) -> (tempfile::TempDir, Plugins) {
+        fresh_plugins_with(limits, 2).await
+    }
+
+    /// As [`fresh_plugins`], with `workers` conversions at once.
+    pub async fn fresh_plugins_with(
+        limits: Limits,
+        workers: usize,
+    ) -> (tempfile::TempDir, Plugins) {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(None, dir.path()).await.unwrap();
         let blobs = Blobs::open_dir(&dir.path().join("blobs")).unwrap();
@@ -34,7 +42,7 @@ mod runtime {
             blobs,
             PluginSettings {
                 limits,
-                workers: 2,
+                workers,
                 max_waiting: 16,
                 cache_dir: Some(dir.path().join("cache")),
                 meter_built_ins: false,

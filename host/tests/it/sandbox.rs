@@ -375,3 +375,60 @@ async fn a_plugin_file_list_the_host_did_not_seal_makes_no_upload_a_built_in() {
     let own = quire::store::Blobs::digest(b"not a component");
     assert_eq!(plugins.metering(&own), Metering::Deadline);
 }
+
+/// A converter parked in a host call (`thread::sleep` is a WASI clock subscription and a
+/// blocking poll) runs none of its own code, where the epoch deadline is checked: the call
+/// must still end at its deadline and give its worker back, so that with one worker the
+/// next ordinary conversion runs at once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_converter_blocked_in_a_host_call_stops_at_its_deadline_and_frees_its_worker() {
+    let deadline = Duration::from_millis(1000);
+    let limits = Limits {
+        fuel: u64::MAX / 2,
+        memory: 64 << 20,
+        deadline,
+    };
+    let (_dir, plugins) = fresh_plugins_with(limits, 1).await;
+    plugins.install(component("hostile"), true).await.unwrap();
+    // Loaded now, so the prompt conversion below is not timed with its compile.
+    markdown_still_works(&plugins).await;
+
+    // A blocking read of stdin: the sandbox gives none, so it ends at once.
+    let read = tokio::time::timeout(Duration::from_secs(10), hostile(&plugins, "stdin"))
+        .await
+        .expect("a read of stdin blocked");
+    assert!(
+        matches!(read, Ok(ref t) if t == "read 0 bytes of stdin")
+            || matches!(read, Err(ConversionError::Refused(_))),
+        "{read:?}"
+    );
+
+    let started = std::time::Instant::now();
+    // Bounded here too, so the test fails rather than hangs without the fix.
+    let slept = tokio::time::timeout(Duration::from_secs(20), hostile(&plugins, "sleep"))
+        .await
+        .expect("the sleeping call never ended");
+    let took = started.elapsed();
+    assert!(
+        matches!(
+            slept,
+            Err(ConversionError::Sandbox {
+                error: CallError::Deadline { .. },
+                ..
+            })
+        ),
+        "{slept:?}"
+    );
+    // A bound, not a speed goal: without the fix the call never ends (the 20 s timeout).
+    assert!(took < deadline + Duration::from_secs(5), "took {took:?}");
+    assert_eq!(
+        plugins.queue_load(),
+        (0, 0),
+        "the worker was not given back"
+    );
+
+    // With the one worker held, this would wait and then be refused as busy.
+    tokio::time::timeout(Duration::from_secs(10), markdown_still_works(&plugins))
+        .await
+        .expect("an ordinary conversion waited behind the sleeping one");
+}

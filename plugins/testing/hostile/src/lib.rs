@@ -99,6 +99,21 @@ impl importer::Guest for Hostile {
                 }
                 ok(model(&format!("slow call finished on {} ({n})", env!("CARGO_PKG_VERSION"))))
             }
+            "sleep" => {
+                // A WASI clock subscription and a blocking poll: the guest is parked in a host
+                // call, where the epoch deadline (checked only in the guest's own code)
+                // cannot reach it.
+                std::thread::sleep(std::time::Duration::from_secs(600));
+                ok(model("slept for ten minutes"))
+            }
+            "stdin" => {
+                // A blocking read of stdin; the sandbox gives it none, so it ends at once.
+                let mut input = Vec::new();
+                match std::io::Read::read_to_end(&mut std::io::stdin(), &mut input) {
+                    Ok(n) => ok(model(&format!("read {n} bytes of stdin"))),
+                    Err(e) => Err(ConvertError::Damaged(format!("stdin refused: {e}"))),
+                }
+            }
             "garbage" => ok("{this is not json".into()),
             "dangling" => ok(r#"{"model":"quire/1","kind":"diagram","pages":[{"width":100,"height":100,"shapes":[{"type":"connector","id":"c","from":{"shape":"nowhere"},"to":{"point":{"x":1,"y":1}}}]}]}"#.into()),
             other => ok(model(&format!("{other} on {}", env!("CARGO_PKG_VERSION")))),
