@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{Html, IntoResponse, Redirect};
 use axum::{Extension, Form};
 
@@ -36,9 +36,10 @@ fn safe_next(next: Option<&String>) -> String {
 /// Whether a sign-in post comes from one of our own pages, not from a form on another
 /// site (login CSRF: the victim's browser signed into the attacker's account). Browsers
 /// say where a request comes from in `Sec-Fetch-Site`, and older ones in `Origin`, which
-/// must then name this service (as the browser reached it, or its configured address).
-/// A request with neither header is no browser's cross-site request.
-fn from_our_pages(app: &App, headers: &HeaderMap) -> bool {
+/// must then name this service: as the browser reached it (`Host`, or over HTTP/2 the
+/// request's authority) or its configured address. A request with neither header is no
+/// browser's cross-site request.
+fn from_our_pages(headers: &HeaderMap, uri: &Uri, base_url: &str) -> bool {
     let value = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
     if let Some(site) = value(header::HeaderName::from_static("sec-fetch-site")) {
         return matches!(site, "same-origin" | "none");
@@ -53,8 +54,8 @@ fn from_our_pages(app: &App, headers: &HeaderMap) -> bool {
     let Some(from) = authority(origin) else {
         return false;
     };
-    let host = value(header::HOST).map(str::to_ascii_lowercase);
-    host.as_deref() == Some(from.as_str()) || authority(&app.config.base_url) == Some(from)
+    let reached = value(header::HOST).or_else(|| uri.authority().map(|a| a.as_str()));
+    reached.is_some_and(|h| h.eq_ignore_ascii_case(&from)) || authority(base_url) == Some(from)
 }
 
 fn cross_site_refusal() -> ApiError {
@@ -116,9 +117,10 @@ pub async fn request_link(
     State(app): State<App>,
     client: Option<Extension<Client>>,
     headers: HeaderMap,
+    uri: Uri,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
-    if !from_our_pages(&app, &headers) {
+    if !from_our_pages(&headers, &uri, &app.config.base_url) {
         return Err(cross_site_refusal().into());
     }
     let client = client.map(|Extension(c)| c);
@@ -159,10 +161,11 @@ pub async fn redeem(
     client: Option<Extension<Client>>,
     Path(token): Path<String>,
     headers: HeaderMap,
+    uri: Uri,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
     // Before the link is used up: a refused cross-site post leaves it working.
-    if !from_our_pages(&app, &headers) {
+    if !from_our_pages(&headers, &uri, &app.config.base_url) {
         return Err(cross_site_refusal().into());
     }
     let client = client.map(|Extension(c)| c);
@@ -215,7 +218,43 @@ pub async fn sign_out(State(app): State<App>, headers: HeaderMap) -> PageResult 
 
 #[cfg(test)]
 mod tests {
-    use super::safe_next;
+    use super::{from_our_pages, safe_next};
+    use axum::http::{HeaderMap, Uri};
+
+    #[test]
+    fn sign_in_posts_come_from_this_site() {
+        let base = "https://docs.example.org";
+        let check = |pairs: &[(&'static str, &str)], uri: &str| {
+            let mut headers = HeaderMap::new();
+            for (name, value) in pairs {
+                headers.insert(*name, value.parse().unwrap());
+            }
+            from_our_pages(&headers, &uri.parse::<Uri>().unwrap(), base)
+        };
+        assert!(check(&[], "/signin/t"), "no browser headers: a script");
+        assert!(check(&[("sec-fetch-site", "same-origin")], "/signin/t"));
+        assert!(!check(&[("sec-fetch-site", "cross-site")], "/signin/t"));
+        assert!(!check(&[("sec-fetch-site", "same-site")], "/signin/t"));
+        // Older browsers: Origin against Host, the HTTP/2 authority, or the base URL.
+        let evil = ("origin", "https://evil.example");
+        assert!(!check(&[evil, ("host", "docs.example.org")], "/signin/t"));
+        assert!(check(
+            &[
+                ("origin", "http://10.0.0.5:8080"),
+                ("host", "10.0.0.5:8080")
+            ],
+            "/"
+        ));
+        assert!(check(
+            &[("origin", "https://Quire.test")],
+            "https://quire.test/signin/t"
+        ));
+        assert!(check(
+            &[("origin", "https://docs.example.org")],
+            "/signin/t"
+        ));
+        assert!(!check(&[("origin", "null")], "/signin/t"));
+    }
 
     #[test]
     fn next_stays_on_this_site() {
