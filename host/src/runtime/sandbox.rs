@@ -165,6 +165,9 @@ static HOST_CALLS: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
 /// Memory a pool slot keeps resident between calls (see [`Flavor::new`]); more than the
 /// usual call's peak (6 MiB for a 50-page Markdown import, 18 MiB for a 1 MB web page).
 const KEEP_RESIDENT: usize = 16 << 20;
+/// The top of a call's fiber stack kept resident (zeroed) for the next call; below it the
+/// stack is decommitted when the call ends.
+const ASYNC_STACK_KEEP_RESIDENT: usize = 128 << 10;
 const STDERR_CAPTURE: usize = 16 << 10;
 /// How long a compiled artifact no engine of this build opens stays in the cache: long
 /// enough for the hosts sharing it to finish a rolling upgrade.
@@ -198,10 +201,16 @@ impl Flavor {
             // the kernel's PAGEMAP_SCAN (Linux 6.7+) tells which pages this call wrote, so
             // only those are reset (a plain memset of the whole span cost what it saved).
             .linear_memory_keep_resident(KEEP_RESIDENT)
+            // A call's fiber stack is given back with its top zeroed and the rest decommitted:
+            // unzeroed stacks stay resident as the pool hands out its slots in turn, and a
+            // long run's memory then grows by what every slot's calls once touched (the soak
+            // saw +19% after warm-up). Zeroing also leaves no call's data for the next.
+            .async_stack_keep_resident(ASYNC_STACK_KEEP_RESIDENT)
             .pagemap_scan(wasmtime::Enabled::Auto);
         let mut config = Config::new();
         config
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool))
+            .async_stack_zeroing(true)
             .consume_fuel(metering == Metering::Fuel)
             .epoch_interruption(true)
             .wasm_component_model(true)
