@@ -30,11 +30,7 @@ impl OwnPostgres {
     }
 
     fn start() -> OwnPostgres {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::server::free_port();
         let pg = OwnPostgres {
             dir: format!("/tmp/quire-pg-fault-{}", rand_hex()),
             port,

@@ -19,13 +19,6 @@ impl Drop for Smtpd {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn start_smtpd(port: u16, maildir: &std::path::Path) -> Smtpd {
     start_smtpd_with(port, maildir, "aiosmtpd.handlers.Mailbox")

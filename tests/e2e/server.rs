@@ -35,12 +35,29 @@ pub fn compile_cache() -> &'static std::path::Path {
     })
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// A loopback port for a server of this test process to listen on.
+///
+/// Not one the kernel hands out (`bind(0)` picks from the ephemeral range, 32768-60999
+/// on Linux): a port picked that way and released is free for the kernel to give to
+/// the next outgoing connection of any parallel test, and a server that binds it a
+/// moment later fails with "address already in use" (seen in CI). Ports below the
+/// ephemeral range are only ever taken by a listener that asks for them, and this
+/// process hands each out once; the start is spread by process id so two test runs on
+/// one machine rarely meet, and a port someone holds is skipped.
+pub fn free_port() -> u16 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    const FIRST: u32 = 20_000;
+    const COUNT: u32 = 12_000;
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let start = std::process::id().wrapping_mul(2_654_435_761) % COUNT;
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        assert!(n < COUNT, "no free loopback port left below the ephemeral range");
+        let port = (FIRST + (start + n) % COUNT) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 pub struct Resp {
