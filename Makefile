@@ -14,7 +14,7 @@ PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
 TEST_PLUGINS := hostile hostile-v2 markdown-next broken-describe not-a-converter
 
-.PHONY: all build plugins host run test test-rust deps toolchain lint fmt bench clean-data soak fuzz
+.PHONY: all build plugins host run test test-rust deps fonts toolchain lint fmt bench clean-data soak fuzz
 
 all: build
 
@@ -22,7 +22,11 @@ all: build
 toolchain:
 	@bash scripts/toolchain.sh
 
-deps: toolchain
+# The default font library converters draw text with (Debian's Liberation and Noto).
+fonts:
+	@bash scripts/install-fonts.sh
+
+deps: toolchain fonts
 	@bash scripts/install-test-tools.sh
 	@bash scripts/test-s3.sh --build-only >/dev/null
 
@@ -39,7 +43,7 @@ host: toolchain
 
 build: plugins host
 
-run: build
+run: build fonts
 	$(TARGET_DIR)/release/quire serve
 
 # The API suite runs against SQLite and against a real Postgres started here. The tests

@@ -66,6 +66,7 @@ impl App {
                 max_waiting: config.max_waiting,
                 cache_dir: Some(config.cache_dir.clone()),
                 meter_built_ins: config.meter_built_ins,
+                font_roots: config.font_roots.clone(),
             },
         )
         .await?;

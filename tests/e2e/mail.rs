@@ -19,7 +19,6 @@ impl Drop for Smtpd {
     }
 }
 
-
 fn start_smtpd(port: u16, maildir: &std::path::Path) -> Smtpd {
     start_smtpd_with(port, maildir, "aiosmtpd.handlers.Mailbox")
 }

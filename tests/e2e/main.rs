@@ -29,4 +29,5 @@ mod schema;
 mod server;
 mod service;
 mod soak;
+mod text;
 mod uploads;

@@ -52,7 +52,10 @@ pub fn free_port() -> u16 {
     let start = std::process::id().wrapping_mul(2_654_435_761) % COUNT;
     loop {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        assert!(n < COUNT, "no free loopback port left below the ephemeral range");
+        assert!(
+            n < COUNT,
+            "no free loopback port left below the ephemeral range"
+        );
         let port = (FIRST + (start + n) % COUNT) as u16;
         if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
             return port;

@@ -26,6 +26,7 @@ pub fn plugins(rt: &tokio::runtime::Runtime, dir: &Path, meter_built_ins: bool) 
                     .unwrap_or_else(|| dir.join("cache")),
             ),
             meter_built_ins,
+            font_roots: quire::runtime::FontLibrary::default_roots(),
         };
         let p = Plugins::open(db, blobs, settings).await.unwrap();
         p.bootstrap(&plugins_dir).await.unwrap();

@@ -37,6 +37,8 @@ pub struct Config {
     pub cache_dir: PathBuf,
     pub limits: Limits,
     pub meter_built_ins: bool,
+    /// `QUIRE_FONTS` then, unless `QUIRE_FONTS_DEFAULTS=false`, the default directories.
+    pub font_roots: Vec<PathBuf>,
     pub workers: usize,
     pub max_waiting: usize,
     pub mail: MailConfig,
@@ -169,6 +171,21 @@ pub struct MailConfig {
 
 /// A setting given as an empty string counts as not given (`QUIRE_SMTP_URL=` in a unit
 /// file switches mail off rather than failing to parse).
+/// The operator's font roots (`QUIRE_FONTS`, colon-separated) first, so their families
+/// win over the default set's.
+fn font_roots(listed: Option<&str>, defaults: bool) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = listed
+        .unwrap_or("")
+        .split(':')
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    if defaults {
+        roots.extend(crate::runtime::FontLibrary::default_roots());
+    }
+    roots
+}
+
 fn given<T: AsRef<std::ffi::OsStr>>(value: &Option<T>) -> Option<&T> {
     value.as_ref().filter(|v| !v.as_ref().is_empty())
 }
@@ -231,6 +248,7 @@ impl Config {
                 deadline: Duration::from_millis(s.deadline_ms),
             },
             meter_built_ins: s.meter_built_ins,
+            font_roots: font_roots(given(&s.fonts).map(String::as_str), s.fonts_defaults),
             workers: s.workers.unwrap_or(cores),
             max_waiting: s.queue,
             mail: MailConfig {

@@ -127,6 +127,18 @@ pub struct Settings {
         help_heading = "Conversions"
     )]
     pub meter_built_ins: bool,
+    /// Font files and directories (colon-separated) converters draw text with, before the default set; families found here win.
+    #[arg(long, env = "QUIRE_FONTS", help_heading = "Fonts")]
+    pub fonts: Option<String>,
+    /// Also use the default font directories (Liberation and Noto under /usr/share/fonts, which `make run` installs).
+    #[arg(
+        long,
+        env = "QUIRE_FONTS_DEFAULTS",
+        default_value = "true",
+        value_parser = clap::builder::FalseyValueParser::new(),
+        help_heading = "Fonts"
+    )]
+    pub fonts_defaults: bool,
     /// Conversions running at once [default: the number of cores].
     #[arg(long, env = "QUIRE_WORKERS", help_heading = "Conversions")]
     pub workers: Option<usize>,

@@ -5,6 +5,7 @@
 
 mod artifacts;
 mod cache_dir;
+mod fonts;
 mod queue;
 mod registry;
 mod sandbox;
@@ -19,6 +20,7 @@ use anyhow::Context;
 use quire_sdk::validate::{self, ModelError};
 use quire_sdk::{Asset, ConvertError, Document, Format, LockInfo, Permissions, PluginInfo};
 
+pub use fonts::FontLibrary;
 pub use queue::QueueError;
 pub use registry::{check_info, RegistryError, VersionRow};
 pub use sandbox::{CallError, CallStats, Limits, Metering, Sandbox};
@@ -125,11 +127,14 @@ pub struct PluginSettings {
     pub cache_dir: Option<std::path::PathBuf>,
     /// Meter the plugin directory's converters with fuel too, as every other one is.
     pub meter_built_ins: bool,
+    /// Font files and directories converters draw text with, earlier ones first.
+    pub font_roots: Vec<std::path::PathBuf>,
 }
 
 impl Plugins {
     pub async fn open(db: Db, blobs: Blobs, settings: PluginSettings) -> anyhow::Result<Plugins> {
-        let sandbox = Arc::new(Sandbox::new(settings.cache_dir)?);
+        let fonts = FontLibrary::new(settings.font_roots);
+        let sandbox = Arc::new(Sandbox::new(settings.cache_dir, fonts)?);
         let plugins = Plugins {
             sandbox,
             registry: Registry::new(db, blobs),

@@ -36,6 +36,9 @@ use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 use self::bindings::quire::converter::types as wit;
 use self::bindings::ConverterPre;
 use super::artifacts::{Artifact, ArtifactCache, Refusal};
+use super::fonts::{CallFonts, FontLibrary};
+
+pub(super) use self::bindings::quire::converter::fonts as wit_fonts;
 
 mod bindings {
     wasmtime::component::bindgen!({
@@ -237,6 +240,7 @@ pub struct Sandbox {
     fueled: Flavor,
     unfueled: Flavor,
     artifacts: Option<ArtifactCache>,
+    fonts: Arc<FontLibrary>,
     ticker_stop: Arc<AtomicBool>,
 }
 
@@ -249,8 +253,9 @@ impl Drop for Sandbox {
 impl Sandbox {
     /// `cache_dir`: where compiled artifacts are kept, sealed with the key kept there, so
     /// the host never loads compiled code it (or another host sharing the directory) did
-    /// not write itself; none disables the cache.
-    pub fn new(cache_dir: Option<PathBuf>) -> anyhow::Result<Sandbox> {
+    /// not write itself; none disables the cache. `fonts`: the library converters draw
+    /// text with (the `fonts` import).
+    pub fn new(cache_dir: Option<PathBuf>, fonts: Arc<FontLibrary>) -> anyhow::Result<Sandbox> {
         let fueled = Flavor::new(Metering::Fuel)?;
         let unfueled = Flavor::new(Metering::Deadline)?;
         let ticker_stop = Arc::new(AtomicBool::new(false));
@@ -274,6 +279,7 @@ impl Sandbox {
             fueled,
             unfueled,
             artifacts,
+            fonts,
             ticker_stop,
         })
     }
@@ -287,7 +293,7 @@ impl Sandbox {
 
     /// Compiles (or loads from the cache) a component for `metering` and prepares it for
     /// instantiation. Refuses anything that does not implement
-    /// `quire:converter/converter@1.0.0`.
+    /// `quire:converter/converter@1` (1.0.0 or 1.1.0).
     pub fn load(&self, wasm: &[u8], metering: Metering) -> anyhow::Result<Loaded> {
         let digest = hex::encode(Sha256::digest(wasm));
         let component = self.compile_cached(wasm, &digest, metering)?;
@@ -453,6 +459,7 @@ impl Sandbox {
         let state = CallState {
             wasi,
             table: ResourceTable::new(),
+            fonts: CallFonts::new(self.fonts.clone()),
             memory: MemoryCap {
                 limit: limits.memory,
                 total: 0,
@@ -632,6 +639,7 @@ impl Loaded {
 pub struct CallState {
     wasi: WasiCtx,
     table: ResourceTable,
+    fonts: CallFonts,
     memory: MemoryCap,
 }
 
@@ -645,6 +653,20 @@ impl WasiView for CallState {
 }
 
 impl wit::Host for CallState {}
+
+impl wit_fonts::Host for CallState {
+    fn lookup(&mut self, q: wit_fonts::Query, text: String) -> Vec<Option<wit_fonts::Glyph>> {
+        self.fonts.map(q, text)
+    }
+
+    fn info(&mut self, face: u32) -> Option<wit_fonts::FaceInfo> {
+        self.fonts.info(face)
+    }
+
+    fn subset(&mut self, face: u32, glyphs: Vec<u16>) -> Result<Vec<u8>, String> {
+        self.fonts.subset(face, glyphs)
+    }
+}
 
 /// Caps linear memory summed over every memory of the instance (wasmtime's own
 /// `StoreLimits` caps each memory separately) and records the peak.

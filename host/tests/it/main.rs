@@ -46,6 +46,7 @@ mod runtime {
                 max_waiting: 16,
                 cache_dir: Some(dir.path().join("cache")),
                 meter_built_ins: false,
+                font_roots: quire::runtime::FontLibrary::default_roots(),
             },
         )
         .await

@@ -307,6 +307,7 @@ async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
             max_waiting: 4,
             cache_dir: Some(cache),
             meter_built_ins: false,
+            font_roots: quire::runtime::FontLibrary::default_roots(),
         },
     )
     .await
@@ -344,6 +345,7 @@ async fn a_plugin_file_list_the_host_did_not_seal_makes_no_upload_a_built_in() {
             max_waiting: 4,
             cache_dir: Some(cache.clone()),
             meter_built_ins: false,
+            font_roots: quire::runtime::FontLibrary::default_roots(),
         },
     )
     .await
@@ -431,4 +433,23 @@ async fn a_converter_blocked_in_a_host_call_stops_at_its_deadline_and_frees_its_
     tokio::time::timeout(Duration::from_secs(10), markdown_still_works(&plugins))
         .await
         .expect("an ordinary conversion waited behind the sleeping one");
+}
+
+/// A component built for `quire:converter@1.0.0`, before the `fonts` import, still loads and
+/// converts: the host links the 1.1.0 world and wasmtime matches names semver-compatibly.
+/// The fixture is the hostile component as built on 2026-11-27, before the change.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_component_built_for_the_1_0_0_contract_still_loads_and_converts() {
+    let wasm = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/it/fixtures/hostile-1.0.0.wasm"
+    ))
+    .unwrap();
+    let names_1_0_0 = |needle: &[u8]| wasm.windows(needle.len()).any(|w| w == needle);
+    assert!(names_1_0_0(b"quire:converter/meta@1.0.0"));
+    assert!(!names_1_0_0(b"quire:converter/fonts"));
+    let (_dir, plugins) = fresh_plugins(quick_limits()).await;
+    plugins.install(wasm, true).await.unwrap();
+    assert_eq!(hostile(&plugins, "ping").await.unwrap(), "ping on 1.0.0");
+    markdown_still_works(&plugins).await;
 }

@@ -359,7 +359,7 @@ fn a_filled_copy_carries_every_value() {
     let (path, out) = export_checked(&request(filled_document(), vec![]), "form-filled");
     assert_eq!(
         out.warnings,
-        ["characters outside the standard PDF fonts were replaced: 中 (drawn as ?)"]
+        ["characters the fonts at hand cannot draw were replaced: 中 (drawn as ?)"]
     );
     let read = pypdf_read(&path);
     let fields = &read["fields"];

@@ -173,7 +173,7 @@ fn text_is_real_text_in_reading_order() {
     // One warning for the characters outside WinAnsi, naming them.
     assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
     assert!(out.warnings[0].contains("中, 文"), "{}", out.warnings[0]);
-    assert!(out.warnings[0].starts_with("characters outside the standard PDF fonts were replaced"));
+    assert!(out.warnings[0].starts_with("characters the fonts at hand cannot draw were replaced"));
 
     // Links are annotations with the URL and a jump to the second page; the fonts are the
     // standard ones in WinAnsi (Symbol keeps its own encoding).

@@ -223,6 +223,7 @@ fn atomize(text: &Text) -> Vec<Atom> {
     for (run, r) in text.runs.iter().enumerate() {
         let face = FontFace::of_run(r);
         let scale = sane_size(r.size) / 1000.0;
+        crate::fonts::prefetch(face, &r.text);
         for (byte, ch) in r.text.char_indices() {
             let ch = match ch {
                 '\r' => continue,

@@ -16,6 +16,7 @@
 mod call_heap;
 pub mod convert;
 pub mod flow;
+pub mod fonts;
 pub mod geometry;
 pub mod image_probe;
 pub mod layout;

@@ -143,14 +143,21 @@ impl FontFace {
         f64::from(self.metrics().widths[usize::from(code - 32)])
     }
 
-    /// Advance width of `ch` in 1/1000 em; characters the font lacks measure as `?`.
+    /// Advance width of `ch` in 1/1000 em. A character the font lacks measures as the
+    /// font library's glyph that draws it (see [`fonts`](crate::fonts)), else as `?`.
     pub fn char_width(self, ch: char) -> f64 {
-        let code = self.encode(ch).unwrap_or(b'?');
-        self.code_width(code)
+        match self.encode(ch) {
+            Some(code) => self.code_width(code),
+            None => match crate::fonts::glyph(self, ch) {
+                Some(g) => g.width,
+                None => self.code_width(b'?'),
+            },
+        }
     }
 
     /// Width of `s` at `size` points, in points.
     pub fn text_width(self, s: &str, size: f64) -> f64 {
+        crate::fonts::prefetch(self, s);
         s.chars().map(|c| self.char_width(c)).sum::<f64>() * size / 1000.0
     }
 

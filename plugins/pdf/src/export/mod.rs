@@ -5,6 +5,7 @@
 
 mod canvas;
 mod fields;
+mod library_fonts;
 mod picture;
 mod png;
 mod resources;

@@ -10,6 +10,7 @@ use pdf_writer::{Chunk, Filter, Finish, Name, Ref};
 use quire_sdk::metrics::FontFace;
 use quire_sdk::Asset;
 
+use super::library_fonts::LibraryFonts;
 use super::picture::{self, Encoding, Picture, Space};
 
 /// Hands out object numbers; pdf-writer panics on a number used twice, so every object gets
@@ -43,6 +44,7 @@ pub struct PlacedImage {
 #[derive(Debug, Default, Clone)]
 pub struct PageUse {
     pub fonts: BTreeSet<usize>,
+    pub library_fonts: BTreeSet<usize>,
     pub images: BTreeSet<usize>,
     pub states: BTreeSet<usize>,
 }
@@ -63,6 +65,8 @@ pub struct Resources<'a> {
     pub chunk: Chunk,
     assets: &'a [Asset],
     fonts: Vec<(FontFace, Ref)>,
+    /// Faces of the host's font library, for what the standard fonts cannot draw.
+    library: LibraryFonts,
     /// Per asset name: the placed picture, or why it could not be read.
     images: Vec<(String, Loaded)>,
     states: Vec<(AlphaKind, u8, Ref)>,
@@ -78,6 +82,7 @@ impl<'a> Resources<'a> {
             chunk: Chunk::new(),
             assets,
             fonts: Vec::new(),
+            library: LibraryFonts::default(),
             images: Vec::new(),
             states: Vec::new(),
             warnings: Vec::new(),
@@ -97,6 +102,15 @@ impl<'a> Resources<'a> {
 
     pub fn font_name(index: usize) -> String {
         format!("F{}", index + 1)
+    }
+
+    /// The library font (registry index) and CID that draw `glyph` for `ch`.
+    pub fn library_glyph(
+        &mut self,
+        glyph: quire_sdk::fonts::LibraryGlyph,
+        ch: char,
+    ) -> (usize, u16) {
+        self.library.cid(&mut self.refs, glyph, ch)
     }
 
     /// The ExtGState setting `kind` alpha to `alpha`.
@@ -212,7 +226,7 @@ impl<'a> Resources<'a> {
         id
     }
 
-    /// Notes a character drawn as `?` because no standard font encoding has it.
+    /// Notes a character drawn as `?` because no font, standard or installed, has it.
     pub fn replaced_char(&mut self, ch: char) {
         if !self.replaced.contains(&ch) {
             self.replaced.push(ch);
@@ -225,10 +239,16 @@ impl<'a> Resources<'a> {
         mut res: pdf_writer::writers::Resources<'_>,
         used: &PageUse,
     ) {
-        if !used.fonts.is_empty() {
+        if !used.fonts.is_empty() || !used.library_fonts.is_empty() {
             let mut fonts = res.fonts();
             for &i in &used.fonts {
                 fonts.pair(Name(Self::font_name(i).as_bytes()), self.fonts[i].1);
+            }
+            for &i in &used.library_fonts {
+                fonts.pair(
+                    Name(LibraryFonts::name(i).as_bytes()),
+                    self.library.font_ref(i),
+                );
             }
         }
         if !used.images.is_empty() {
@@ -259,6 +279,8 @@ impl<'a> Resources<'a> {
                 font.encoding_predefined(Name(b"WinAnsiEncoding"));
             }
         }
+        self.library
+            .write(&mut self.chunk, &mut self.refs, &mut self.warnings);
         for (kind, alpha, r) in &self.states {
             let a = *alpha as f32 / 255.0;
             let mut gs = self.chunk.ext_graphics(*r);
@@ -290,7 +312,7 @@ fn replaced_warning(chars: &[char]) -> String {
         String::new()
     };
     format!(
-        "characters outside the standard PDF fonts were replaced: {}{tail} (drawn as ?)",
+        "characters the fonts at hand cannot draw were replaced: {}{tail} (drawn as ?)",
         shown.join(", ")
     )
 }
@@ -312,7 +334,7 @@ mod tests {
     fn the_character_warning_lists_each_once_and_sums_up() {
         assert_eq!(
             replaced_warning(&['中', '文']),
-            "characters outside the standard PDF fonts were replaced: 中, 文 (drawn as ?)"
+            "characters the fonts at hand cannot draw were replaced: 中, 文 (drawn as ?)"
         );
         let many: Vec<char> = ('\u{4e00}'..'\u{4e14}').collect();
         assert!(replaced_warning(&many).contains("and 8 more"));

@@ -1,5 +1,7 @@
 //! Text: laid out by the SDK (so every exporter and the importers break lines alike) and
-//! drawn with the standard-14 fonts in WinAnsi encoding, as real text a reader can select.
+//! drawn as real text a reader can select: with the standard-14 fonts in WinAnsi encoding
+//! where they have the character, else with an embedded subset of the font library's face
+//! that has it (see `library_fonts`).
 
 use pdf_writer::{Name, Str};
 use quire_sdk::layout::{layout_text, Line};
@@ -31,21 +33,48 @@ pub fn natural_size(text: &Text) -> (f64, f64) {
     (w, h)
 }
 
+/// Which font a stretch of a fragment is shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Font {
+    /// The run's standard-14 face, by registry index: one byte per character.
+    Standard(usize),
+    /// A library face, by registry index: two-byte CIDs.
+    Library(usize),
+}
+
+/// A stretch of a fragment shown in one font.
+struct Piece {
+    font: Font,
+    bytes: Vec<u8>,
+}
+
 /// Encodes `s` for `face`: WinAnsi for the text fonts, the built-in encoding for Symbol and
-/// ZapfDingbats. A character the font cannot draw is drawn as `?` (which is what the layout
-/// measured it as) and reported once per document.
-fn encode(s: &str, face: FontFace, canvas: &mut Canvas) -> Vec<u8> {
-    let mut out = Vec::with_capacity(s.len());
+/// ZapfDingbats, and a library face's CIDs for characters neither has. A character no font
+/// has is drawn as `?` (which is what the layout measured it as) and reported once per
+/// document.
+fn encode(s: &str, face: FontFace, canvas: &mut Canvas) -> Vec<Piece> {
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut push = |font: Font, bytes: &[u8]| match pieces.last_mut() {
+        Some(last) if last.font == font => last.bytes.extend_from_slice(bytes),
+        _ => pieces.push(Piece {
+            font,
+            bytes: bytes.to_vec(),
+        }),
+    };
     for ch in s.chars() {
-        match face.encode(ch) {
-            Some(b) => out.push(b),
-            None => {
-                canvas.res.replaced_char(ch);
-                out.push(b'?');
-            }
+        // The standard face is registered only when drawn with, so a page of CJK text
+        // names no font it does not use.
+        if let Some(b) = face.encode(ch) {
+            push(Font::Standard(canvas.res.font(face)), &[b]);
+        } else if let Some(glyph) = quire_sdk::fonts::glyph(face, ch) {
+            let (index, cid) = canvas.res.library_glyph(glyph, ch);
+            push(Font::Library(index), &cid.to_be_bytes());
+        } else {
+            canvas.res.replaced_char(ch);
+            push(Font::Standard(canvas.res.font(face)), b"?");
         }
     }
-    out
+    pieces
 }
 
 /// Draws `text` inside `area`: wrapped at its width, aligned vertically by `valign`. Text
@@ -91,7 +120,7 @@ struct Placed<'t> {
     x: f64,
     baseline: f64,
     width: f64,
-    bytes: Vec<u8>,
+    pieces: Vec<Piece>,
 }
 
 fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
@@ -113,14 +142,14 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
             if !(run.size.is_finite() && run.size > 0.0) {
                 continue;
             }
-            let bytes = encode(&frag.text, FontFace::of_run(run), canvas);
+            let pieces = encode(&frag.text, FontFace::of_run(run), canvas);
             placed.push(Placed {
                 run,
                 line: n,
                 x: area.x + frag.x,
                 baseline: area.y + offset + line.baseline,
                 width: frag.width,
-                bytes,
+                pieces,
             });
         }
     }
@@ -130,20 +159,11 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
 
     canvas.save();
     canvas.content.begin_text();
-    let mut current: Option<(usize, f32)> = None;
+    let mut current: Option<(Font, f32)> = None;
     let mut colour: Option<Color> = None;
     for p in &placed {
-        if p.bytes.is_empty() {
+        if p.pieces.iter().all(|piece| piece.bytes.is_empty()) {
             continue;
-        }
-        let f = FontFace::of_run(p.run);
-        let index = canvas.res.font(f);
-        canvas.used.fonts.insert(index);
-        let size = num(p.run.size);
-        if current != Some((index, size)) {
-            let name = super::resources::Resources::font_name(index);
-            canvas.content.set_font(Name(name.as_bytes()), size);
-            current = Some((index, size));
         }
         let c = p.run.color.unwrap_or(Color::BLACK);
         if colour != Some(c) {
@@ -154,7 +174,26 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
         canvas
             .content
             .set_text_matrix([1.0, 0.0, 0.0, 1.0, num(p.x), y]);
-        canvas.content.show(Str(&p.bytes));
+        // Each piece starts where the previous one's glyphs ended: the fonts' widths
+        // are the ones the layout measured with.
+        let size = num(p.run.size);
+        for piece in &p.pieces {
+            if current != Some((piece.font, size)) {
+                let name = match piece.font {
+                    Font::Standard(i) => {
+                        canvas.used.fonts.insert(i);
+                        super::resources::Resources::font_name(i)
+                    }
+                    Font::Library(i) => {
+                        canvas.used.library_fonts.insert(i);
+                        super::library_fonts::LibraryFonts::name(i)
+                    }
+                };
+                canvas.content.set_font(Name(name.as_bytes()), size);
+                current = Some((piece.font, size));
+            }
+            canvas.content.show(Str(&piece.bytes));
+        }
     }
     canvas.content.end_text();
 

@@ -3,8 +3,9 @@
 //! Every widget carries its own drawing so that viewers which never generate appearances
 //! (most previewers, poppler, printing pipelines) still show the form. Coordinates here are
 //! the widget's own: origin at its bottom left, y up, `w` by `h` points. Text is Helvetica
-//! in WinAnsi (`/Helv`), marks are ZapfDingbats (`/ZaDb`); both are named in the AcroForm's
-//! `/DR`, so a viewer that regenerates an appearance after an edit uses the same fonts.
+//! in WinAnsi (`/Helv`) and marks are paths; `/Helv` and ZapfDingbats (`/ZaDb`, the
+//! captions' font) are named in the AcroForm's `/DR`, so a viewer that regenerates an
+//! appearance after an edit has the fonts the field names.
 
 use pdf_writer::{Content, Name, Str};
 use quire_sdk::layout::layout_text;
@@ -24,15 +25,14 @@ const PAD: f32 = 2.0;
 const MAX_SIZE: f32 = 12.0;
 /// Font size of lists, multiline text and option labels, when the box allows it.
 const BODY_SIZE: f32 = 10.0;
-/// ZapfDingbats codes of the check mark and the filled circle (the `/MK /CA` captions).
-const CHECK: u8 = b'4';
+/// ZapfDingbats codes of the check mark and the filled circle (the `/MK /CA` captions a
+/// viewer draws with when it makes its own appearance).
 pub const CHECK_CAPTION: &str = "4";
 pub const DOT_CAPTION: &str = "l";
 /// The Bézier handle length that approximates a quarter circle.
 const KAPPA: f32 = 0.552_284_8;
 
 const HELVETICA: FontFace = FontFace::new(FontFamily::Helvetica, false, false);
-const DINGBATS: FontFace = FontFace::new(FontFamily::ZapfDingbats, false, false);
 
 /// Which sides of a box to stroke: all of them for a box of its own; the outer ones for one
 /// option of a radio group laid out inside a shared box.
@@ -248,20 +248,26 @@ impl<'r> Sketch<'r> {
         self.end_variable_text();
     }
 
-    /// A check box: the frame, and in the on state a ZapfDingbats check mark.
+    /// A check box: the frame, and in the on state a check mark drawn as a path. Not the
+    /// ZapfDingbats glyph: that font is never embedded, and a reader that substitutes a font
+    /// without it (poppler does, with Noto installed) shows an empty box for a ticked one.
     pub fn checkbox(&mut self, on: bool) {
         self.frame(Edges::ALL);
         if on {
-            let size = self.w.min(self.h) * 0.8;
-            let width = (DINGBATS.code_width(CHECK) as f32) * size / 1000.0;
+            let (w, h) = (self.w, self.h);
+            let s = w.min(h);
+            let (x0, y0) = ((w - s) / 2.0, (h - s) / 2.0);
             let c = &mut self.content;
-            c.begin_text();
-            c.set_font(Name(b"ZaDb"), size);
-            c.set_fill_gray(0.0);
-            // The check glyph sits on the baseline and is about 0.7 em tall.
-            c.next_line((self.w - width) / 2.0, (self.h - size * 0.7) / 2.0);
-            c.show(Str(&[CHECK]));
-            c.end_text();
+            c.save_state();
+            c.set_stroke_gray(0.0);
+            c.set_line_width(s * 0.14);
+            c.set_line_cap(pdf_writer::types::LineCapStyle::RoundCap);
+            c.set_line_join(pdf_writer::types::LineJoinStyle::RoundJoin);
+            c.move_to(x0 + s * 0.22, y0 + s * 0.52);
+            c.line_to(x0 + s * 0.42, y0 + s * 0.28);
+            c.line_to(x0 + s * 0.80, y0 + s * 0.76);
+            c.stroke();
+            c.restore_state();
         }
     }
 

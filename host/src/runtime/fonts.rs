@@ -1,0 +1,170 @@
+//! The `fonts` interface converters import (`quire:converter/fonts@1.1.0`): the operator's
+//! font library, served glyph by glyph.
+//!
+//! Font programs stay on the host (ARCHITECTURE.md). A converter asks which face and glyph
+//! draw a character and what the face's metrics are, and for an embeddable subset of the
+//! glyphs it drew; it never sees a font file, so a 17 MB CJK collection is not copied into
+//! every call. Only trusted inputs are parsed here (the operator's files and glyph ids);
+//! the untrusted text is only looked up character by character, within a budget per call.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use quire_fonts::{Class, Library, Query};
+
+use super::sandbox::wit_fonts as wit;
+
+/// Characters one call may have looked up: a 64 MiB model of CJK text holds about 20
+/// million, but the layout asks for each distinct character once per style.
+const MAX_MAPPED_CHARS: usize = 4 << 20;
+/// Subsets one call may ask for (one per face an export draws with) and the glyphs in
+/// them all: a subset of a CJK face costs milliseconds per thousand glyphs.
+const MAX_SUBSETS: usize = 256;
+const MAX_SUBSET_GLYPHS: usize = 200_000;
+
+/// The font library of this host, opened on first use: a Latin-only conversion never
+/// asks for it, and `quire convert` of a small file should not index 300 font files.
+pub struct FontLibrary {
+    roots: Vec<PathBuf>,
+    opened: OnceLock<Library>,
+}
+
+impl FontLibrary {
+    /// The library made of `roots` (files or directories, earlier ones winning).
+    pub fn new(roots: Vec<PathBuf>) -> Arc<FontLibrary> {
+        Arc::new(FontLibrary {
+            roots,
+            opened: OnceLock::new(),
+        })
+    }
+
+    /// The Debian directories `make run` installs fonts into.
+    pub fn default_roots() -> Vec<PathBuf> {
+        Library::default_roots()
+    }
+
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    pub fn get(&self) -> &Library {
+        self.opened.get_or_init(|| {
+            let started = Instant::now();
+            let library = Library::open(&self.roots);
+            tracing::info!(
+                "font library: {} faces in {:?}, {} files skipped",
+                library.len(),
+                started.elapsed(),
+                library.skipped().len()
+            );
+            for (path, why) in library.skipped() {
+                tracing::warn!("font {} left out: {why}", path.display());
+            }
+            library
+        })
+    }
+}
+
+/// What one call has taken from the library so far.
+#[derive(Default)]
+pub struct FontUse {
+    mapped_chars: usize,
+    subsets: usize,
+    subset_glyphs: usize,
+}
+
+/// The library and this call's use of it, kept in the call's store.
+pub struct CallFonts {
+    library: Arc<FontLibrary>,
+    used: FontUse,
+}
+
+impl CallFonts {
+    pub fn new(library: Arc<FontLibrary>) -> CallFonts {
+        CallFonts {
+            library,
+            used: FontUse::default(),
+        }
+    }
+
+    pub fn map(&mut self, q: wit::Query, text: String) -> Vec<Option<wit::Glyph>> {
+        let chars = text.chars().count();
+        self.used.mapped_chars = self.used.mapped_chars.saturating_add(chars);
+        if self.used.mapped_chars > MAX_MAPPED_CHARS {
+            // Past the budget every character is "no font has it": the converter draws
+            // its missing-glyph box and warns, and the call still ends.
+            return vec![None; chars];
+        }
+        let query = Query {
+            class: match q.class {
+                wit::Class::Sans => Class::Sans,
+                wit::Class::Serif => Class::Serif,
+                wit::Class::Mono => Class::Mono,
+            },
+            bold: q.bold,
+            italic: q.italic,
+            lang: if q.lang.len() <= 35 { &q.lang } else { "" },
+        };
+        let library = self.library.get();
+        guarded(
+            || {
+                text.chars()
+                    .map(|ch| {
+                        library.map(&query, ch).map(|g| wit::Glyph {
+                            face: g.face,
+                            gid: g.gid,
+                            advance: g.advance,
+                        })
+                    })
+                    .collect()
+            },
+            vec![None; chars],
+        )
+    }
+
+    pub fn info(&mut self, face: u32) -> Option<wit::FaceInfo> {
+        let info = self.library.get().info(face)?;
+        Some(wit::FaceInfo {
+            family: info.family.clone(),
+            postscript_name: info.postscript_name.clone(),
+            weight: info.weight,
+            italic: info.italic,
+            monospace: info.monospace,
+            units_per_em: info.units_per_em,
+            ascent: info.ascent,
+            descent: info.descent,
+            cap_height: info.cap_height,
+            italic_angle: info.italic_angle,
+            bbox: (info.bbox[0], info.bbox[1], info.bbox[2], info.bbox[3]),
+            cff: info.cff,
+        })
+    }
+
+    pub fn subset(&mut self, face: u32, glyphs: Vec<u16>) -> Result<Vec<u8>, String> {
+        self.used.subsets += 1;
+        self.used.subset_glyphs = self.used.subset_glyphs.saturating_add(glyphs.len());
+        if self.used.subsets > MAX_SUBSETS || self.used.subset_glyphs > MAX_SUBSET_GLYPHS {
+            return Err(format!(
+                "this conversion asked for more than {MAX_SUBSETS} font subsets or \
+                 {MAX_SUBSET_GLYPHS} glyphs"
+            ));
+        }
+        let library = self.library.get();
+        guarded(
+            || library.subset(face, &glyphs),
+            Err("the font could not be subset".to_string()),
+        )
+    }
+}
+
+/// Runs `f`, answering `fallback` if it panics: a font file the operator installed may be
+/// damaged in a way the parsers did not foresee, and that must fail one lookup, not the
+/// worker.
+fn guarded<T>(f: impl FnOnce() -> T, fallback: T) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        tracing::error!("a font lookup panicked; answered as if no font had the glyph");
+        fallback
+    })
+}

@@ -1,0 +1,391 @@
+//! The host's font library: the operator's font files, indexed once, so that converters can
+//! be handed glyphs, metrics and subsets without ever being handed a file
+//! (docs/text-engine.md §3.3 and §7). It runs natively in the host, never in wasm, and parses
+//! only operator-trusted font files.
+//!
+//! # How a character finds its face ([`Library::map`])
+//!
+//! This is the behaviour operators see; `quire fonts which` (docs/text-engine.md §7) is meant
+//! to explain documents by it.
+//!
+//! 1. The script of the character is its Unicode Script property. Script-neutral characters
+//!    (Common, Inherited and unassigned: digits, punctuation, symbols, combining marks) try
+//!    the Latin chain of the query's class first, then the chains of the scripts listed in
+//!    their Script_Extensions (Han first, so that `。` follows the CJK rules below), then,
+//!    when the lang is Chinese, Japanese or Korean or the character is a full-width form or
+//!    CJK punctuation (U+3000-U+303F, U+FF00-U+FFEF; `，` has no Script_Extensions), the Han
+//!    chain, then the symbols chain.
+//! 2. Each script has a chain of families, tried in order:
+//!
+//!    | Script | Sans | Serif | Mono |
+//!    |---|---|---|---|
+//!    | Latn, Grek, Cyrl, neutral | Liberation Sans, Noto Sans | Liberation Serif, Noto Serif | Liberation Mono, Noto Sans Mono |
+//!    | Hebr | Noto Sans Hebrew, Liberation Sans | Noto Serif Hebrew, Liberation Serif, Noto Sans Hebrew | Liberation Mono, Noto Sans Hebrew |
+//!    | Arab | Noto Sans Arabic, Noto Naskh Arabic | (lang `ur`: Noto Nastaliq Urdu,) Noto Naskh Arabic, Noto Sans Arabic | as Sans |
+//!    | Hani, Hira, Kana, Hang, Bopo | Noto Sans CJK *R* | Noto Serif CJK *R* | Noto Sans Mono CJK *R* |
+//!    | any other script *S* | Noto Sans *S*, Noto Serif *S* | Noto Serif *S*, Noto Sans *S* | as Sans |
+//!    | symbols (neutral characters the chains above lack) | Noto Sans Symbols, Noto Sans Symbols2, Noto Sans Math, Symbola | same | same |
+//!
+//!    *S* is the script's Unicode name with spaces for underscores (`Devanagari`,
+//!    `Old Italic`), so new Noto families need no code; Tibetan, Tangut, Dogra... exist only
+//!    as Noto Serif and are found through the second step. Family names are compared without
+//!    case, spaces or punctuation.
+//!
+//!    *R*, the CJK region, comes from the query's lang: `ja*` JP, `ko*` KR, `yue*`, `zh-HK`,
+//!    `zh-MO` HK, `zh-Hant`, `zh-TW` TC, other `zh*` SC. Without one of those: kana JP,
+//!    Hangul KR, everything else SC. The other four regions follow in the chain (SC, TC, HK,
+//!    JP, KR order) for the few characters one region lacks.
+//! 3. Within a family, the face whose style is closest: exact bold and italic, else the same
+//!    boldness upright, else Regular, else any; weight 600 and above counts as bold. When two
+//!    faces have the same family and style, the one found first wins, and roots are scanned
+//!    in the order given, so a family in `QUIRE_FONTS` shadows the same family in the
+//!    default directories.
+//! 4. A face must really have the character (a nonzero glyph in its cmap); a chain face that
+//!    lacks it is passed over, the family's other styles are not tried.
+//! 5. Last resort ("cover"): the first face in library order whose cmap has the character,
+//!    Regular faces before the others. `None` when no face has it: the caller draws .notdef.
+
+mod index;
+mod select;
+mod subset;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use sha2::{Digest, Sha256};
+use unicode_script::{Script, UnicodeScript};
+
+use index::{Face, FontFile};
+
+/// The generic family a document asked for; the chains above differ only by it, so a
+/// document's "serif" stays serif in every script that has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    Sans,
+    Serif,
+    Mono,
+}
+
+/// What a run of text asks for. `lang` (BCP 47, "" when unknown) matters because Han
+/// characters are drawn differently in Japan, Korea, mainland China, Taiwan and Hong Kong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Query<'a> {
+    pub class: Class,
+    pub bold: bool,
+    pub italic: bool,
+    pub lang: &'a str,
+}
+
+/// A glyph as layout needs it: which face to embed, which glyph to draw, and how far to
+/// advance (hmtx, font units) without parsing the face again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Glyph {
+    pub face: u32,
+    pub gid: u16,
+    pub advance: u16,
+}
+
+/// What a PDF font descriptor and line layout need to know of a face, read once at `open` so
+/// that no caller parses the font for it. Metrics are in font units; `ascent` and `descent`
+/// are hhea's, `bbox` is head's, `cff` says whether a subset is a bare CFF program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceInfo {
+    pub family: String,
+    pub postscript_name: String,
+    pub weight: u16,
+    pub italic: bool,
+    pub monospace: bool,
+    pub units_per_em: u16,
+    pub ascent: i16,
+    pub descent: i16,
+    pub cap_height: i16,
+    pub italic_angle: f32,
+    pub bbox: [i16; 4],
+    pub cff: bool,
+}
+
+/// One row of `quire fonts list` and of `GET /api/v1`'s fonts: operators check by it that a
+/// host has the fonts their documents need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    pub name: String,
+    /// Among "Regular", "Bold", "Italic", "Bold Italic", in that order.
+    pub styles: Vec<String>,
+    /// ISO 15924 codes of the fallback table's scripts (plus `Zsym` symbols and `Zmth` math)
+    /// of which the family has at least 90% of a sample of basic letters.
+    pub scripts: Vec<String>,
+}
+
+/// The operator's fonts, indexed once and shared by every call: it is `Send + Sync` and never
+/// changes after `open`, so that a call sees one consistent library.
+pub struct Library {
+    files: Vec<FontFile>,
+    faces: Vec<Face>,
+    /// [`select::family_key`] -> faces, in library order: a family lookup is one hash, not a
+    /// scan of 300 faces per character.
+    by_family: HashMap<String, Vec<u32>>,
+    /// Regular faces first, then the others, each in library order.
+    cover_order: Vec<u32>,
+    skipped: Vec<(PathBuf, String)>,
+    families: OnceLock<Vec<Family>>,
+}
+
+impl std::fmt::Debug for Library {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Library")
+            .field("faces", &self.faces.len())
+            .field("files", &self.files.len())
+            .field("skipped", &self.skipped.len())
+            .finish()
+    }
+}
+
+impl Library {
+    /// Scans files and directories (recursively, at most 4 directory levels below a root;
+    /// extensions .ttf .otf .ttc .otc, any case; symlinks followed to files, not to
+    /// directories), in a deterministic order: each root's files sorted by path, roots in
+    /// the order given, so earlier roots win ties. A file named directly is taken whatever its
+    /// extension. Faces that fail to parse, and faces that cannot be embedded (CFF2, or no
+    /// outlines at all such as the CBDT colour emoji), are left out and listed in
+    /// [`Library::skipped`] with the reason, as are missing roots, so operators see why a
+    /// font they installed is not used. Files are memory-mapped and only their small tables
+    /// are read.
+    pub fn open(roots: &[PathBuf]) -> Library {
+        let scan = index::scan(roots);
+        let mut by_family: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, face) in scan.faces.iter().enumerate() {
+            by_family
+                .entry(select::family_key(&face.info.family))
+                .or_default()
+                .push(i as u32);
+        }
+        let mut cover_order: Vec<u32> = (0..scan.faces.len() as u32).collect();
+        cover_order.sort_by_key(|&i| !scan.faces[i as usize].regular());
+        Library {
+            files: scan.files,
+            faces: scan.faces,
+            by_family,
+            cover_order,
+            skipped: scan.skipped,
+            families: OnceLock::new(),
+        }
+    }
+
+    /// The Debian directories of `fonts-liberation2`, `fonts-noto-core`, `fonts-noto-mono`
+    /// and `fonts-noto-cjk`, which docs/text-engine.md §7 installs, plus
+    /// `fonts-ancient-scripts`'s if present. The first three are returned even when absent, so
+    /// that [`Library::skipped`] names the missing package's directory.
+    pub fn default_roots() -> Vec<PathBuf> {
+        let mut roots: Vec<PathBuf> = [
+            "/usr/share/fonts/truetype/liberation2",
+            "/usr/share/fonts/truetype/noto",
+            "/usr/share/fonts/opentype/noto",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let ancient = Path::new("/usr/share/fonts/truetype/ancient-scripts");
+        if ancient.is_dir() {
+            roots.push(ancient.to_path_buf());
+        }
+        roots
+    }
+
+    /// The number of faces; face ids are `0..len()`.
+    pub fn len(&self) -> usize {
+        self.faces.len()
+    }
+
+    /// No faces: every character maps to `None` and documents fall back to .notdef boxes.
+    pub fn is_empty(&self) -> bool {
+        self.faces.is_empty()
+    }
+
+    /// The face's description, `None` for an id this library did not hand out.
+    pub fn info(&self, face: u32) -> Option<&FaceInfo> {
+        self.faces.get(face as usize).map(|f| &f.info)
+    }
+
+    /// The file a face comes from and its index in it, for `quire fonts list` (operators
+    /// must find the file to fix or remove it). Never for converters or the API: where the
+    /// host keeps its fonts is host-local.
+    pub fn source(&self, face: u32) -> Option<(&Path, u32)> {
+        let f = self.faces.get(face as usize)?;
+        Some((&self.files[f.file].path, f.index))
+    }
+
+    /// The face and glyph that draw `ch` for this query, by the rules of the crate
+    /// documentation, or None when no face of the library has it. Cheap enough to call once
+    /// per distinct character; caching per (query, char) is the caller's.
+    pub fn map(&self, q: &Query, ch: char) -> Option<Glyph> {
+        let script = ch.script();
+        if let Some(g) = self.try_chain(&select::chain(script, q), q, ch) {
+            return Some(g);
+        }
+        if matches!(script, Script::Common | Script::Inherited | Script::Unknown) {
+            for s in select::extension_scripts(ch) {
+                if let Some(g) = self.try_chain(&select::chain(s, q), q, ch) {
+                    return Some(g);
+                }
+            }
+            if select::wants_cjk(q.lang, ch) {
+                if let Some(g) = self.try_chain(&select::chain(Script::Han, q), q, ch) {
+                    return Some(g);
+                }
+            }
+            if let Some(g) = self.try_chain(&select::symbols(), q, ch) {
+                return Some(g);
+            }
+        }
+        self.cover_order.iter().find_map(|&f| self.glyph_in(f, ch))
+    }
+
+    /// A subset of `face` holding .notdef and `glyphs` (original glyph ids, each at most once,
+    /// no .notdef), where glyphs[i] becomes glyph id i+1, so that the caller's glyph ids are
+    /// simply positions in its list. For a TrueType (glyf) face: a whole TrueType font file
+    /// (composite glyphs' components are appended after the listed glyphs); for a CFF face:
+    /// the bare CID-keyed CFF table of the subset, as PDF's FontFile3 /CIDFontType0C wants it.
+    pub fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
+        let f = self
+            .faces
+            .get(face as usize)
+            .ok_or_else(|| format!("no face {face}"))?;
+        let file = &self.files[f.file];
+        subset::subset(&file.map, f.index, f.info.cff, f.num_glyphs, glyphs)
+            // The file name, not the path: the message may reach a converter, and where the
+            // host keeps its fonts is none of its business.
+            .map_err(|e| format!("{} face {}: {e}", file.name, f.index))
+    }
+
+    /// One row per family, sorted by name, for operators to see what documents can use.
+    /// Computed on first use (a few thousand cmap lookups) and kept.
+    pub fn families(&self) -> Vec<Family> {
+        self.families
+            .get_or_init(|| self.compute_families())
+            .clone()
+    }
+
+    /// The scripts of the fallback table (ISO 15924, with `Zsym` and `Zmth`) that the library
+    /// as a whole cannot draw (less than 90% of the sample in all faces together): `quire
+    /// serve` warns about each, since their text would come out as boxes. Symbols are spread
+    /// over several families, so this is not the same as "no family lists it".
+    pub fn missing_scripts(&self) -> Vec<String> {
+        let all: Vec<u32> = (0..self.faces.len() as u32).collect();
+        select::SAMPLES
+            .iter()
+            .filter(|sample| !self.covers(&all, sample))
+            .map(|s| s.code.to_string())
+            .collect()
+    }
+
+    /// sha256 (hex) over the file name, size and face index of every face in library order:
+    /// hosts with the same fonts lay out the same, and this lets operators and the cluster test
+    /// check that they do, without exposing paths.
+    pub fn digest(&self) -> String {
+        let mut hash = Sha256::new();
+        for face in &self.faces {
+            let file = &self.files[face.file];
+            hash.update((file.name.len() as u64).to_be_bytes());
+            hash.update(file.name.as_bytes());
+            hash.update(file.size.to_be_bytes());
+            hash.update(face.index.to_be_bytes());
+        }
+        hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Files, faces and roots left out, each with the reason: `quire fonts list` shows them so
+    /// that a font that silently did nothing can be explained.
+    pub fn skipped(&self) -> &[(PathBuf, String)] {
+        &self.skipped
+    }
+
+    fn glyph_in(&self, face: u32, ch: char) -> Option<Glyph> {
+        let f = &self.faces[face as usize];
+        let data = &self.files[f.file].map[..];
+        let gid = f.glyph(data, ch as u32)?;
+        Some(Glyph {
+            face,
+            gid,
+            advance: f.advance(data, gid),
+        })
+    }
+
+    /// The first family of the chain whose best-styled face has `ch`.
+    fn try_chain<S: AsRef<str>>(&self, chain: &[S], q: &Query, ch: char) -> Option<Glyph> {
+        chain.iter().find_map(|name| {
+            let faces = self.by_family.get(&select::family_key(name.as_ref()))?;
+            let best = faces.iter().copied().min_by_key(|&i| {
+                let f = &self.faces[i as usize];
+                (
+                    select::style_rank(f.bold, f.info.italic, f.info.weight, q),
+                    i,
+                )
+            })?;
+            self.glyph_in(best, ch)
+        })
+    }
+
+    /// Whether `faces` together have at least 90% of the sample. It stops at the first miss
+    /// past 10%: most families fail most scripts on their first characters.
+    fn covers(&self, faces: &[u32], sample: &select::Sample) -> bool {
+        let allowed = sample.chars().count() / 10;
+        let mut missed = 0;
+        sample.chars().filter_map(char::from_u32).all(|ch| {
+            if !faces.iter().any(|&i| self.glyph_in(i, ch).is_some()) {
+                missed += 1;
+            }
+            missed <= allowed
+        })
+    }
+
+    fn compute_families(&self) -> Vec<Family> {
+        let mut families: Vec<Family> = self
+            .by_family
+            .values()
+            .map(|faces| {
+                let first = &self.faces[faces[0] as usize];
+                let mut styles = Vec::new();
+                for (bold, italic, label) in [
+                    (false, false, "Regular"),
+                    (true, false, "Bold"),
+                    (false, true, "Italic"),
+                    (true, true, "Bold Italic"),
+                ] {
+                    if faces.iter().any(|&i| {
+                        let f = &self.faces[i as usize];
+                        f.bold == bold && f.info.italic == italic
+                    }) {
+                        styles.push(label.to_string());
+                    }
+                }
+                let scripts = select::SAMPLES
+                    .iter()
+                    .filter(|sample| self.covers(faces, sample))
+                    .map(|sample| sample.code.to_string())
+                    .collect();
+                Family {
+                    name: first.info.family.clone(),
+                    styles,
+                    scripts,
+                }
+            })
+            .collect();
+        families.sort_by(|a, b| {
+            a.name
+                .to_lowercase()
+                .cmp(&b.name.to_lowercase())
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        families
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn library_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<super::Library>();
+    }
+}

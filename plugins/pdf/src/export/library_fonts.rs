@@ -1,0 +1,233 @@
+//! Faces of the host's font library, embedded as subset composite fonts: characters the
+//! standard-14 fonts cannot draw (Czech `ř`, Greek, Arabic, CJK, `☑`).
+//!
+//! Each face used becomes a Type0 font with Identity-H encoding over a CIDFont whose CIDs
+//! are given out in first-use order: CID n is the n-th glyph drawn, and the subset the host
+//! makes holds exactly those glyphs at those ids (so `CIDToGIDMap` is the identity, and a
+//! CFF subset is CID-keyed the same way). `/ToUnicode` maps every CID back to the character
+//! it was drawn for, so text can be searched and copied. Objects are numbered in first-use
+//! order, so the same model gives the same bytes.
+
+use std::collections::HashMap;
+
+use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
+use pdf_writer::{Chunk, Filter, Finish, Name, Rect, Ref, Str};
+use quire_sdk::fonts::{self, LibraryGlyph};
+
+use super::resources::Refs;
+
+/// One library face as this document uses it.
+struct Embedded {
+    face: u32,
+    font: Ref,
+    /// The original glyph id of CID i + 1.
+    glyphs: Vec<u16>,
+    /// Advance of CID i + 1 in 1/1000 em.
+    widths: Vec<f32>,
+    /// The character CID i + 1 was first drawn for.
+    chars: Vec<char>,
+    cids: HashMap<u16, u16>,
+}
+
+#[derive(Default)]
+pub struct LibraryFonts {
+    used: Vec<Embedded>,
+}
+
+impl LibraryFonts {
+    /// The registry index of the font for `glyph`'s face and the CID that draws it,
+    /// registering both on first use.
+    pub fn cid(&mut self, refs: &mut Refs, glyph: LibraryGlyph, ch: char) -> (usize, u16) {
+        let index = match self.used.iter().position(|e| e.face == glyph.face) {
+            Some(i) => i,
+            None => {
+                self.used.push(Embedded {
+                    face: glyph.face,
+                    font: refs.alloc(),
+                    glyphs: Vec::new(),
+                    widths: Vec::new(),
+                    chars: Vec::new(),
+                    cids: HashMap::new(),
+                });
+                self.used.len() - 1
+            }
+        };
+        let e = &mut self.used[index];
+        let cid = *e.cids.entry(glyph.gid).or_insert_with(|| {
+            e.glyphs.push(glyph.gid);
+            e.widths.push(glyph.width as f32);
+            e.chars.push(ch);
+            // A face has at most 65,535 glyphs, so the count fits.
+            e.glyphs.len() as u16
+        });
+        (index, cid)
+    }
+
+    pub fn name(index: usize) -> String {
+        format!("L{}", index + 1)
+    }
+
+    pub fn font_ref(&self, index: usize) -> Ref {
+        self.used[index].font
+    }
+
+    /// Writes every font used into `chunk`; a warning for each face that could not be
+    /// embedded (its text is then shown in whatever font the reader substitutes).
+    pub fn write(&self, chunk: &mut Chunk, refs: &mut Refs, warnings: &mut Vec<String>) {
+        for e in &self.used {
+            if let Err(why) = write_font(chunk, refs, e) {
+                warnings.push(why);
+            }
+        }
+    }
+}
+
+fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), String> {
+    let info = fonts::info(e.face).ok_or_else(|| {
+        format!(
+            "font {} of the library is gone; its text is not shown",
+            e.face
+        )
+    })?;
+    let program = fonts::subset(e.face, &e.glyphs);
+    let (cid_font, descriptor, cmap) = (refs.alloc(), refs.alloc(), refs.alloc());
+    let tag = subset_tag(e);
+    let ps_name = sanitized(&info.postscript_name);
+    let base = format!("{tag}+{ps_name}");
+
+    let mut type0 = chunk.type0_font(e.font);
+    if info.cff {
+        type0.base_font(Name(format!("{base}-Identity-H").as_bytes()));
+    } else {
+        type0.base_font(Name(base.as_bytes()));
+    }
+    type0
+        .encoding_predefined(Name(b"Identity-H"))
+        .descendant_font(cid_font)
+        .to_unicode(cmap);
+    type0.finish();
+
+    let system = SystemInfo {
+        registry: Str(b"Adobe"),
+        ordering: Str(b"Identity"),
+        supplement: 0,
+    };
+    let mut cid = chunk.cid_font(cid_font);
+    cid.subtype(if info.cff {
+        CidFontType::Type0
+    } else {
+        CidFontType::Type2
+    })
+    .base_font(Name(base.as_bytes()))
+    .system_info(system)
+    .font_descriptor(descriptor)
+    .default_width(0.0);
+    if !info.cff {
+        cid.cid_to_gid_map_predefined(Name(b"Identity"));
+    }
+    cid.widths().consecutive(1, e.widths.iter().copied());
+    cid.finish();
+
+    let scale = 1000.0 / f32::from(info.units_per_em.max(1));
+    let em = |v: i16| f32::from(v) * scale;
+    let mut flags = FontFlags::SYMBOLIC;
+    if info.italic || info.italic_angle != 0.0 {
+        flags |= FontFlags::ITALIC;
+    }
+    if info.monospace {
+        flags |= FontFlags::FIXED_PITCH;
+    }
+    let program = program.map(|bytes| (refs.alloc(), bytes));
+    let mut d = chunk.font_descriptor(descriptor);
+    d.name(Name(base.as_bytes()))
+        .flags(flags)
+        .bbox(Rect::new(
+            em(info.bbox[0]),
+            em(info.bbox[1]),
+            em(info.bbox[2]),
+            em(info.bbox[3]),
+        ))
+        .italic_angle(info.italic_angle)
+        .ascent(em(info.ascent))
+        .descent(em(info.descent))
+        .cap_height(em(info.cap_height))
+        // PDF wants a stem width; none is in the font, so it is estimated from the weight
+        // as other writers do.
+        .stem_v(10.0 + 0.244 * (f32::from(info.weight) - 50.0));
+    if let Ok((file, _)) = &program {
+        let file = *file;
+        if info.cff {
+            d.font_file3(file);
+        } else {
+            d.font_file2(file);
+        }
+    }
+    d.finish();
+
+    let mut unicode = UnicodeCmap::new(Name(b"Quire-UTF16"), system);
+    for (i, ch) in e.chars.iter().enumerate() {
+        unicode.pair(i as u16 + 1, *ch);
+    }
+    let cmap_bytes = deflate(&unicode.finish());
+    chunk
+        .cmap(cmap, &cmap_bytes)
+        .filter(Filter::FlateDecode)
+        .finish();
+
+    match program {
+        Ok((file, bytes)) => {
+            let compressed = deflate(&bytes);
+            let mut stream = chunk.stream(file, &compressed);
+            stream.filter(Filter::FlateDecode);
+            if info.cff {
+                stream.pair(Name(b"Subtype"), Name(b"CIDFontType0C"));
+            } else {
+                stream.pair(Name(b"Length1"), bytes.len() as i32);
+            }
+            stream.finish();
+            Ok(())
+        }
+        Err(why) => Err(format!(
+            "the font {} could not be embedded ({why}); readers show its text in a font of their own",
+            info.family
+        )),
+    }
+}
+
+/// Six capital letters naming this subset (PDF's `ABCDEF+Name`), from the face and the
+/// glyphs in it, so different subsets of one face get different names and the same
+/// document the same ones.
+fn subset_tag(e: &Embedded) -> String {
+    // FNV-1a: stable across builds and platforms, unlike std's hasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in e
+        .face
+        .to_le_bytes()
+        .into_iter()
+        .chain(e.glyphs.iter().flat_map(|g| g.to_le_bytes()))
+    {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (0..6)
+        .map(|i| char::from(b'A' + ((h >> (i * 5)) % 26) as u8))
+        .collect()
+}
+
+/// A PostScript name as a PDF name may hold it: printable ASCII without delimiters.
+fn sanitized(name: &str) -> String {
+    let kept: String = name
+        .chars()
+        .filter(|c| c.is_ascii_graphic() && !"()<>[]{}/%#".contains(*c))
+        .take(63)
+        .collect();
+    if kept.is_empty() {
+        "Font".to_string()
+    } else {
+        kept
+    }
+}
+
+fn deflate(bytes: &[u8]) -> Vec<u8> {
+    miniz_oxide::deflate::compress_to_vec_zlib(bytes, 6)
+}

@@ -1,0 +1,262 @@
+//! The host's font library, for the characters the standard-14 fonts cannot draw.
+//!
+//! Latin text keeps the standard-14 metrics (so every stored layout stays as it is); any
+//! other character (Czech `ř`, Greek, Arabic, CJK, `☑`) is measured and drawn with the face
+//! of the operator's library that has it. Font programs stay on the host: a component asks
+//! it which face and glyph draw a character (`fonts.map`), for the face's metrics
+//! (`fonts.info`) and, when exporting a PDF, for a subset of the glyphs it drew
+//! (`fonts.subset`). Natively (tests, tools) a library may be installed with
+//! [`install`]; without one such characters measure and draw as `?`, as before.
+//!
+//! Answers are kept for the length of the call: a component instance lives for one call,
+//! and natively the library is fixed for the process.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::metrics::FontFace;
+use crate::model::FontFamily;
+
+/// The generic family a run asks the library for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    Sans,
+    Serif,
+    Mono,
+}
+
+/// What a run asks the library for: its generic family and style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Style {
+    pub class: Class,
+    pub bold: bool,
+    pub italic: bool,
+}
+
+impl Style {
+    /// The library style standing in for a standard-14 face: Helvetica is sans, Times is
+    /// serif, Courier is mono; Symbol and ZapfDingbats have no style of their own.
+    pub fn of(face: FontFace) -> Style {
+        let (class, styled) = match face.family {
+            FontFamily::Helvetica => (Class::Sans, true),
+            FontFamily::Times => (Class::Serif, true),
+            FontFamily::Courier => (Class::Mono, true),
+            FontFamily::Symbol | FontFamily::ZapfDingbats => (Class::Sans, false),
+        };
+        Style {
+            class,
+            bold: styled && face.bold,
+            italic: styled && face.italic,
+        }
+    }
+}
+
+/// A glyph of a library face as the library answers it: advance in font units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawGlyph {
+    pub face: u32,
+    pub gid: u16,
+    pub advance: u16,
+}
+
+/// A glyph of a library face, with its advance in 1/1000 em as layout measures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LibraryGlyph {
+    pub face: u32,
+    pub gid: u16,
+    pub width: f64,
+}
+
+/// What a PDF's font descriptor needs of a face (lengths in font units).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FaceInfo {
+    pub family: String,
+    pub postscript_name: String,
+    pub weight: u16,
+    pub italic: bool,
+    pub monospace: bool,
+    pub units_per_em: u16,
+    pub ascent: i16,
+    pub descent: i16,
+    pub cap_height: i16,
+    pub italic_angle: f32,
+    pub bbox: [i16; 4],
+    /// CFF outlines: a subset is a bare CFF program (PDF FontFile3), else a TrueType file.
+    pub cff: bool,
+}
+
+/// A font library: the host's through the `fonts` import, or one installed natively.
+pub trait FontLibrary {
+    /// For each character of `text`, the face and glyph that draw it in `style`.
+    fn map(&self, style: Style, text: &str) -> Vec<Option<RawGlyph>>;
+    fn info(&self, face: u32) -> Option<FaceInfo>;
+    /// A program with .notdef and `glyphs`, `glyphs[i]` becoming glyph i + 1.
+    fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String>;
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+static NATIVE: std::sync::OnceLock<Box<dyn FontLibrary + Send + Sync>> = std::sync::OnceLock::new();
+
+/// Installs the library native code (tests, tools) measures and draws with; the first one
+/// installed stays for the process. Components use the host's and need none.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn install(library: Box<dyn FontLibrary + Send + Sync>) {
+    let _ = NATIVE.set(library);
+}
+
+fn with_library<T>(f: impl FnOnce(&dyn FontLibrary) -> T) -> Option<T> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        #[cfg(feature = "guest")]
+        return Some(f(&host::HostLibrary));
+        #[cfg(not(feature = "guest"))]
+        return None;
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    NATIVE.get().map(|lib| f(lib.as_ref()))
+}
+
+#[derive(Default)]
+struct Cache {
+    glyphs: HashMap<(Style, char), Option<LibraryGlyph>>,
+    faces: HashMap<u32, Option<FaceInfo>>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// Whether the library is asked about `ch` at all: control characters draw nothing.
+fn wanted(ch: char) -> bool {
+    !ch.is_control()
+}
+
+/// Looks up, in one call to the library, every character of `text` that `face` cannot
+/// encode and that is not known yet, so the layout's character-by-character measuring
+/// finds them cached.
+pub fn prefetch(face: FontFace, text: &str) {
+    let style = Style::of(face);
+    let missing: String = CACHE.with(|c| {
+        let c = c.borrow();
+        let mut seen = std::collections::HashSet::new();
+        text.chars()
+            .filter(|&ch| {
+                wanted(ch)
+                    && face.encode(ch).is_none()
+                    && !c.glyphs.contains_key(&(style, ch))
+                    && seen.insert(ch)
+            })
+            .collect()
+    });
+    if missing.is_empty() {
+        return;
+    }
+    let Some(answers) = with_library(|lib| lib.map(style, &missing)) else {
+        return;
+    };
+    for (ch, raw) in missing.chars().zip(answers) {
+        let glyph = raw.and_then(scaled);
+        CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
+    }
+}
+
+/// The library glyph that draws `ch` for a run in `face`, when the face itself cannot.
+pub fn glyph(face: FontFace, ch: char) -> Option<LibraryGlyph> {
+    if !wanted(ch) {
+        return None;
+    }
+    let style = Style::of(face);
+    if let Some(known) = CACHE.with(|c| c.borrow().glyphs.get(&(style, ch)).copied()) {
+        return known;
+    }
+    let mut buf = [0u8; 4];
+    let raw = with_library(|lib| lib.map(style, ch.encode_utf8(&mut buf)))?;
+    let glyph = raw.into_iter().next().flatten().and_then(scaled);
+    CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
+    glyph
+}
+
+/// The glyph with its advance in 1/1000 em (none for a face the library cannot describe).
+fn scaled(raw: RawGlyph) -> Option<LibraryGlyph> {
+    let upem = info(raw.face)?.units_per_em;
+    if upem == 0 {
+        return None;
+    }
+    Some(LibraryGlyph {
+        face: raw.face,
+        gid: raw.gid,
+        width: f64::from(raw.advance) * 1000.0 / f64::from(upem),
+    })
+}
+
+/// The metrics of library face `face`.
+pub fn info(face: u32) -> Option<FaceInfo> {
+    if let Some(known) = CACHE.with(|c| c.borrow().faces.get(&face).cloned()) {
+        return known;
+    }
+    let answer = with_library(|lib| lib.info(face)).flatten();
+    CACHE.with(|c| c.borrow_mut().faces.insert(face, answer.clone()));
+    answer
+}
+
+/// An embeddable subset of `face` holding `glyphs` (glyph i + 1 of the subset is
+/// `glyphs[i]`).
+pub fn subset(face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
+    with_library(|lib| lib.subset(face, glyphs))
+        .unwrap_or_else(|| Err("no font library is installed".to_string()))
+}
+
+#[cfg(all(feature = "guest", target_arch = "wasm32"))]
+mod host {
+    use super::*;
+    use crate::bindings::quire::converter::fonts as wit;
+
+    /// The host's library, through the component's `fonts` import.
+    pub struct HostLibrary;
+
+    impl FontLibrary for HostLibrary {
+        fn map(&self, style: Style, text: &str) -> Vec<Option<RawGlyph>> {
+            let query = wit::Query {
+                class: match style.class {
+                    Class::Sans => wit::Class::Sans,
+                    Class::Serif => wit::Class::Serif,
+                    Class::Mono => wit::Class::Mono,
+                },
+                bold: style.bold,
+                italic: style.italic,
+                lang: String::new(),
+            };
+            wit::lookup(&query, text)
+                .into_iter()
+                .map(|g| {
+                    g.map(|g| RawGlyph {
+                        face: g.face,
+                        gid: g.gid,
+                        advance: g.advance,
+                    })
+                })
+                .collect()
+        }
+
+        fn info(&self, face: u32) -> Option<FaceInfo> {
+            wit::info(face).map(|i| FaceInfo {
+                family: i.family,
+                postscript_name: i.postscript_name,
+                weight: i.weight,
+                italic: i.italic,
+                monospace: i.monospace,
+                units_per_em: i.units_per_em,
+                ascent: i.ascent,
+                descent: i.descent,
+                cap_height: i.cap_height,
+                italic_angle: i.italic_angle,
+                bbox: [i.bbox.0, i.bbox.1, i.bbox.2, i.bbox.3],
+                cff: i.cff,
+            })
+        }
+
+        fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
+            wit::subset(face, glyphs)
+        }
+    }
+}
