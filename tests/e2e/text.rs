@@ -30,6 +30,32 @@ fn survival(source: &str, got: &str) -> f64 {
     100.0 * kept as f64 / total.max(1) as f64
 }
 
+/// The share of `source`'s words (between spaces, punctuation trimmed) that `got` holds
+/// whole: the order check the character count lacks. A word drawn in the wrong order (an
+/// Arabic word left to right, an Indic vowel sign after its consonant) is not found.
+fn words_in_order(source: &str, got: &str) -> f64 {
+    // Lines joined with a space, and without one for scripts that break lines between any
+    // two characters (CJK, and long Thai phrases).
+    let spaced: String = got.split_whitespace().collect::<Vec<_>>().join(" ");
+    let joined: String = got.lines().map(str::trim).collect();
+    // Split at punctuation too (Amharic's word space `፡` is one), not at every character
+    // that is not alphanumeric: Indic viramas and vowel signs are marks inside words.
+    let separator = |c: char| {
+        c.is_whitespace()
+            || c.is_ascii_punctuation()
+            || "፡።፣፤፥፦«»“”‘’،؛؟。、，；：！？「」『』（）〈〉《》【】…—–".contains(c)
+    };
+    let words: Vec<&str> = source
+        .split(separator)
+        .filter(|w| w.chars().count() >= 2)
+        .collect();
+    let found = words
+        .iter()
+        .filter(|w| spaced.contains(**w) || joined.contains(**w))
+        .count();
+    100.0 * found as f64 / words.len().max(1) as f64
+}
+
 /// The Markdown file's text as a reader sees it: no front matter, no heading marks.
 fn markdown_text(md: &str) -> String {
     let body = md
@@ -116,11 +142,20 @@ fn the_text_of_every_language_survives_into_the_pdf_in_embedded_fonts() {
                     );
                 }
             }
-            row.push(format!("{kept:.1}%"));
+            let ordered = words_in_order(&source, &text);
+            assert!(
+                ordered >= 90.0,
+                "{lang} {kind}: only {ordered:.1}% of the words read back in order; pdftotext read:\n{}",
+                text.chars().take(400).collect::<String>()
+            );
+            row.push(format!("{kept:.1}%/{ordered:.1}%"));
         }
         table.push(row.join(" "));
     }
-    eprintln!("survival (html md):\n{}", table.join("\n"));
+    eprintln!(
+        "characters/words surviving (html md):\n{}",
+        table.join("\n")
+    );
 }
 
 #[test]

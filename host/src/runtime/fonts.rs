@@ -124,6 +124,35 @@ impl CallFonts {
         )
     }
 
+    pub fn shape(&mut self, face: u32, text: String, rtl: bool, lang: String) -> Vec<wit::Shaped> {
+        // Shaping costs more per character than a lookup, and the same budget bounds both.
+        self.used.mapped_chars = self
+            .used
+            .mapped_chars
+            .saturating_add(text.chars().count().saturating_mul(4));
+        if self.used.mapped_chars > MAX_MAPPED_CHARS {
+            return Vec::new();
+        }
+        let lang = if lang.len() <= 35 { lang.as_str() } else { "" };
+        let library = self.library.get();
+        guarded(
+            || {
+                library
+                    .shape(face, &text, rtl, lang)
+                    .into_iter()
+                    .map(|g| wit::Shaped {
+                        gid: g.gid,
+                        cluster: g.cluster,
+                        advance: g.advance,
+                        x_offset: g.x_offset,
+                        y_offset: g.y_offset,
+                    })
+                    .collect()
+            },
+            Vec::new(),
+        )
+    }
+
     pub fn info(&mut self, face: u32) -> Option<wit::FaceInfo> {
         let info = self.library.get().info(face)?;
         Some(wit::FaceInfo {

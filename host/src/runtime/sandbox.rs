@@ -663,6 +663,16 @@ impl wit_fonts::Host for CallState {
         self.fonts.info(face)
     }
 
+    fn shape(
+        &mut self,
+        face: u32,
+        text: String,
+        rtl: bool,
+        lang: String,
+    ) -> Vec<wit_fonts::Shaped> {
+        self.fonts.shape(face, text, rtl, lang)
+    }
+
     fn subset(&mut self, face: u32, glyphs: Vec<u16>) -> Result<Vec<u8>, String> {
         self.fonts.subset(face, glyphs)
     }

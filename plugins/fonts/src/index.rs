@@ -28,7 +28,8 @@ pub(crate) struct FontFile {
     /// The file name alone: the digest must not depend on where a host keeps its fonts.
     pub name: String,
     pub size: u64,
-    pub map: Mmap,
+    /// Shared, so a shaper can hold the face's bytes (`harfrust` wants an owned source).
+    pub map: std::sync::Arc<Mmap>,
 }
 
 /// Where a face's character map lives in its file.
@@ -207,7 +208,7 @@ fn add_file(scan: &mut Scan, path: PathBuf) {
             path,
             name,
             size,
-            map,
+            map: std::sync::Arc::new(map),
         });
     }
 }

@@ -47,7 +47,10 @@
 
 mod index;
 mod select;
+mod shape;
 mod subset;
+
+pub use shape::Shaped;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -129,6 +132,8 @@ pub struct Library {
     cover_order: Vec<u32>,
     skipped: Vec<(PathBuf, String)>,
     families: OnceLock<Vec<Family>>,
+    /// One per face, filled on the face's first shaping.
+    shapers: Vec<shape::ShaperCache>,
 }
 
 impl std::fmt::Debug for Library {
@@ -162,7 +167,9 @@ impl Library {
         }
         let mut cover_order: Vec<u32> = (0..scan.faces.len() as u32).collect();
         cover_order.sort_by_key(|&i| !scan.faces[i as usize].regular());
+        let shapers = scan.faces.iter().map(|_| Default::default()).collect();
         Library {
+            shapers,
             files: scan.files,
             faces: scan.faces,
             by_family,
@@ -239,6 +246,18 @@ impl Library {
             }
         }
         self.cover_order.iter().find_map(|&f| self.glyph_in(f, ch))
+    }
+
+    /// `text` shaped with `face` (see the `shape` module): glyphs left to right, clusters as
+    /// byte offsets into `text`; empty when the face cannot be shaped with.
+    pub fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<Shaped> {
+        let (Some(f), Some(cache)) = (
+            self.faces.get(face as usize),
+            self.shapers.get(face as usize),
+        ) else {
+            return Vec::new();
+        };
+        shape::shape(cache, &self.files[f.file].map, f.index, text, rtl, lang)
     }
 
     /// A subset of `face` holding .notdef and `glyphs` (original glyph ids, each at most once,

@@ -566,3 +566,39 @@ fn rss_kib() -> u64 {
         })
         .unwrap_or(0)
 }
+
+/// Shaping joins Arabic letters and forms Devanagari conjuncts: the glyphs differ from the
+/// characters' nominal ones, and an RTL run comes out reversed (visual order).
+#[test]
+fn shaping_joins_arabic_and_forms_devanagari_conjuncts() {
+    let lib = lib();
+    let q = Query {
+        class: Class::Sans,
+        bold: false,
+        italic: false,
+        lang: "",
+    };
+    // "salam": four letters that join; shaped, no glyph is the isolated form.
+    let text = "سلام";
+    let face = lib.map(&q, 'س').unwrap().face;
+    let nominal: Vec<u16> = text.chars().map(|c| lib.map(&q, c).unwrap().gid).collect();
+    let shaped = lib.shape(face, text, true, "ar");
+    // Lam and alef make one ligature glyph.
+    assert_eq!(shaped.len(), 3, "{shaped:?}");
+    // Visual order: the last character's glyph comes first.
+    assert_eq!(
+        shaped[0].cluster as usize,
+        text.char_indices().last().unwrap().0
+    );
+    // The first letter takes its initial form, not the isolated one.
+    let first = shaped.iter().find(|g| g.cluster == 0).unwrap();
+    assert_ne!(first.gid, nominal[0], "{shaped:?}");
+    // क्ष: ka, virama, ssa make one conjunct glyph in Noto Sans Devanagari.
+    let conjunct = "क्ष";
+    let deva = lib.map(&q, 'क').unwrap().face;
+    let shaped = lib.shape(deva, conjunct, false, "hi");
+    assert!(shaped.len() < 3, "{shaped:?}");
+    assert!(shaped.iter().all(|g| g.gid != 0));
+    // A face number that does not exist shapes nothing.
+    assert!(lib.shape(u32::MAX, "x", false, "").is_empty());
+}

@@ -13,6 +13,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::metrics::FontFace;
 use crate::model::FontFamily;
@@ -85,11 +86,24 @@ pub struct FaceInfo {
     pub cff: bool,
 }
 
+/// A glyph of shaped text, in font units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapedGlyph {
+    pub gid: u16,
+    /// Byte offset in the shaped text of the first character the glyph stands for.
+    pub cluster: u32,
+    pub advance: i32,
+    pub x_offset: i32,
+    pub y_offset: i32,
+}
+
 /// A font library: the host's through the `fonts` import, or one installed natively.
 pub trait FontLibrary {
     /// For each character of `text`, the face and glyph that draw it in `style`.
     fn map(&self, style: Style, text: &str) -> Vec<Option<RawGlyph>>;
     fn info(&self, face: u32) -> Option<FaceInfo>;
+    /// `text` shaped with `face`, glyphs left to right.
+    fn shape(&self, face: u32, text: &str, rtl: bool) -> Vec<ShapedGlyph>;
     /// A program with .notdef and `glyphs`, `glyphs[i]` becoming glyph i + 1.
     fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String>;
 }
@@ -120,15 +134,30 @@ fn with_library<T>(f: impl FnOnce(&dyn FontLibrary) -> T) -> Option<T> {
 struct Cache {
     glyphs: HashMap<(Style, char), Option<LibraryGlyph>>,
     faces: HashMap<u32, Option<FaceInfo>>,
+    /// Importers and exporters lay the same words out, and a word recurs: shaped once.
+    shaped: HashMap<(u32, bool, String), Rc<Vec<ShapedGlyph>>>,
 }
 
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
 }
 
-/// Whether the library is asked about `ch` at all: control characters draw nothing.
+/// Whether the library is asked about `ch` at all: control characters and invisible
+/// format characters draw nothing.
 fn wanted(ch: char) -> bool {
-    !ch.is_control()
+    !ch.is_control() && !is_invisible(ch)
+}
+
+/// Zero-width non-joiner and joiner: they choose between joined and separate forms (Persian
+/// half-spaces, Indic half forms), so they belong to the word being shaped.
+pub fn is_joiner(ch: char) -> bool {
+    matches!(ch, '\u{200C}' | '\u{200D}')
+}
+
+/// Format characters that steer shaping or bidi and have no glyph of their own (joiners,
+/// marks of direction, isolates, the byte order mark): they measure and draw as nothing.
+pub fn is_invisible(ch: char) -> bool {
+    matches!(ch as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF)
 }
 
 /// Looks up, in one call to the library, every character of `text` that `face` cannot
@@ -199,6 +228,53 @@ pub fn info(face: u32) -> Option<FaceInfo> {
     answer
 }
 
+/// `text` shaped with library face `face` (glyphs left to right; an RTL run reversed),
+/// empty without a library or when the face cannot shape.
+pub fn shape(face: u32, text: &str, rtl: bool) -> Rc<Vec<ShapedGlyph>> {
+    let key = (face, rtl, text.to_string());
+    if let Some(known) = CACHE.with(|c| c.borrow().shaped.get(&key).cloned()) {
+        return known;
+    }
+    let glyphs = Rc::new(with_library(|lib| lib.shape(face, text, rtl)).unwrap_or_default());
+    CACHE.with(|c| c.borrow_mut().shaped.insert(key, glyphs.clone()));
+    glyphs
+}
+
+/// Whether `ch` belongs to a script whose glyphs depend on their neighbours (joining,
+/// conjuncts, reordered or stacked marks), or is a combining mark or joiner: such text is
+/// shaped. Latin, Greek, Cyrillic and CJK are drawn glyph for character, which is what
+/// their standard and CJK fonts expect, and keeps them off the slower path.
+pub fn needs_shaping(ch: char) -> bool {
+    matches!(ch as u32,
+        0x0300..=0x036F       // combining diacritical marks
+        | 0x0591..=0x05FF     // Hebrew (points and cantillation)
+        | 0x0600..=0x08FF     // Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic, Arabic Extended
+        | 0x0900..=0x0DFF     // Devanagari .. Sinhala
+        | 0x0E00..=0x0FFF     // Thai, Lao, Tibetan
+        | 0x1000..=0x109F     // Myanmar
+        | 0x1780..=0x18AF     // Khmer, Mongolian
+        | 0x1A00..=0x1AFF     // Buginese, Tai Tham, combining marks extended
+        | 0x1B00..=0x1BFF     // Balinese, Sundanese, Batak
+        | 0x1DC0..=0x1DFF     // combining marks supplement
+        | 0x200C..=0x200D     // ZWNJ, ZWJ
+        | 0x20D0..=0x20FF     // combining marks for symbols
+        | 0xA800..=0xA8FF     // Syloti Nagri .. Devanagari Extended
+        | 0xA980..=0xA9FF     // Javanese
+        | 0xFB1D..=0xFDFF     // Hebrew and Arabic presentation forms
+        | 0xFE20..=0xFE2F     // combining half marks
+        | 0xFE70..=0xFEFF     // Arabic presentation forms B
+        | 0x11000..=0x11FFF   // Brahmi and the other historic Indic scripts
+    )
+}
+
+/// Whether `ch` is strongly right-to-left (Hebrew, Arabic, Syriac, Thaana, NKo ...) or a
+/// bidi control: a paragraph without one is laid out left to right with no bidi pass.
+pub fn is_rtl(ch: char) -> bool {
+    matches!(ch as u32,
+        0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF
+        | 0x200F | 0x202B | 0x202E | 0x2067)
+}
+
 /// An embeddable subset of `face` holding `glyphs` (glyph i + 1 of the subset is
 /// `glyphs[i]`).
 pub fn subset(face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
@@ -257,6 +333,19 @@ mod host {
 
         fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
             wit::subset(face, glyphs)
+        }
+
+        fn shape(&self, face: u32, text: &str, rtl: bool) -> Vec<ShapedGlyph> {
+            wit::shape(face, text, rtl, "")
+                .into_iter()
+                .map(|g| ShapedGlyph {
+                    gid: g.gid,
+                    cluster: g.cluster,
+                    advance: g.advance,
+                    x_offset: g.x_offset,
+                    y_offset: g.y_offset,
+                })
+                .collect()
         }
     }
 }

@@ -14,7 +14,20 @@
 //!   leading, as in CSS: `top + (height - (ascent - descent)) / 2 + ascent`, with the largest
 //!   ascent and deepest descent of the runs on the line.
 //! - A width that is not a positive number means "do not wrap".
+//! - Text in scripts that need shaping (Arabic, Hebrew marks, Indic, Thai ...; see
+//!   [`fonts::needs_shaping`]) is measured as the font library shapes it, word by word: a
+//!   cluster (a conjunct, a letter with its marks) takes the width of its glyphs and is
+//!   never broken.
+//! - A paragraph holding right-to-left characters goes through the Unicode bidirectional
+//!   algorithm (UAX #9, `unicode-bidi`): its direction is that of its first strong
+//!   character, left alignment becomes right alignment when that is RTL, and each line's
+//!   fragments are placed in visual order (rule L2); an RTL fragment keeps its text in
+//!   logical order and says `rtl`, and exporters draw it right to left. Such lines are not
+//!   justified.
 
+mod complex;
+
+use crate::fonts;
 use crate::metrics::FontFace;
 use crate::model::{Align, Run, Text};
 
@@ -27,6 +40,8 @@ pub struct Fragment {
     /// Offset from the left edge of the box, alignment applied.
     pub x: f64,
     pub width: f64,
+    /// Right to left: the text is in logical order and is drawn from its right end.
+    pub rtl: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -209,6 +224,12 @@ struct Atom {
     ch: char,
     /// Advance in points.
     width: f64,
+    /// Continues the previous atom's shaped cluster: no line breaks before it.
+    joined: bool,
+    /// Bidi embedding level (0 unless the paragraph holds right-to-left text).
+    level: u8,
+    /// The atom's paragraph runs right to left.
+    rtl_paragraph: bool,
 }
 
 impl Atom {
@@ -223,7 +244,7 @@ fn atomize(text: &Text) -> Vec<Atom> {
     for (run, r) in text.runs.iter().enumerate() {
         let face = FontFace::of_run(r);
         let scale = sane_size(r.size) / 1000.0;
-        crate::fonts::prefetch(face, &r.text);
+        fonts::prefetch(face, &r.text);
         for (byte, ch) in r.text.char_indices() {
             let ch = match ch {
                 '\r' => continue,
@@ -240,9 +261,14 @@ fn atomize(text: &Text) -> Vec<Atom> {
                 byte,
                 ch,
                 width,
+                joined: false,
+                level: 0,
+                rtl_paragraph: false,
             });
         }
     }
+    complex::resolve_bidi(&mut atoms);
+    complex::shape_clusters(text, &mut atoms);
     atoms
 }
 
@@ -346,10 +372,12 @@ fn break_lines(atoms: &[Atom], limit: f64) -> Vec<Span> {
         if i > start && seen_word && (atoms[i - 1].is_space() || is_break_before(atoms, i, start)) {
             opportunity = Some(i);
         }
-        if !fits(width + a.width) && i > start {
+        // A line never breaks inside a shaped cluster.
+        if !fits(width + a.width) && i > start && !a.joined {
             let cut = match opportunity {
                 Some(o) if o > start => o,
-                // No break in this line: break the word between characters.
+                // No break in this line: break the word between characters (`a` starts a
+                // cluster).
                 _ => i,
             };
             spans.push(Span {
@@ -436,7 +464,10 @@ fn build_line(
     let gaps = (first_word + 1..drawn.len())
         .filter(|&k| drawn[k - 1].is_space() && !drawn[k].is_space())
         .count();
+    let bidi = drawn.iter().any(|a| a.level > 0);
+    let rtl_paragraph = drawn.first().is_some_and(|a| a.rtl_paragraph);
     let justify = text.align == Align::Justify
+        && !bidi
         && !span.last_of_paragraph
         && gaps > 0
         && limit.is_finite()
@@ -447,14 +478,22 @@ fn build_line(
         0.0
     };
     let line_width = if justify { limit } else { natural };
-    let mut x = match text.align {
+    // Left and justified text starts at the paragraph's start, which is the right edge for
+    // a right-to-left paragraph.
+    let align = match text.align {
+        Align::Left | Align::Justify if rtl_paragraph => Align::Right,
+        other => other,
+    };
+    let mut x = match align {
         Align::Left | Align::Justify => 0.0,
         _ if !limit.is_finite() => 0.0,
         Align::Center => ((limit - natural) / 2.0).max(0.0),
         Align::Right => (limit - natural).max(0.0),
     };
+    let start_x = x;
 
     let mut fragments: Vec<Fragment> = Vec::new();
+    let mut levels: Vec<u8> = Vec::new();
     for (k, a) in drawn.iter().enumerate() {
         // A word after a gap starts a new fragment when justifying, so it can move.
         let new_word = justify && k > first_word && drawn[k - 1].is_space() && !a.is_space();
@@ -462,18 +501,35 @@ fn build_line(
             x += extra;
         }
         match fragments.last_mut() {
-            Some(f) if f.run == a.run && !new_word => {
+            Some(f) if f.run == a.run && !new_word && levels.last() == Some(&a.level) => {
                 f.text.push(a.ch);
                 f.width += a.width;
             }
-            _ => fragments.push(Fragment {
-                run: a.run,
-                text: a.ch.to_string(),
-                x,
-                width: a.width,
-            }),
+            _ => {
+                fragments.push(Fragment {
+                    run: a.run,
+                    text: a.ch.to_string(),
+                    x,
+                    width: a.width,
+                    rtl: a.level % 2 == 1,
+                });
+                levels.push(a.level);
+            }
         }
         x += a.width;
+    }
+    if bidi {
+        // Rule L2: fragments in visual order, placed left to right from the line's start.
+        let order = complex::visual_order(&levels);
+        let mut x = start_x;
+        let mut visual = Vec::with_capacity(fragments.len());
+        for i in order {
+            let mut f = fragments[i].clone();
+            f.x = x;
+            x += f.width;
+            visual.push(f);
+        }
+        fragments = visual;
     }
     Line {
         fragments,

@@ -148,6 +148,7 @@ impl FontFace {
     pub fn char_width(self, ch: char) -> f64 {
         match self.encode(ch) {
             Some(code) => self.code_width(code),
+            None if crate::fonts::is_invisible(ch) => 0.0,
             None => match crate::fonts::glyph(self, ch) {
                 Some(g) => g.width,
                 None => self.code_width(b'?'),

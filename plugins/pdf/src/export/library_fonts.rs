@@ -24,8 +24,9 @@ struct Embedded {
     glyphs: Vec<u16>,
     /// Advance of CID i + 1 in 1/1000 em.
     widths: Vec<f32>,
-    /// The character CID i + 1 was first drawn for.
-    chars: Vec<char>,
+    /// The text CID i + 1 was first drawn for (a shaped cluster may be several
+    /// characters; a cluster's later glyphs stand for none).
+    texts: Vec<String>,
     cids: HashMap<u16, u16>,
 }
 
@@ -37,7 +38,7 @@ pub struct LibraryFonts {
 impl LibraryFonts {
     /// The registry index of the font for `glyph`'s face and the CID that draws it,
     /// registering both on first use.
-    pub fn cid(&mut self, refs: &mut Refs, glyph: LibraryGlyph, ch: char) -> (usize, u16) {
+    pub fn cid(&mut self, refs: &mut Refs, glyph: LibraryGlyph, text: &str) -> (usize, u16) {
         let index = match self.used.iter().position(|e| e.face == glyph.face) {
             Some(i) => i,
             None => {
@@ -46,7 +47,7 @@ impl LibraryFonts {
                     font: refs.alloc(),
                     glyphs: Vec::new(),
                     widths: Vec::new(),
-                    chars: Vec::new(),
+                    texts: Vec::new(),
                     cids: HashMap::new(),
                 });
                 self.used.len() - 1
@@ -56,7 +57,7 @@ impl LibraryFonts {
         let cid = *e.cids.entry(glyph.gid).or_insert_with(|| {
             e.glyphs.push(glyph.gid);
             e.widths.push(glyph.width as f32);
-            e.chars.push(ch);
+            e.texts.push(text.to_string());
             // A face has at most 65,535 glyphs, so the count fits.
             e.glyphs.len() as u16
         });
@@ -165,8 +166,10 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
     d.finish();
 
     let mut unicode = UnicodeCmap::new(Name(b"Quire-UTF16"), system);
-    for (i, ch) in e.chars.iter().enumerate() {
-        unicode.pair(i as u16 + 1, *ch);
+    for (i, text) in e.texts.iter().enumerate() {
+        if !text.is_empty() {
+            unicode.pair_with_multiple(i as u16 + 1, text.chars());
+        }
     }
     let cmap_bytes = deflate(&unicode.finish());
     chunk

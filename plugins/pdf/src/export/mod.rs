@@ -5,6 +5,7 @@
 
 mod canvas;
 mod fields;
+mod glyph_runs;
 mod library_fonts;
 mod picture;
 mod png;

@@ -104,13 +104,13 @@ impl<'a> Resources<'a> {
         format!("F{}", index + 1)
     }
 
-    /// The library font (registry index) and CID that draw `glyph` for `ch`.
+    /// The library font (registry index) and CID that draw `glyph`, shown for `text`.
     pub fn library_glyph(
         &mut self,
         glyph: quire_sdk::fonts::LibraryGlyph,
-        ch: char,
+        text: &str,
     ) -> (usize, u16) {
-        self.library.cid(&mut self.refs, glyph, ch)
+        self.library.cid(&mut self.refs, glyph, text)
     }
 
     /// The ExtGState setting `kind` alpha to `alpha`.

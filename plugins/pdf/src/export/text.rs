@@ -3,12 +3,13 @@
 //! where they have the character, else with an embedded subset of the font library's face
 //! that has it (see `library_fonts`).
 
-use pdf_writer::{Name, Str};
+use pdf_writer::{Name, Str, TextStr};
 use quire_sdk::layout::{layout_text, Line};
 use quire_sdk::metrics::FontFace;
 use quire_sdk::{Color, Rect, Run, Text, VAlign};
 
 use super::canvas::{num, Canvas, Link};
+use super::glyph_runs::{encode, Font, Piece};
 
 /// Underline and strike-through as fractions of the font size (the Helvetica AFM's underline
 /// position and thickness, which the other standard fonts are close to).
@@ -31,50 +32,6 @@ pub fn natural_size(text: &Text) -> (f64, f64) {
     let w = lines.iter().map(|l| l.width).fold(0.0, f64::max);
     let h = lines.iter().map(|l| l.height).sum();
     (w, h)
-}
-
-/// Which font a stretch of a fragment is shown in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Font {
-    /// The run's standard-14 face, by registry index: one byte per character.
-    Standard(usize),
-    /// A library face, by registry index: two-byte CIDs.
-    Library(usize),
-}
-
-/// A stretch of a fragment shown in one font.
-struct Piece {
-    font: Font,
-    bytes: Vec<u8>,
-}
-
-/// Encodes `s` for `face`: WinAnsi for the text fonts, the built-in encoding for Symbol and
-/// ZapfDingbats, and a library face's CIDs for characters neither has. A character no font
-/// has is drawn as `?` (which is what the layout measured it as) and reported once per
-/// document.
-fn encode(s: &str, face: FontFace, canvas: &mut Canvas) -> Vec<Piece> {
-    let mut pieces: Vec<Piece> = Vec::new();
-    let mut push = |font: Font, bytes: &[u8]| match pieces.last_mut() {
-        Some(last) if last.font == font => last.bytes.extend_from_slice(bytes),
-        _ => pieces.push(Piece {
-            font,
-            bytes: bytes.to_vec(),
-        }),
-    };
-    for ch in s.chars() {
-        // The standard face is registered only when drawn with, so a page of CJK text
-        // names no font it does not use.
-        if let Some(b) = face.encode(ch) {
-            push(Font::Standard(canvas.res.font(face)), &[b]);
-        } else if let Some(glyph) = quire_sdk::fonts::glyph(face, ch) {
-            let (index, cid) = canvas.res.library_glyph(glyph, ch);
-            push(Font::Library(index), &cid.to_be_bytes());
-        } else {
-            canvas.res.replaced_char(ch);
-            push(Font::Standard(canvas.res.font(face)), b"?");
-        }
-    }
-    pieces
 }
 
 /// Draws `text` inside `area`: wrapped at its width, aligned vertically by `valign`. Text
@@ -142,7 +99,7 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
             if !(run.size.is_finite() && run.size > 0.0) {
                 continue;
             }
-            let pieces = encode(&frag.text, FontFace::of_run(run), canvas);
+            let pieces = encode(&frag.text, frag.rtl, FontFace::of_run(run), canvas.res);
             placed.push(Placed {
                 run,
                 line: n,
@@ -162,37 +119,53 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
     let mut current: Option<(Font, f32)> = None;
     let mut colour: Option<Color> = None;
     for p in &placed {
-        if p.pieces.iter().all(|piece| piece.bytes.is_empty()) {
+        let Some(first) = p.pieces.first() else {
             continue;
-        }
+        };
+        let size = num(p.run.size);
+        set_font(canvas, &mut current, first.font(), size);
         let c = p.run.color.unwrap_or(Color::BLACK);
         if colour != Some(c) {
             canvas.fill_color(c);
             colour = Some(c);
         }
         let y = canvas.y(p.baseline);
-        canvas
-            .content
-            .set_text_matrix([1.0, 0.0, 0.0, 1.0, num(p.x), y]);
-        // Each piece starts where the previous one's glyphs ended: the fonts' widths
-        // are the ones the layout measured with.
-        let size = num(p.run.size);
+        // Each piece starts where the previous one ended, as the layout measured them.
+        let em = p.run.size / 1000.0;
+        let mut pen = p.x;
         for piece in &p.pieces {
-            if current != Some((piece.font, size)) {
-                let name = match piece.font {
-                    Font::Standard(i) => {
-                        canvas.used.fonts.insert(i);
-                        super::resources::Resources::font_name(i)
+            set_font(canvas, &mut current, piece.font(), size);
+            match piece {
+                Piece::Run { bytes, .. } => {
+                    canvas
+                        .content
+                        .set_text_matrix([1.0, 0.0, 0.0, 1.0, num(pen), y]);
+                    canvas.content.show(Str(bytes));
+                }
+                Piece::Shaped {
+                    glyphs,
+                    actual_text,
+                    ..
+                } => {
+                    if let Some(text) = actual_text {
+                        canvas
+                            .content
+                            .begin_marked_content_with_properties(Name(b"Span"))
+                            .properties()
+                            .actual_text(TextStr(text));
                     }
-                    Font::Library(i) => {
-                        canvas.used.library_fonts.insert(i);
-                        super::library_fonts::LibraryFonts::name(i)
+                    for g in glyphs {
+                        let gx = num(pen + g.x * em);
+                        let gy = y + num(g.y * em);
+                        canvas.content.set_text_matrix([1.0, 0.0, 0.0, 1.0, gx, gy]);
+                        canvas.content.show(Str(&g.cid.to_be_bytes()));
                     }
-                };
-                canvas.content.set_font(Name(name.as_bytes()), size);
-                current = Some((piece.font, size));
+                    if actual_text.is_some() {
+                        canvas.content.end_marked_content();
+                    }
+                }
             }
-            canvas.content.show(Str(&piece.bytes));
+            pen += piece.width() * em;
         }
     }
     canvas.content.end_text();
@@ -202,6 +175,25 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
     }
     canvas.restore();
     collect_links(canvas, &placed);
+}
+
+/// Selects `font` at `size` unless it is the current one, and says the page uses it.
+fn set_font(canvas: &mut Canvas, current: &mut Option<(Font, f32)>, font: Font, size: f32) {
+    if *current == Some((font, size)) {
+        return;
+    }
+    let name = match font {
+        Font::Standard(i) => {
+            canvas.used.fonts.insert(i);
+            super::resources::Resources::font_name(i)
+        }
+        Font::Library(i) => {
+            canvas.used.library_fonts.insert(i);
+            super::library_fonts::LibraryFonts::name(i)
+        }
+    };
+    canvas.content.set_font(Name(name.as_bytes()), size);
+    *current = Some((font, size));
 }
 
 /// Underline and strike-through, as thin filled bars in the run's colour.

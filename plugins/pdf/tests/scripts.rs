@@ -1,0 +1,179 @@
+//! Text in scripts beyond Latin, exported natively with the host's font library installed
+//! (as the component gets it through the `fonts` import): shaped, in bidi order, embedded,
+//! and read back by pdftotext and pdffonts.
+
+mod common;
+
+use std::process::Command;
+use std::sync::Arc;
+
+use common::*;
+use quire_fonts::{Class, Library, Query};
+use quire_sdk::fonts::{self, FaceInfo, FontLibrary, RawGlyph, ShapedGlyph, Style};
+use quire_sdk::layout::layout_text;
+use quire_sdk::*;
+
+/// quire-fonts behind the SDK's library trait, as the host serves it.
+struct Native(Arc<Library>);
+
+impl FontLibrary for Native {
+    fn map(&self, style: Style, text: &str) -> Vec<Option<RawGlyph>> {
+        let q = Query {
+            class: match style.class {
+                fonts::Class::Sans => Class::Sans,
+                fonts::Class::Serif => Class::Serif,
+                fonts::Class::Mono => Class::Mono,
+            },
+            bold: style.bold,
+            italic: style.italic,
+            lang: "",
+        };
+        text.chars()
+            .map(|c| {
+                self.0.map(&q, c).map(|g| RawGlyph {
+                    face: g.face,
+                    gid: g.gid,
+                    advance: g.advance,
+                })
+            })
+            .collect()
+    }
+
+    fn info(&self, face: u32) -> Option<FaceInfo> {
+        self.0.info(face).map(|i| FaceInfo {
+            family: i.family.clone(),
+            postscript_name: i.postscript_name.clone(),
+            weight: i.weight,
+            italic: i.italic,
+            monospace: i.monospace,
+            units_per_em: i.units_per_em,
+            ascent: i.ascent,
+            descent: i.descent,
+            cap_height: i.cap_height,
+            italic_angle: i.italic_angle,
+            bbox: i.bbox,
+            cff: i.cff,
+        })
+    }
+
+    fn shape(&self, face: u32, text: &str, rtl: bool) -> Vec<ShapedGlyph> {
+        self.0
+            .shape(face, text, rtl, "")
+            .into_iter()
+            .map(|g| ShapedGlyph {
+                gid: g.gid,
+                cluster: g.cluster,
+                advance: g.advance,
+                x_offset: g.x_offset,
+                y_offset: g.y_offset,
+            })
+            .collect()
+    }
+
+    fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
+        self.0.subset(face, glyphs)
+    }
+}
+
+fn with_fonts() {
+    let library = Library::open(&Library::default_roots());
+    assert!(
+        library.len() > 100,
+        "the default fonts are missing: `make fonts` installs them ({:?})",
+        library.skipped()
+    );
+    fonts::install(Box::new(Native(Arc::new(library))));
+}
+
+fn paragraph(s: &str) -> Text {
+    Text {
+        runs: vec![run(s, FontFamily::Helvetica, 12.0)],
+        align: Align::Left,
+        ..Text::plain("", 12.0)
+    }
+}
+
+#[test]
+fn a_right_to_left_paragraph_is_right_aligned_in_visual_order_with_its_number_left_to_right() {
+    with_fonts();
+    // "Peace 2026": Arabic word, space, number. The paragraph is RTL (first strong letter);
+    // the number (level 2) keeps its order and stands to the left of the word.
+    let text = paragraph("سلام 2026");
+    let lines = layout_text(&text, 300.0);
+    assert_eq!(lines.len(), 1);
+    let frags = &lines[0].fragments;
+    assert_eq!(frags.len(), 2, "{frags:?}");
+    assert_eq!(frags[0].text, "2026");
+    assert!(!frags[0].rtl && frags[1].rtl, "{frags:?}");
+    assert!(frags[0].x < frags[1].x);
+    let right = frags[1].x + frags[1].width;
+    assert!(
+        (right - 300.0).abs() < 0.01,
+        "right-aligned: ends at {right}"
+    );
+}
+
+#[test]
+fn a_shaped_cluster_is_narrower_than_its_letters_and_never_broken() {
+    with_fonts();
+    // क्षि: ka, virama, ssa, vowel sign i: one conjunct with its vowel sign.
+    let word = "क्षि";
+    let shaped = paragraph(word);
+    let nominal: f64 = word
+        .chars()
+        .map(|c| {
+            fonts::glyph(metrics::FontFace::of_run(&shaped.runs[0]), c)
+                .unwrap()
+                .width
+        })
+        .sum::<f64>()
+        * 12.0
+        / 1000.0;
+    let lines = layout_text(&shaped, 1000.0);
+    let width = lines[0].width;
+    assert!(width < nominal * 0.9, "shaped {width} vs letters {nominal}");
+    // Squeezed to a point: the word is never cut inside its cluster.
+    let lines = layout_text(&paragraph(&word.repeat(3)), 1.0);
+    for line in &lines {
+        let t: String = line.fragments.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(t, word, "{lines:?}");
+    }
+}
+
+#[test]
+fn arabic_hindi_and_chinese_come_back_from_embedded_subsets() {
+    with_fonts();
+    let mut doc = Document::new(Kind::Pdf);
+    let mut page = Page::new(595.0, 842.0);
+    for (i, s) in [
+        "الإعلان العالمي لحقوق الإنسان",
+        "मानव अधिकारों की सार्वभौम घोषणा",
+        "世界人权宣言",
+    ]
+    .iter()
+    .enumerate()
+    {
+        page.shapes.push(text_box(
+            &format!("t{i}"),
+            Rect::new(50.0, 50.0 + 40.0 * i as f64, 495.0, 30.0),
+            vec![run(s, FontFamily::Helvetica, 14.0)],
+            Align::Left,
+        ));
+    }
+    doc.pages.push(page);
+    let (path, out) = export_checked(&request(doc, vec![]), "scripts");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let text = text_of(&path, None);
+    for word in ["الإنسان", "घोषणा", "世界人权宣言"] {
+        assert!(text.contains(word), "{word} not in {text}");
+    }
+    let listing = Command::new("pdffonts").arg(&path).output().unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    for family in ["NotoSansArabic", "NotoSansDevanagari", "NotoSansCJK"] {
+        let row = listing
+            .lines()
+            .find(|l| l.contains(family))
+            .unwrap_or_else(|| panic!("{family} not in\n{listing}"));
+        assert!(row.contains("yes yes yes"), "{row}");
+    }
+}
