@@ -175,7 +175,10 @@ fn a_character_no_installed_font_has_is_named_in_the_warning() {
     let warning = pdf
         .header("x-service-warning")
         .expect("a lossy PDF carries X-Service-Warning");
-    assert!(warning.contains("U+10FFFD"), "{warning}");
+    assert!(
+        warning.contains("drawn as empty boxes") && warning.contains("U+10FFFD"),
+        "{warning}"
+    );
     assert!(!warning.contains("U+4E2D"), "中 has a font: {warning}");
     let work = tempfile::tempdir().unwrap();
     let path = work.path().join("mixed.pdf");
@@ -190,4 +193,6 @@ fn a_character_no_installed_font_has_is_named_in_the_warning() {
         text.contains("中文 heading") && text.contains("plain text"),
         "{text}"
     );
+    // The box stands for the character (its /ActualText), never a `?`.
+    assert!(text.contains('\u{10FFFD}') && !text.contains('?'), "{text}");
 }

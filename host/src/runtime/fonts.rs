@@ -168,6 +168,7 @@ impl CallFonts {
             italic_angle: info.italic_angle,
             bbox: (info.bbox[0], info.bbox[1], info.bbox[2], info.bbox[3]),
             cff: info.cff,
+            notdef_advance: info.notdef_advance,
         })
     }
 

@@ -285,6 +285,10 @@ fn read_face(data: &[u8], font: &FontRef, file: usize, index: u32) -> Result<Fac
         italic_angle: post.as_ref().map_or(0.0, |p| p.italic_angle().to_f32()),
         bbox: [head.x_min(), head.y_min(), head.x_max(), head.y_max()],
         cff,
+        notdef_advance: hmtx
+            .as_bytes()
+            .get(..2)
+            .map_or(0, |b| u16::from_be_bytes([b[0], b[1]])),
     };
     Ok(Face {
         bold: weight >= 600,

@@ -106,6 +106,8 @@ pub struct FaceInfo {
     pub italic_angle: f32,
     pub bbox: [i16; 4],
     pub cff: bool,
+    /// Advance of glyph 0, the .notdef box drawn for a character no face has.
+    pub notdef_advance: u16,
 }
 
 /// One row of `quire fonts list` and of `GET /api/v1`'s fonts: operators check by it that a

@@ -53,6 +53,7 @@ impl FontLibrary for Native {
             italic_angle: i.italic_angle,
             bbox: i.bbox,
             cff: i.cff,
+            notdef_advance: i.notdef_advance,
         })
     }
 
@@ -176,4 +177,30 @@ fn arabic_hindi_and_chinese_come_back_from_embedded_subsets() {
             .unwrap_or_else(|| panic!("{family} not in\n{listing}"));
         assert!(row.contains("yes yes yes"), "{row}");
     }
+}
+
+#[test]
+fn a_character_no_font_has_is_a_visible_box_that_reads_back_as_itself() {
+    with_fonts();
+    let mut doc = Document::new(Kind::Pdf);
+    let mut page = Page::new(595.0, 842.0);
+    page.shapes.push(text_box(
+        "t",
+        Rect::new(50.0, 50.0, 495.0, 30.0),
+        vec![run("box \u{10FFFD} here", FontFamily::Helvetica, 14.0)],
+        Align::Left,
+    ));
+    doc.pages.push(page);
+    let (path, out) = export_checked(&request(doc, vec![]), "scripts-box");
+    assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+    assert!(
+        out.warnings[0].starts_with("characters no installed font has were drawn as empty boxes"),
+        "{:?}",
+        out.warnings
+    );
+    let text = text_of(&path, None);
+    assert!(text.contains("box \u{10FFFD} here"), "{text}");
+    // The box has ink: the .notdef of Liberation Sans is an outlined rectangle.
+    let listing = Command::new("pdffonts").arg(&path).output().unwrap();
+    assert!(String::from_utf8_lossy(&listing.stdout).contains("LiberationSans"));
 }

@@ -84,6 +84,8 @@ pub struct FaceInfo {
     pub bbox: [i16; 4],
     /// CFF outlines: a subset is a bare CFF program (PDF FontFile3), else a TrueType file.
     pub cff: bool,
+    /// Advance of glyph 0, the .notdef box drawn for a character no face has.
+    pub notdef_advance: u16,
 }
 
 /// A glyph of shaped text, in font units.
@@ -203,6 +205,18 @@ pub fn glyph(face: FontFace, ch: char) -> Option<LibraryGlyph> {
     let glyph = raw.into_iter().next().flatten().and_then(scaled);
     CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
     glyph
+}
+
+/// The .notdef glyph (glyph 0, a visible box) of the face that draws Latin text for a run
+/// in `face`: what a character no installed font has is drawn as, at that box's width.
+pub fn notdef(face: FontFace) -> Option<LibraryGlyph> {
+    let latin = glyph(face, 'A')?;
+    let info = info(latin.face)?;
+    Some(LibraryGlyph {
+        face: latin.face,
+        gid: 0,
+        width: f64::from(info.notdef_advance) * 1000.0 / f64::from(info.units_per_em.max(1)),
+    })
 }
 
 /// The glyph with its advance in 1/1000 em (none for a face the library cannot describe).
@@ -328,6 +342,7 @@ mod host {
                 italic_angle: i.italic_angle,
                 bbox: [i.bbox.0, i.bbox.1, i.bbox.2, i.bbox.3],
                 cff: i.cff,
+                notdef_advance: i.notdef_advance,
             })
         }
 

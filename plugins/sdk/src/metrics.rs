@@ -149,7 +149,7 @@ impl FontFace {
         match self.encode(ch) {
             Some(code) => self.code_width(code),
             None if crate::fonts::is_invisible(ch) => 0.0,
-            None => match crate::fonts::glyph(self, ch) {
+            None => match crate::fonts::glyph(self, ch).or_else(|| crate::fonts::notdef(self)) {
                 Some(g) => g.width,
                 None => self.code_width(b'?'),
             },

@@ -69,8 +69,9 @@ impl Piece {
     }
 }
 
-/// Encodes fragment text `s` of a run in `face`. A character no font has is drawn as `?`
-/// (which is what the layout measured it as) and reported once per document.
+/// Encodes fragment text `s` of a run in `face`. A character no font has is drawn as the
+/// .notdef box of the run's library face (or `?` without a library), which is what the
+/// layout measured it as, and reported once per document.
 pub fn encode(s: &str, rtl: bool, face: FontFace, res: &mut Resources) -> Vec<Piece> {
     let mut pieces: Vec<Piece> = Vec::new();
     let chars: Vec<(usize, char)> = s.char_indices().collect();
@@ -90,9 +91,27 @@ pub fn encode(s: &str, rtl: bool, face: FontFace, res: &mut Resources) -> Vec<Pi
             continue;
         }
         let Some(glyph) = fonts::glyph(face, ch) else {
-            res.replaced_char(ch);
-            let font = Font::Standard(res.font(face));
-            push_run(&mut pieces, font, b"?", face.code_width(b'?'));
+            match fonts::notdef(face) {
+                Some(notdef) => {
+                    res.boxed_char(ch);
+                    let (index, cid) = res.library_glyph(notdef, "");
+                    pieces.push(Piece::Shaped {
+                        font: index,
+                        glyphs: vec![PlacedGlyph {
+                            cid,
+                            x: 0.0,
+                            y: 0.0,
+                        }],
+                        width: notdef.width,
+                        actual_text: Some(ch.to_string()),
+                    });
+                }
+                None => {
+                    res.replaced_char(ch);
+                    let font = Font::Standard(res.font(face));
+                    push_run(&mut pieces, font, b"?", face.code_width(b'?'));
+                }
+            }
             i += 1;
             continue;
         };

@@ -28,6 +28,8 @@ struct Embedded {
     /// characters; a cluster's later glyphs stand for none).
     texts: Vec<String>,
     cids: HashMap<u16, u16>,
+    /// Advance of .notdef (CID 0, glyph 0) in 1/1000 em, once it is drawn.
+    notdef_width: Option<f32>,
 }
 
 #[derive(Default)]
@@ -49,11 +51,17 @@ impl LibraryFonts {
                     widths: Vec::new(),
                     texts: Vec::new(),
                     cids: HashMap::new(),
+                    notdef_width: None,
                 });
                 self.used.len() - 1
             }
         };
         let e = &mut self.used[index];
+        if glyph.gid == 0 {
+            // .notdef is glyph 0 of every subset: CID 0, never listed.
+            e.notdef_width = Some(glyph.width as f32);
+            return (index, 0);
+        }
         let cid = *e.cids.entry(glyph.gid).or_insert_with(|| {
             e.glyphs.push(glyph.gid);
             e.widths.push(glyph.width as f32);
@@ -126,7 +134,12 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
     if !info.cff {
         cid.cid_to_gid_map_predefined(Name(b"Identity"));
     }
-    cid.widths().consecutive(1, e.widths.iter().copied());
+    match e.notdef_width {
+        Some(w) => cid
+            .widths()
+            .consecutive(0, std::iter::once(w).chain(e.widths.iter().copied())),
+        None => cid.widths().consecutive(1, e.widths.iter().copied()),
+    };
     cid.finish();
 
     let scale = 1000.0 / f32::from(info.units_per_em.max(1));

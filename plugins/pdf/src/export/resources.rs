@@ -73,6 +73,8 @@ pub struct Resources<'a> {
     warnings: Vec<String>,
     /// Characters drawn as `?`, in order of first appearance.
     replaced: Vec<char>,
+    /// Characters no installed font has, drawn as .notdef boxes.
+    boxed: Vec<char>,
 }
 
 impl<'a> Resources<'a> {
@@ -87,6 +89,7 @@ impl<'a> Resources<'a> {
             states: Vec::new(),
             warnings: Vec::new(),
             replaced: Vec::new(),
+            boxed: Vec::new(),
         }
     }
 
@@ -233,6 +236,13 @@ impl<'a> Resources<'a> {
         }
     }
 
+    /// Notes a character drawn as a missing-glyph box because no installed font has it.
+    pub fn boxed_char(&mut self, ch: char) {
+        if !self.boxed.contains(&ch) {
+            self.boxed.push(ch);
+        }
+    }
+
     /// Writes the page's `/Resources` dictionary.
     pub fn write_page_resources(
         &self,
@@ -292,6 +302,12 @@ impl<'a> Resources<'a> {
         if !self.replaced.is_empty() {
             self.warnings.push(replaced_warning(&self.replaced));
         }
+        if !self.boxed.is_empty() {
+            self.warnings.push(format!(
+                "characters no installed font has were drawn as empty boxes: {}",
+                listed(&self.boxed)
+            ));
+        }
         (self.chunk, self.refs, self.warnings)
     }
 }
@@ -300,6 +316,14 @@ impl<'a> Resources<'a> {
 const LISTED: usize = 12;
 
 fn replaced_warning(chars: &[char]) -> String {
+    format!(
+        "characters the fonts at hand cannot draw were replaced: {} (drawn as ?)",
+        listed(chars)
+    )
+}
+
+/// The characters a warning names: the first few, then how many more.
+fn listed(chars: &[char]) -> String {
     let shown: Vec<String> = chars
         .iter()
         .take(LISTED)
@@ -311,10 +335,7 @@ fn replaced_warning(chars: &[char]) -> String {
     } else {
         String::new()
     };
-    format!(
-        "characters the fonts at hand cannot draw were replaced: {}{tail} (drawn as ?)",
-        shown.join(", ")
-    )
+    format!("{}{tail}", shown.join(", "))
 }
 
 /// A character as the warning shows it: itself when printable, else its code point.
