@@ -23,6 +23,8 @@ pub struct App {
     pub db: Db,
     pub blobs: Blobs,
     pub plugins: Arc<Plugins>,
+    /// The converters' font library as GET /api/v1 describes it.
+    pub fonts: Arc<crate::fonts::Fonts>,
     /// Request bodies held in memory, across every request.
     pub bodies: MemoryBudget,
     /// Answers through form links, per client address and per form.
@@ -74,6 +76,10 @@ impl App {
         if !installed.is_empty() {
             tracing::info!("installed plugins: {}", installed.join(", "));
         }
+        let fonts = Arc::new(crate::fonts::Fonts::new(
+            plugins.fonts().clone(),
+            config.font_roots_listed,
+        ));
         let bodies = MemoryBudget::new(config.body_memory);
         let burst = |per_minute| Throttle::new(per_minute, per_minute);
         let link_limits = Arc::new(LinkLimits {
@@ -99,6 +105,7 @@ impl App {
             db,
             blobs,
             plugins: Arc::new(plugins),
+            fonts,
         })
     }
 }

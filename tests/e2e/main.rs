@@ -16,6 +16,7 @@ mod editor;
 mod exhaustion;
 mod faults;
 mod first_steps;
+mod fonts;
 mod formats;
 mod forms;
 mod golden;

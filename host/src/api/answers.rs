@@ -592,6 +592,7 @@ pub struct Surface {
     /// `METHOD /path` of every write.
     pub write: Vec<String>,
     pub formats: SurfaceFormats,
+    pub fonts: SurfaceFonts,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -611,6 +612,32 @@ pub struct SurfaceFormats {
     pub readable: Vec<FormatEntry>,
     /// What `GET /documents/{id}.{extension}` gives.
     pub downloads: Vec<FormatEntry>,
+}
+
+/// The fonts this host draws text with beyond the standard PDF fonts: what documents in
+/// other scripts will look like here. Files are not named; `quire fonts list` on the host
+/// shows them.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SurfaceFonts {
+    /// sha256 (hex) over the file names, sizes and face indexes of the library: hosts with
+    /// the same digest lay text out alike.
+    pub digest: String,
+    /// By name.
+    pub families: Vec<SurfaceFontFamily>,
+    /// ISO 15924 codes of the scripts (with `Zsym` symbols and `Zmth` maths) no installed
+    /// font draws: their characters come out as `?`.
+    pub missing: Vec<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SurfaceFontFamily {
+    pub family: String,
+    /// Among `Regular`, `Bold`, `Italic`, `Bold Italic`.
+    pub styles: Vec<String>,
+    /// ISO 15924 codes of the scripts the family covers (90% of a sample of basic letters).
+    pub scripts: Vec<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

@@ -72,7 +72,18 @@ impl Formats {
 pub async fn surface(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
-) -> Json<answers::Surface> {
+) -> Result<Json<answers::Surface>, ApiError> {
+    // The first answer may open the font library: off the executor. Later ones find the
+    // summary made.
+    let fonts = match app.fonts.ready_summary() {
+        Some(summary) => summary,
+        None => {
+            let fonts = app.fonts.clone();
+            tokio::task::spawn_blocking(move || fonts.summary())
+                .await
+                .map_err(|e| anyhow::anyhow!("describing the font library: {e}"))?
+        }
+    };
     let base = &base_url;
     let formats = Formats::of(&app);
     let list = |read: bool| -> Vec<String> {
@@ -86,7 +97,7 @@ pub async fn surface(
         media_type: media_type.to_string(),
         extension: extension.to_string(),
     };
-    Json(answers::Surface {
+    Ok(Json(answers::Surface {
         ok: True,
         version: 1,
         docs: format!("{base}/api/v1/openapi.json"),
@@ -106,7 +117,20 @@ pub async fn surface(
                 .collect(),
             downloads: formats.servable.iter().map(|(e, m)| entry(e, m)).collect(),
         },
-    })
+        fonts: answers::SurfaceFonts {
+            digest: fonts.digest.clone(),
+            families: fonts
+                .families
+                .iter()
+                .map(|f| answers::SurfaceFontFamily {
+                    family: f.name.clone(),
+                    styles: f.styles.clone(),
+                    scripts: f.scripts.clone(),
+                })
+                .collect(),
+            missing: fonts.missing.clone(),
+        },
+    }))
 }
 
 pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], String) {

@@ -1,7 +1,9 @@
-//! The command line: `serve`, `convert`, `plugins`, `schema` (and `admin`, for accounts).
+//! The command line: `serve`, `convert`, `plugins`, `fonts`, `schema` (and `admin`, for
+//! accounts).
 
 mod admin;
 mod convert;
+mod fonts;
 mod plugins;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +32,9 @@ pub enum Command {
     /// Manages converter components.
     #[command(subcommand)]
     Plugins(plugins::PluginsCommand),
+    /// The font library converters draw text with (QUIRE_FONTS, then the default set).
+    #[command(subcommand)]
+    Fonts(fonts::FontsCommand),
     /// Accounts, credentials, plans and the bin.
     #[command(subcommand)]
     Admin(admin::AdminCommand),
@@ -60,6 +65,10 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
         return plugins::run_new(name, dir, sdk.as_deref());
     }
     let config = Config::from_settings(&settings?)?;
+    // The library alone, from the configured roots: no database, no converters.
+    if let Command::Fonts(cmd) = cli.command {
+        return fonts::run(&config, cmd);
+    }
     if let Command::Admin(admin::AdminCommand::Blobs(admin::BlobsCommand::Migrate { to, json })) =
         &cli.command
     {
@@ -93,6 +102,6 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
             println!("{}", serde_json::to_string_pretty(&document)?);
             Ok(())
         }
-        Command::Admin(_) | Command::Schema => Ok(()),
+        Command::Admin(_) | Command::Schema | Command::Fonts(_) => Ok(()),
     }
 }

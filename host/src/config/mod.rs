@@ -39,6 +39,9 @@ pub struct Config {
     pub meter_built_ins: bool,
     /// `QUIRE_FONTS` then, unless `QUIRE_FONTS_DEFAULTS=false`, the default directories.
     pub font_roots: Vec<PathBuf>,
+    /// How many of `font_roots`, from the front, `QUIRE_FONTS` named; the rest are the
+    /// default set (`quire fonts list` says which a font came from).
+    pub font_roots_listed: usize,
     pub workers: usize,
     pub max_waiting: usize,
     pub mail: MailConfig,
@@ -169,23 +172,24 @@ pub struct MailConfig {
     pub poll: Duration,
 }
 
-/// A setting given as an empty string counts as not given (`QUIRE_SMTP_URL=` in a unit
-/// file switches mail off rather than failing to parse).
 /// The operator's font roots (`QUIRE_FONTS`, colon-separated) first, so their families
-/// win over the default set's.
-fn font_roots(listed: Option<&str>, defaults: bool) -> Vec<PathBuf> {
+/// win over the default set's; also how many of them `QUIRE_FONTS` named.
+fn font_roots(listed: Option<&str>, defaults: bool) -> (Vec<PathBuf>, usize) {
     let mut roots: Vec<PathBuf> = listed
         .unwrap_or("")
         .split(':')
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
         .collect();
+    let named = roots.len();
     if defaults {
         roots.extend(crate::runtime::FontLibrary::default_roots());
     }
-    roots
+    (roots, named)
 }
 
+/// A setting given as an empty string counts as not given (`QUIRE_SMTP_URL=` in a unit
+/// file switches mail off rather than failing to parse).
 fn given<T: AsRef<std::ffi::OsStr>>(value: &Option<T>) -> Option<&T> {
     value.as_ref().filter(|v| !v.as_ref().is_empty())
 }
@@ -225,6 +229,8 @@ impl Config {
             .unwrap_or_else(|| data_dir.join("cache"));
         let blobs =
             BlobLocation::parse(given(&s.blobs).map(String::as_str), &data_dir.join("blobs"))?;
+        let (font_roots, font_roots_listed) =
+            font_roots(given(&s.fonts).map(String::as_str), s.fonts_defaults);
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
@@ -248,7 +254,8 @@ impl Config {
                 deadline: Duration::from_millis(s.deadline_ms),
             },
             meter_built_ins: s.meter_built_ins,
-            font_roots: font_roots(given(&s.fonts).map(String::as_str), s.fonts_defaults),
+            font_roots,
+            font_roots_listed,
             workers: s.workers.unwrap_or(cores),
             max_waiting: s.queue,
             mail: MailConfig {

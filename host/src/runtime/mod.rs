@@ -117,6 +117,8 @@ pub struct Plugins {
     /// other builds are metered.
     built_ins: RwLock<HashSet<String>>,
     meter_built_ins: bool,
+    /// The sandbox's font library, for `crate::fonts` (what operators and clients see of it).
+    fonts: Arc<FontLibrary>,
 }
 
 /// What `Plugins::open` needs besides storage.
@@ -134,7 +136,7 @@ pub struct PluginSettings {
 impl Plugins {
     pub async fn open(db: Db, blobs: Blobs, settings: PluginSettings) -> anyhow::Result<Plugins> {
         let fonts = FontLibrary::new(settings.font_roots);
-        let sandbox = Arc::new(Sandbox::new(settings.cache_dir, fonts)?);
+        let sandbox = Arc::new(Sandbox::new(settings.cache_dir, fonts.clone())?);
         let plugins = Plugins {
             sandbox,
             registry: Registry::new(db, blobs),
@@ -151,6 +153,7 @@ impl Plugins {
             eager: AtomicBool::new(false),
             built_ins: RwLock::default(),
             meter_built_ins: settings.meter_built_ins,
+            fonts,
         };
         plugins.reload().await?;
         Ok(plugins)
@@ -158,6 +161,11 @@ impl Plugins {
 
     pub fn limits(&self) -> Limits {
         self.limits
+    }
+
+    /// The font library converters draw text with (opened on first use).
+    pub fn fonts(&self) -> &Arc<FontLibrary> {
+        &self.fonts
     }
 
     /// How the component with sha256 `digest` is bounded: fuel, unless it is one of the
