@@ -12,6 +12,9 @@ need_apt=()
 [ -e /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf ] || need_apt+=(fonts-noto-core)
 [ -e /usr/share/fonts/truetype/noto/NotoSansMono-Regular.ttf ] || need_apt+=(fonts-noto-mono)
 [ -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || need_apt+=(fonts-noto-cjk)
+# Monochrome emoji and symbols Noto's core set lacks (Noto's colour emoji is a bitmap font,
+# which a PDF cannot embed as a CID font).
+[ -e /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf ] || need_apt+=(fonts-symbola)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt_install "${need_apt[@]}"
 fi
