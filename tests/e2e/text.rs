@@ -142,6 +142,25 @@ fn the_text_of_every_language_survives_into_the_pdf_in_embedded_fonts() {
                     );
                 }
             }
+            // The document's language picks the CJK faces of its region.
+            let region = match lang {
+                "ja" => Some("jp"),
+                "ko" => Some("kr"),
+                "zh-Hans" => Some("sc"),
+                "zh-Hant" => Some("tc"),
+                _ => None,
+            };
+            if let Some(region) = region {
+                let cjk: Vec<String> = fonts_of(&path)
+                    .into_iter()
+                    .map(|(name, _, _)| name.to_lowercase())
+                    .filter(|name| name.contains("cjk"))
+                    .collect();
+                assert!(
+                    !cjk.is_empty() && cjk.iter().all(|n| n.contains(&format!("cjk{region}"))),
+                    "{lang} {kind}: {cjk:?}"
+                );
+            }
             let ordered = words_in_order(&source, &text);
             assert!(
                 ordered >= 90.0,

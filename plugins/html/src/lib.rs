@@ -89,6 +89,9 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         Some(t) if !t.is_empty() => Some(t.to_string()),
         _ => page_title(root),
     };
+    let lang = document_lang(root);
+    // Before the layout: the language picks glyph forms, and so widths.
+    quire_sdk::fonts::set_lang(lang.as_deref().unwrap_or(""));
     let mut builder = builder::Builder::new(&request.images);
     builder.base = base_href(root);
     builder.children(root, 0);
@@ -147,6 +150,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
 
     let mut document = Document::new(Kind::Pdf);
     document.title = title;
+    document.lang = lang;
     document.pages = pages;
     Ok(Imported {
         document,
@@ -183,6 +187,18 @@ fn page_title(root: NodeRef<'_, Node>) -> Option<String> {
         .collect();
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     (!text.is_empty()).then_some(text)
+}
+
+/// The document's language: `lang` (or `xml:lang`) on `<html>`, when it is a language tag.
+fn document_lang(root: NodeRef<'_, Node>) -> Option<String> {
+    root.descendants()
+        .find_map(|n| match n.value() {
+            Node::Element(e) if e.name() == "html" => e.attr("lang").or_else(|| e.attr("xml:lang")),
+            _ => None,
+        })
+        .map(str::trim)
+        .filter(|l| quire_sdk::validate::is_language_tag(l))
+        .map(str::to_string)
 }
 
 /// The first `<base href>`, when it is an absolute http(s) URL.

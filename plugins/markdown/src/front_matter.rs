@@ -2,12 +2,34 @@
 //!
 //! Done here rather than with pulldown-cmark's metadata blocks: those are recognised
 //! anywhere in the document, and would swallow a thematic break followed by a setext heading
-//! in the middle of a text. Only the `title` key is read; the rest is skipped.
+//! in the middle of a text. Only the `title` and `lang` keys are read; the rest is skipped.
 
-/// The text after any front matter, and the front matter's title.
-pub fn split(text: &str) -> (&str, Option<String>) {
+/// What the front matter says.
+#[derive(Debug, Default, PartialEq)]
+pub struct FrontMatter {
+    pub title: Option<String>,
+    /// `lang:` (BCP 47), as pandoc reads it.
+    pub lang: Option<String>,
+}
+
+/// The text after any front matter, and the front matter's title and language.
+pub fn split_all(text: &str) -> (&str, FrontMatter) {
+    let (body, lines) = block(text);
+    let matter = FrontMatter {
+        title: title(&lines),
+        lang: lines
+            .iter()
+            .find_map(|l| l.strip_prefix("lang:"))
+            .map(|v| unquote(v.trim()).trim().to_string())
+            .filter(|v| quire_sdk::validate::is_language_tag(v)),
+    };
+    (body, matter)
+}
+
+/// The text after any front matter, and the front matter's lines (none without one).
+fn block(text: &str) -> (&str, Vec<&str>) {
     let Some(rest) = text.strip_prefix("---\n") else {
-        return (text, None);
+        return (text, Vec::new());
     };
     let mut offset = 0;
     let mut lines = Vec::new();
@@ -16,17 +38,17 @@ pub fn split(text: &str) -> (&str, Option<String>) {
         offset += line.len();
         if content.trim_end() == "---" || content.trim_end() == "..." {
             if !lines.iter().all(|l: &&str| looks_like_yaml(l)) {
-                return (text, None);
+                return (text, Vec::new());
             }
             // `offset` counts whole lines: a character boundary.
             return rest
                 .get(offset..)
-                .map_or((text, None), |body| (body, title(&lines)));
+                .map_or((text, Vec::new()), |body| (body, lines));
         }
         lines.push(content);
     }
     // Never closed: not front matter but a thematic break and text.
-    (text, None)
+    (text, Vec::new())
 }
 
 /// Whether a line can belong to a YAML mapping: `key: value`, a list item, an indented
@@ -85,6 +107,21 @@ fn unquote(v: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn split(text: &str) -> (&str, Option<String>) {
+        let (body, matter) = split_all(text);
+        (body, matter.title)
+    }
+
+    #[test]
+    fn reads_the_language_and_refuses_what_is_not_a_tag() {
+        let (_, m) = split_all("---\ntitle: T\nlang: ja\n---\ntext");
+        assert_eq!(m.lang.as_deref(), Some("ja"));
+        let (_, m) = split_all("---\nlang: \"zh-Hant\"\n---\ntext");
+        assert_eq!(m.lang.as_deref(), Some("zh-Hant"));
+        let (_, m) = split_all("---\nlang: not a tag!\n---\ntext");
+        assert_eq!(m.lang, None);
+    }
 
     #[test]
     fn skips_front_matter_and_reads_the_title() {

@@ -66,11 +66,13 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     }
     let setup = page_setup(request.option("paper"))?;
     let text = normalize_newlines(decode(&request.bytes)?);
-    let (body, front_title) = front_matter::split(&text);
+    let (body, front) = front_matter::split_all(&text);
     let title = match request.option("title").map(str::trim) {
         Some(t) if !t.is_empty() => Some(t.to_string()),
-        _ => front_title,
+        _ => front.title,
     };
+    // Before the layout: the language picks glyph forms, and so widths.
+    quire_sdk::fonts::set_lang(front.lang.as_deref().unwrap_or(""));
 
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
@@ -97,6 +99,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
 
     let mut document = Document::new(Kind::Pdf);
     document.title = title;
+    document.lang = front.lang;
     document.pages = pages;
     let mut warnings = builder.warnings;
     warnings.extend(flow_warnings);

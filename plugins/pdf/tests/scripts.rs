@@ -17,7 +17,7 @@ use quire_sdk::*;
 struct Native(Arc<Library>);
 
 impl FontLibrary for Native {
-    fn map(&self, style: Style, text: &str) -> Vec<Option<RawGlyph>> {
+    fn map(&self, style: Style, lang: &str, text: &str) -> Vec<Option<RawGlyph>> {
         let q = Query {
             class: match style.class {
                 fonts::Class::Sans => Class::Sans,
@@ -26,7 +26,7 @@ impl FontLibrary for Native {
             },
             bold: style.bold,
             italic: style.italic,
-            lang: "",
+            lang,
         };
         text.chars()
             .map(|c| {
@@ -57,9 +57,9 @@ impl FontLibrary for Native {
         })
     }
 
-    fn shape(&self, face: u32, text: &str, rtl: bool) -> Vec<ShapedGlyph> {
+    fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<ShapedGlyph> {
         self.0
-            .shape(face, text, rtl, "")
+            .shape(face, text, rtl, lang)
             .into_iter()
             .map(|g| ShapedGlyph {
                 gid: g.gid,

@@ -101,11 +101,12 @@ pub struct ShapedGlyph {
 
 /// A font library: the host's through the `fonts` import, or one installed natively.
 pub trait FontLibrary {
-    /// For each character of `text`, the face and glyph that draw it in `style`.
-    fn map(&self, style: Style, text: &str) -> Vec<Option<RawGlyph>>;
+    /// For each character of `text`, the face and glyph that draw it in `style` for text
+    /// in language `lang` (BCP 47 or empty).
+    fn map(&self, style: Style, lang: &str, text: &str) -> Vec<Option<RawGlyph>>;
     fn info(&self, face: u32) -> Option<FaceInfo>;
     /// `text` shaped with `face`, glyphs left to right.
-    fn shape(&self, face: u32, text: &str, rtl: bool) -> Vec<ShapedGlyph>;
+    fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<ShapedGlyph>;
     /// A program with .notdef and `glyphs`, `glyphs[i]` becoming glyph i + 1.
     fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String>;
 }
@@ -134,6 +135,8 @@ fn with_library<T>(f: impl FnOnce(&dyn FontLibrary) -> T) -> Option<T> {
 
 #[derive(Default)]
 struct Cache {
+    /// The document's language, which every answer below depends on.
+    lang: String,
     glyphs: HashMap<(Style, char), Option<LibraryGlyph>>,
     faces: HashMap<u32, Option<FaceInfo>>,
     /// Importers and exporters lay the same words out, and a word recurs: shaped once.
@@ -142,6 +145,32 @@ struct Cache {
 
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// Sets the language of the text laid out from now on (the document's `lang`; empty when
+/// unknown), which picks e.g. Japanese or Chinese glyph forms. The glue sets it from the
+/// model before an export; an importer sets it once it has read the source's language. A
+/// tag of another shape counts as none.
+pub fn set_lang(lang: &str) {
+    let lang = if crate::validate::is_language_tag(lang) {
+        lang
+    } else {
+        ""
+    };
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.lang != lang {
+            // Answers for another language may differ: ask again.
+            *c = Cache {
+                lang: lang.to_string(),
+                ..Cache::default()
+            };
+        }
+    });
+}
+
+fn current_lang() -> String {
+    CACHE.with(|c| c.borrow().lang.clone())
 }
 
 /// Whether the library is asked about `ch` at all: control characters and invisible
@@ -182,7 +211,8 @@ pub fn prefetch(face: FontFace, text: &str) {
     if missing.is_empty() {
         return;
     }
-    let Some(answers) = with_library(|lib| lib.map(style, &missing)) else {
+    let lang = current_lang();
+    let Some(answers) = with_library(|lib| lib.map(style, &lang, &missing)) else {
         return;
     };
     for (ch, raw) in missing.chars().zip(answers) {
@@ -201,7 +231,8 @@ pub fn glyph(face: FontFace, ch: char) -> Option<LibraryGlyph> {
         return known;
     }
     let mut buf = [0u8; 4];
-    let raw = with_library(|lib| lib.map(style, ch.encode_utf8(&mut buf)))?;
+    let lang = current_lang();
+    let raw = with_library(|lib| lib.map(style, &lang, ch.encode_utf8(&mut buf)))?;
     let glyph = raw.into_iter().next().flatten().and_then(scaled);
     CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
     glyph
@@ -249,7 +280,8 @@ pub fn shape(face: u32, text: &str, rtl: bool) -> Rc<Vec<ShapedGlyph>> {
     if let Some(known) = CACHE.with(|c| c.borrow().shaped.get(&key).cloned()) {
         return known;
     }
-    let glyphs = Rc::new(with_library(|lib| lib.shape(face, text, rtl)).unwrap_or_default());
+    let lang = current_lang();
+    let glyphs = Rc::new(with_library(|lib| lib.shape(face, text, rtl, &lang)).unwrap_or_default());
     CACHE.with(|c| c.borrow_mut().shaped.insert(key, glyphs.clone()));
     glyphs
 }
@@ -305,7 +337,7 @@ mod host {
     pub struct HostLibrary;
 
     impl FontLibrary for HostLibrary {
-        fn map(&self, style: Style, text: &str) -> Vec<Option<RawGlyph>> {
+        fn map(&self, style: Style, lang: &str, text: &str) -> Vec<Option<RawGlyph>> {
             let query = wit::Query {
                 class: match style.class {
                     Class::Sans => wit::Class::Sans,
@@ -314,7 +346,7 @@ mod host {
                 },
                 bold: style.bold,
                 italic: style.italic,
-                lang: String::new(),
+                lang: lang.to_string(),
             };
             wit::lookup(&query, text)
                 .into_iter()
@@ -350,8 +382,8 @@ mod host {
             wit::subset(face, glyphs)
         }
 
-        fn shape(&self, face: u32, text: &str, rtl: bool) -> Vec<ShapedGlyph> {
-            wit::shape(face, text, rtl, "")
+        fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<ShapedGlyph> {
+            wit::shape(face, text, rtl, lang)
                 .into_iter()
                 .map(|g| ShapedGlyph {
                     gid: g.gid,

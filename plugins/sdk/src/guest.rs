@@ -118,6 +118,7 @@ pub fn export<T: Converter>(
 ) -> Result<exporter::ExportResult, wit::ConvertError> {
     let document = crate::validate::parse(&request.document.model)
         .map_err(|e| wit::ConvertError::InvalidRequest(format!("model: {e}")))?;
+    crate::fonts::set_lang(document.lang.as_deref().unwrap_or(""));
     let request = ExportRequest {
         document,
         assets: request.document.assets.into_iter().map(asset_in).collect(),

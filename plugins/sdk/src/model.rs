@@ -24,6 +24,11 @@ pub struct Document {
     pub kind: Kind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The language of the text (BCP 47: `ja`, `zh-Hant`, `ar`), from HTML's `lang` or
+    /// Markdown's front matter: it picks the regional glyph forms of Chinese, Japanese and
+    /// Korean text, and the language rules of shaping. At most 35 of `A-Z a-z 0-9 -`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
     pub pages: Vec<Page>,
     /// Form fields; a key used by several entries is one question with several boxes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -36,6 +41,7 @@ impl Document {
             model: MODEL_VERSION.to_string(),
             kind,
             title: None,
+            lang: None,
             pages: Vec::new(),
             fields: Vec::new(),
         }

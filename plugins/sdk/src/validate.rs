@@ -55,6 +55,14 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ModelError {
 }
 
 /// Parses model JSON, naming the path of the first type error.
+/// Whether `s` has the shape of a BCP 47 tag (`ja`, `zh-Hant-TW`); what the font library
+/// makes of it is its business.
+pub fn is_language_tag(s: &str) -> bool {
+    (1..=35).contains(&s.len())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !s.starts_with('-')
+}
+
 pub fn parse(json: &str) -> Result<Document, ModelError> {
     let de = &mut serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(de).map_err(|e| {
@@ -98,6 +106,14 @@ pub fn check<'a>(
     }
     if doc.pages.is_empty() {
         return Err(err("pages", "a document needs at least one page"));
+    }
+    if let Some(lang) = &doc.lang {
+        if !is_language_tag(lang) {
+            return Err(err(
+                "lang",
+                "must be a BCP 47 language tag: at most 35 of A-Z a-z 0-9 and -",
+            ));
+        }
     }
     if doc.pages.len() > MAX_PAGES {
         return Err(err("pages", format!("more than {MAX_PAGES} pages")));
