@@ -204,3 +204,43 @@ fn a_character_no_font_has_is_a_visible_box_that_reads_back_as_itself() {
     let listing = Command::new("pdffonts").arg(&path).output().unwrap();
     assert!(String::from_utf8_lossy(&listing.stdout).contains("LiberationSans"));
 }
+
+#[test]
+fn a_filled_form_shows_answers_in_any_script_in_embedded_fonts() {
+    with_fonts();
+    let mut doc = Document::new(Kind::Pdf);
+    doc.pages.push(Page::new(595.0, 842.0));
+    for (i, (key, value)) in [
+        ("name", "Анна Каренина"),
+        ("city", "東京都"),
+        ("note", "Ada ☑ 中"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        doc.fields.push(Field {
+            key: key.into(),
+            field_type: FieldType::Text,
+            label: key.into(),
+            required: false,
+            page: 1,
+            frame: Rect::new(50.0, 50.0 + 40.0 * i as f64, 300.0, 24.0),
+            options: Vec::new(),
+            value: Some(serde_json::json!(value)),
+        });
+    }
+    let (path, out) = export_checked(&request(doc, vec![]), "scripts-form");
+    // Nothing was drawn as `?`: before, Helvetica alone drew these answers.
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let raw = String::from_utf8_lossy(&out.bytes);
+    assert!(raw.contains("/L1"), "the appearances name a library font");
+    let listing = Command::new("pdffonts").arg(&path).output().unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    for family in ["LiberationSans", "NotoSansCJK"] {
+        let row = listing
+            .lines()
+            .find(|l| l.contains(family))
+            .unwrap_or_else(|| panic!("{family} not in\n{listing}"));
+        assert!(row.contains("yes yes yes"), "{row}");
+    }
+}

@@ -25,7 +25,8 @@ use quire_sdk::{Field, FieldType, Rect};
 use serde_json::Value;
 
 use super::canvas::num;
-use super::resources::Refs;
+use super::library_fonts::LibraryFonts;
+use super::resources::Resources;
 use appearance::{Edges, Sketch};
 
 /// Below this many points a clipped box is too small to click or see, and is left out.
@@ -131,7 +132,7 @@ impl<'d> Form<'d> {
         number: u32,
         page: Ref,
         size: (f64, f64),
-        refs: &mut Refs,
+        res: &mut Resources,
     ) -> Vec<Ref> {
         let mut ids = Vec::new();
         let Form {
@@ -150,15 +151,15 @@ impl<'d> Form<'d> {
                     continue;
                 };
                 let fonts = *fonts.get_or_insert_with(|| Fonts {
-                    helv: refs.alloc(),
-                    zadb: refs.alloc(),
+                    helv: res.refs.alloc(),
+                    zadb: res.refs.alloc(),
                 });
                 // A key whose boxes end up with no widget gets no field; its number stays
                 // unused (a free entry in the cross-reference table).
-                let parent = g.id.unwrap_or_else(|| refs.alloc());
+                let parent = g.id.unwrap_or_else(|| res.refs.alloc());
                 let mut out = Out {
                     chunk: &mut *chunk,
-                    refs: &mut *refs,
+                    res: &mut *res,
                     fonts,
                     replaced: &mut *replaced,
                     page,
@@ -221,9 +222,9 @@ impl<'d> Form<'d> {
 }
 
 /// Where widgets are written, and what they refer to.
-struct Out<'a> {
+struct Out<'a, 'r> {
     chunk: &'a mut Chunk,
-    refs: &'a mut Refs,
+    res: &'a mut Resources<'r>,
     fonts: Fonts,
     replaced: &'a mut Vec<char>,
     page: Ref,
@@ -336,10 +337,10 @@ fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
     let (w, h) = (num(frame.w), num(frame.h));
     let size = look.size(h);
     let draw = |out: &mut Out, paint: &dyn Fn(&mut Sketch)| {
-        let mut sketch = Sketch::new(w, h, out.replaced);
+        let mut sketch = Sketch::new(w, h, out.replaced, out.res);
         paint(&mut sketch);
-        let content = sketch.finish();
-        write_appearance(out, w, h, content)
+        let (content, library) = sketch.finish();
+        write_appearance(out, w, h, content, &library)
     };
     let normal = match look {
         Look::Line(v) => Normal::One(draw(out, &|s| s.text_line(v, size))),
@@ -370,7 +371,7 @@ fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
         }
     };
 
-    let id = out.refs.alloc();
+    let id = out.res.refs.alloc();
     let y_top = out.page_height - frame.y;
     let rect = pdf_writer::Rect::new(
         num(frame.x),
@@ -426,16 +427,31 @@ fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
 }
 
 /// Writes an appearance stream (a form XObject `w` by `h`) drawing with the form's fonts.
-fn write_appearance(out: &mut Out, w: f32, h: f32, content: Vec<u8>) -> Ref {
-    let id = out.refs.alloc();
+fn write_appearance(
+    out: &mut Out,
+    w: f32,
+    h: f32,
+    content: Vec<u8>,
+    library: &std::collections::BTreeSet<usize>,
+) -> Ref {
+    let id = out.res.refs.alloc();
     let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&content, 6);
     let mut x = out.chunk.form_xobject(id, &compressed);
     x.filter(Filter::FlateDecode);
     x.bbox(pdf_writer::Rect::new(0.0, 0.0, w, h));
-    x.resources()
-        .fonts()
+    let mut resources = x.resources();
+    let mut fonts = resources.fonts();
+    fonts
         .pair(Name(b"Helv"), out.fonts.helv)
         .pair(Name(b"ZaDb"), out.fonts.zadb);
+    for &i in library {
+        fonts.pair(
+            Name(LibraryFonts::name(i).as_bytes()),
+            out.res.library_font_ref(i),
+        );
+    }
+    fonts.finish();
+    resources.finish();
     x.finish();
     id
 }

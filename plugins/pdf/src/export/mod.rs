@@ -95,7 +95,7 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
     let mut form = Form::new(&doc.fields);
     for p in &drawn {
         let mut annots = write_links(&mut pdf, &mut res.refs, &p.links, &drawn);
-        annots.extend(form.widgets(p.number, p.page, (p.width, p.height), &mut res.refs));
+        annots.extend(form.widgets(p.number, p.page, (p.width, p.height), &mut res));
         let mut page = pdf.page(p.page);
         page.parent(tree_id)
             .media_box(pdf_writer::Rect::new(

@@ -116,6 +116,11 @@ impl<'a> Resources<'a> {
         self.library.cid(&mut self.refs, glyph, text)
     }
 
+    /// The object of library font `index`, for resources outside pages (appearances).
+    pub fn library_font_ref(&self, index: usize) -> Ref {
+        self.library.font_ref(index)
+    }
+
     /// The ExtGState setting `kind` alpha to `alpha`.
     pub fn alpha_state(&mut self, kind: AlphaKind, alpha: u8) -> usize {
         if let Some(i) = self

@@ -7,10 +7,16 @@
 //! captions' font) are named in the AcroForm's `/DR`, so a viewer that regenerates an
 //! appearance after an edit has the fonts the field names.
 
+use std::collections::BTreeSet;
+
 use pdf_writer::{Content, Name, Str};
+use quire_sdk::fonts;
 use quire_sdk::layout::layout_text;
 use quire_sdk::metrics::FontFace;
 use quire_sdk::{FontFamily, Text};
+
+use crate::export::library_fonts::LibraryFonts;
+use crate::export::resources::Resources;
 
 /// Light fill behind every box, so an empty form is visible on paper.
 pub const FILL: [f32; 3] = [0.91, 0.94, 1.0];
@@ -54,25 +60,32 @@ impl Edges {
 }
 
 /// One appearance being drawn, plus the characters it had to draw as `?`.
-pub struct Sketch<'r> {
+pub struct Sketch<'r, 'a> {
     pub content: Content,
     w: f32,
     h: f32,
     replaced: &'r mut Vec<char>,
+    /// The document's resources: library faces for what Helvetica cannot draw.
+    res: &'r mut Resources<'a>,
+    /// Library fonts (registry indices) this appearance names.
+    library: BTreeSet<usize>,
 }
 
-impl<'r> Sketch<'r> {
-    pub fn new(w: f32, h: f32, replaced: &'r mut Vec<char>) -> Self {
+impl<'r, 'a> Sketch<'r, 'a> {
+    pub fn new(w: f32, h: f32, replaced: &'r mut Vec<char>, res: &'r mut Resources<'a>) -> Self {
         Sketch {
             content: Content::new(),
             w,
             h,
             replaced,
+            res,
+            library: BTreeSet::new(),
         }
     }
 
-    pub fn finish(self) -> Vec<u8> {
-        self.content.finish().into_vec()
+    /// The content stream, and the library fonts its resources must name.
+    pub fn finish(self) -> (Vec<u8>, BTreeSet<usize>) {
+        (self.content.finish().into_vec(), self.library)
     }
 
     /// The light fill over the whole box and the grey border on `edges`.
@@ -108,19 +121,63 @@ impl<'r> Sketch<'r> {
         c.restore_state();
     }
 
-    /// WinAnsi bytes of `s`, with `?` for what Helvetica cannot draw (noted once each).
-    fn encode(&mut self, s: &str) -> Vec<u8> {
-        s.chars()
-            .filter(|c| !c.is_control())
-            .map(|ch| {
-                HELVETICA.encode(ch).unwrap_or_else(|| {
-                    if !self.replaced.contains(&ch) {
-                        self.replaced.push(ch);
+    /// `s` in pieces of one font each: Helvetica (`/Helv`, WinAnsi bytes) where it has the
+    /// character, else the font library's face that has it (`/L<n>`, CIDs, the glyph a
+    /// page draws), else the library's missing-glyph box, else `?` (noted once each).
+    /// Widths in 1/1000 em. Answers are drawn glyph for character, unshaped.
+    fn encode(&mut self, s: &str) -> Vec<(String, Vec<u8>, f64)> {
+        let mut pieces: Vec<(String, Vec<u8>, f64)> = Vec::new();
+        for ch in s
+            .chars()
+            .filter(|c| !c.is_control() && !fonts::is_invisible(*c))
+        {
+            let (font, bytes, width) = match HELVETICA.encode(ch) {
+                Some(b) => ("Helv".to_string(), vec![b], HELVETICA.code_width(b)),
+                None => match fonts::glyph(HELVETICA, ch)
+                    .or_else(|| fonts::notdef(HELVETICA).inspect(|_| self.res.boxed_char(ch)))
+                {
+                    Some(glyph) => {
+                        let (index, cid) = self.res.library_glyph(glyph, &ch.to_string());
+                        self.library.insert(index);
+                        (
+                            LibraryFonts::name(index),
+                            cid.to_be_bytes().to_vec(),
+                            glyph.width,
+                        )
                     }
-                    b'?'
-                })
-            })
-            .collect()
+                    None => {
+                        if !self.replaced.contains(&ch) {
+                            self.replaced.push(ch);
+                        }
+                        ("Helv".to_string(), vec![b'?'], HELVETICA.code_width(b'?'))
+                    }
+                },
+            };
+            match pieces.last_mut() {
+                Some((f, b, w)) if *f == font => {
+                    b.extend(bytes);
+                    *w += width;
+                }
+                _ => pieces.push((font, bytes, width)),
+            }
+        }
+        pieces
+    }
+
+    /// Shows `s` at `size` from (`x`, `baseline`) in black, piece by piece.
+    fn show_text(&mut self, s: &str, x: f32, baseline: f32, size: f32) {
+        let pieces = self.encode(s);
+        let c = &mut self.content;
+        c.begin_text();
+        c.set_fill_gray(0.0);
+        let mut pen = x;
+        for (font, bytes, width) in &pieces {
+            c.set_font(Name(font.as_bytes()), size);
+            c.set_text_matrix([1.0, 0.0, 0.0, 1.0, pen, baseline]);
+            c.show(Str(bytes));
+            pen += (*width as f32) * size / 1000.0;
+        }
+        c.end_text();
     }
 
     /// Starts the variable-text section a viewer replaces when the field is edited, clipped
@@ -147,16 +204,9 @@ impl<'r> Sketch<'r> {
 
     /// One line of `text` at `size`, from `x`, centred vertically in the box.
     fn line_centred(&mut self, text: &str, x: f32, size: f32) {
-        let bytes = self.encode(text);
         // Centre the Helvetica cap-and-descender span (ascent 718, descent -207).
         let baseline = (self.h - size * (0.718 - 0.207)) / 2.0;
-        let c = &mut self.content;
-        c.begin_text();
-        c.set_font(Name(b"Helv"), size);
-        c.set_fill_gray(0.0);
-        c.next_line(x, baseline);
-        c.show(Str(&bytes));
-        c.end_text();
+        self.show_text(text, x, baseline, size);
     }
 
     /// A single-line text field (also the signature's typed name): `value` left-aligned.
@@ -183,14 +233,7 @@ impl<'r> Sketch<'r> {
                 break;
             }
             for frag in &line.fragments {
-                let bytes = self.encode(&frag.text);
-                let c = &mut self.content;
-                c.begin_text();
-                c.set_font(Name(b"Helv"), size);
-                c.set_fill_gray(0.0);
-                c.next_line(PAD + frag.x as f32, baseline);
-                c.show(Str(&bytes));
-                c.end_text();
+                self.show_text(&frag.text, PAD + frag.x as f32, baseline, size);
             }
         }
         self.end_variable_text();
@@ -235,14 +278,7 @@ impl<'r> Sketch<'r> {
                 c.rect(PAD / 2.0, y - row, self.w - PAD, row);
                 c.fill_nonzero();
             }
-            let bytes = self.encode(option);
-            let c = &mut self.content;
-            c.begin_text();
-            c.set_font(Name(b"Helv"), size);
-            c.set_fill_gray(0.0);
-            c.next_line(PAD, y - row + size * 0.25);
-            c.show(Str(&bytes));
-            c.end_text();
+            self.show_text(option, PAD, y - row + size * 0.25, size);
             y -= row;
         }
         self.end_variable_text();
@@ -334,19 +370,13 @@ impl<'r> Sketch<'r> {
         c.stroke();
         c.restore_state();
         if !name.is_empty() {
-            let bytes = self.encode(name);
             let c = &mut self.content;
             c.save_state();
             c.rect(0.0, 0.0, w, h);
             c.clip_nonzero();
             c.end_path();
-            c.begin_text();
-            c.set_font(Name(b"Helv"), size);
-            c.set_fill_gray(0.0);
-            c.next_line(x0 + 2.0 * cross + 4.0, line_y + 2.0);
-            c.show(Str(&bytes));
-            c.end_text();
-            c.restore_state();
+            self.show_text(name, x0 + 2.0 * cross + 4.0, line_y + 2.0, size);
+            self.content.restore_state();
         }
     }
 }
