@@ -274,10 +274,10 @@ fn install_activate_and_rollback_reach_every_host_within_five_seconds() {
             .map(|p| p["version"].as_str().unwrap().to_string())
             .unwrap()
     };
-    assert_eq!(active_on(&hosts[0]), "1.0.2-next");
+    assert_eq!(active_on(&hosts[0]), "1.1.1-next");
     let r = operator(&hosts[2], "POST", "/plugins/markdown/rollback", None);
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json()["active"], "markdown@1.0.1");
+    assert_eq!(r.json()["active"], "markdown@1.1.0");
     // Conversions on every host keep working through the swaps.
     for h in &hosts {
         let r = h.send_json("POST", &t, "/api/v1/pdfs", &json!({"markdown": "# after"}));
@@ -506,7 +506,7 @@ fn swaps_under_load(s: &Server) {
                     s,
                     "POST",
                     "/plugins/markdown/activate",
-                    Some(("application/json", br#"{"version":"1.0.2-next"}"#.to_vec())),
+                    Some(("application/json", br#"{"version":"1.1.1-next"}"#.to_vec())),
                 )
             } else {
                 operator(s, "POST", "/plugins/markdown/rollback", None)

@@ -318,10 +318,10 @@ impl Sandbox {
         metering: Metering,
     ) -> anyhow::Result<Loaded> {
         let pre = self.flavor(metering).linker.instantiate_pre(&component).map_err(|e| {
-            anyhow!("this component does not fit the Quire converter world (quire:converter@1.0.0): {e:#}")
+            anyhow!("this component does not fit the Quire converter world (quire:converter@1.1.0, or 1.0.0): {e:#}")
         })?;
         let pre = ConverterPre::new(pre).map_err(|e| {
-            anyhow!("this component does not export the Quire converter interfaces (meta, importer, exporter of quire:converter@1.0.0): {e:#}")
+            anyhow!("this component does not export the Quire converter interfaces (meta, importer, exporter of quire:converter@1.1.0 or 1.0.0): {e:#}")
         })?;
         Ok(Loaded {
             pre,

@@ -230,7 +230,7 @@ mod tests {
         let info = Markdown::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("markdown", "1.0.1")
+            ("markdown", "1.1.0")
         );
         assert_eq!(info.imports, [Format::new("text/markdown", "md")]);
         assert!(info.exports.is_empty());
