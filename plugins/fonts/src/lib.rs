@@ -46,11 +46,10 @@
 //!    Regular faces before the others. `None` when no face has it: the caller draws .notdef.
 
 mod index;
+mod native;
 mod select;
 mod shape;
 mod subset;
-
-pub use shape::Shaped;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -61,14 +60,9 @@ use unicode_script::{Script, UnicodeScript};
 
 use index::{Face, FontFile};
 
-/// The generic family a document asked for; the chains above differ only by it, so a
-/// document's "serif" stays serif in every script that has one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Class {
-    Sans,
-    Serif,
-    Mono,
-}
+/// The generic family, a face's description and a shaped glyph are the SDK's types
+/// (`quire_sdk::fonts`): the library serves the SDK natively as the host serves components.
+pub use quire_sdk::fonts::{Class, FaceInfo, ShapedGlyph as Shaped};
 
 /// What a run of text asks for. `lang` (BCP 47, "" when unknown) matters because Han
 /// characters are drawn differently in Japan, Korea, mainland China, Taiwan and Hong Kong.
@@ -87,27 +81,6 @@ pub struct Glyph {
     pub face: u32,
     pub gid: u16,
     pub advance: u16,
-}
-
-/// What a PDF font descriptor and line layout need to know of a face, read once at `open` so
-/// that no caller parses the font for it. Metrics are in font units; `ascent` and `descent`
-/// are hhea's, `bbox` is head's, `cff` says whether a subset is a bare CFF program.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FaceInfo {
-    pub family: String,
-    pub postscript_name: String,
-    pub weight: u16,
-    pub italic: bool,
-    pub monospace: bool,
-    pub units_per_em: u16,
-    pub ascent: i16,
-    pub descent: i16,
-    pub cap_height: i16,
-    pub italic_angle: f32,
-    pub bbox: [i16; 4],
-    pub cff: bool,
-    /// Advance of glyph 0, the .notdef box drawn for a character no face has.
-    pub notdef_advance: u16,
 }
 
 /// One row of `quire fonts list` and of `GET /api/v1`'s fonts: operators check by it that a

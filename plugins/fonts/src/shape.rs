@@ -12,16 +12,7 @@ use std::sync::OnceLock;
 
 use harfrust::{Buffer, BufferFlags, Direction, Font, ShapeOptions, ShaperFont};
 
-/// One glyph of shaped text, in font units.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shaped {
-    pub gid: u16,
-    /// Byte offset in the shaped text of the first character this glyph stands for.
-    pub cluster: u32,
-    pub advance: i32,
-    pub x_offset: i32,
-    pub y_offset: i32,
-}
+use crate::Shaped;
 
 /// A face's shaper source, made on first use and kept: `Font` caches the face's layout
 /// tables, so a face is parsed for shaping once per process, not once per call.

@@ -5,76 +5,12 @@
 mod common;
 
 use std::process::Command;
-use std::sync::Arc;
 
 use common::*;
-use quire_fonts::{Class, Library, Query};
-use quire_sdk::fonts::{self, FaceInfo, FontLibrary, RawGlyph, ShapedGlyph, Style};
+use quire_fonts::Library;
+use quire_sdk::fonts;
 use quire_sdk::layout::layout_text;
 use quire_sdk::*;
-
-/// quire-fonts behind the SDK's library trait, as the host serves it.
-struct Native(Arc<Library>);
-
-impl FontLibrary for Native {
-    fn map(&self, style: Style, lang: &str, text: &str) -> Vec<Option<RawGlyph>> {
-        let q = Query {
-            class: match style.class {
-                fonts::Class::Sans => Class::Sans,
-                fonts::Class::Serif => Class::Serif,
-                fonts::Class::Mono => Class::Mono,
-            },
-            bold: style.bold,
-            italic: style.italic,
-            lang,
-        };
-        text.chars()
-            .map(|c| {
-                self.0.map(&q, c).map(|g| RawGlyph {
-                    face: g.face,
-                    gid: g.gid,
-                    advance: g.advance,
-                })
-            })
-            .collect()
-    }
-
-    fn info(&self, face: u32) -> Option<FaceInfo> {
-        self.0.info(face).map(|i| FaceInfo {
-            family: i.family.clone(),
-            postscript_name: i.postscript_name.clone(),
-            weight: i.weight,
-            italic: i.italic,
-            monospace: i.monospace,
-            units_per_em: i.units_per_em,
-            ascent: i.ascent,
-            descent: i.descent,
-            cap_height: i.cap_height,
-            italic_angle: i.italic_angle,
-            bbox: i.bbox,
-            cff: i.cff,
-            notdef_advance: i.notdef_advance,
-        })
-    }
-
-    fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<ShapedGlyph> {
-        self.0
-            .shape(face, text, rtl, lang)
-            .into_iter()
-            .map(|g| ShapedGlyph {
-                gid: g.gid,
-                cluster: g.cluster,
-                advance: g.advance,
-                x_offset: g.x_offset,
-                y_offset: g.y_offset,
-            })
-            .collect()
-    }
-
-    fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
-        self.0.subset(face, glyphs)
-    }
-}
 
 fn with_fonts() {
     let library = Library::open(&Library::default_roots());
@@ -83,7 +19,7 @@ fn with_fonts() {
         "the default fonts are missing: `make fonts` installs them ({:?})",
         library.skipped()
     );
-    fonts::install(Box::new(Native(Arc::new(library))));
+    fonts::install(Box::new(library));
 }
 
 fn paragraph(s: &str) -> Text {
