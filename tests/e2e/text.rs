@@ -68,6 +68,10 @@ fn markdown_text(md: &str) -> String {
         .join("\n")
 }
 
+/// Prints the text of every SVG `<text>` element of the file named by the first argument.
+const SVG_TEXT: &str = "import sys, xml.etree.ElementTree as E\n\
+print(''.join(''.join(e.itertext()) for e in E.parse(sys.argv[1]).iter('{http://www.w3.org/2000/svg}text')))";
+
 /// `pdffonts` rows as (name, type, embedded) for a PDF file.
 fn fonts_of(pdf: &std::path::Path) -> Vec<(String, String, bool)> {
     let listing = run_tool(Command::new("pdffonts").arg(pdf));
@@ -98,7 +102,7 @@ const EVERY_LANGUAGE: [&str; 22] = [
 ];
 
 #[test]
-fn the_text_of_every_language_survives_into_the_pdf_in_embedded_fonts() {
+fn the_text_of_every_language_survives_into_the_pdf_and_svg_in_embedded_fonts() {
     let s = shared();
     let t = s.token(&s.account("pro"));
     let dir = repo_root().join("tests/text");
@@ -133,14 +137,41 @@ fn the_text_of_every_language_survives_into_the_pdf_in_embedded_fonts() {
                 "{lang} {kind}: only {kept:.1}% of the characters survive; pdftotext read:\n{}",
                 text.chars().take(400).collect::<String>()
             );
-            // Every font that is not one of the standard 14 is embedded (a subset).
-            for (name, kind_of_font, embedded) in fonts_of(&path) {
-                if kind_of_font.starts_with("CID") {
-                    assert!(
-                        embedded && name.contains('+'),
-                        "{lang}: {name} not an embedded subset"
-                    );
-                }
+            // Every font is embedded, as a subset: the standard families as Liberation.
+            let fonts = fonts_of(&path);
+            assert!(!fonts.is_empty(), "{lang} {kind}: no fonts");
+            for (name, _, embedded) in fonts {
+                assert!(
+                    embedded && name.contains('+'),
+                    "{lang} {kind}: {name} not an embedded subset"
+                );
+            }
+            if kind == "html" {
+                // The first page as SVG holds the same text (glyph outlines under an
+                // invisible text layer), read by an independent XML parser.
+                let svg = s.get(&t, &format!("/api/v1/documents/{id}.svg?page=1"));
+                assert_eq!(svg.status, 200, "{lang}: {}", svg.text());
+                let svg_path = work.path().join(format!("{lang}.svg"));
+                std::fs::write(&svg_path, &svg.body).unwrap();
+                let svg_text = run_tool(
+                    Command::new("python3")
+                        .arg("-c")
+                        .arg(SVG_TEXT)
+                        .arg(&svg_path),
+                );
+                let page_one = run_tool(
+                    Command::new("pdftotext")
+                        .args(["-enc", "UTF-8", "-f", "1", "-l", "1"])
+                        .arg(&path)
+                        .arg("-"),
+                );
+                let kept_svg = survival(&page_one, &svg_text);
+                assert!(
+                    kept_svg >= 99.0,
+                    "{lang}: only {kept_svg:.1}% of page 1's characters are in its SVG:\n{}",
+                    svg_text.chars().take(400).collect::<String>()
+                );
+                row.push(format!("svg {kept_svg:.1}%"));
             }
             // The document's language picks the CJK faces of its region.
             let region = match lang {
@@ -172,7 +203,7 @@ fn the_text_of_every_language_survives_into_the_pdf_in_embedded_fonts() {
         table.push(row.join(" "));
     }
     eprintln!(
-        "characters/words surviving (html md):\n{}",
+        "characters/words surviving (html, svg of html page 1, md):\n{}",
         table.join("\n")
     );
 }

@@ -23,6 +23,10 @@ const MAX_MAPPED_CHARS: usize = 4 << 20;
 /// them all: a subset of a CJK face costs milliseconds per thousand glyphs.
 const MAX_SUBSETS: usize = 256;
 const MAX_SUBSET_GLYPHS: usize = 200_000;
+/// Outlines one call may ask for, and the path data they may add up to: a page of CJK text
+/// draws a few thousand distinct glyphs of about a kilobyte each.
+const MAX_OUTLINES: usize = 200_000;
+const MAX_OUTLINE_BYTES: usize = 64 << 20;
 
 /// The font library of this host, opened on first use: a Latin-only conversion never
 /// asks for it, and `quire convert` of a small file should not index 300 font files.
@@ -73,6 +77,8 @@ pub struct FontUse {
     mapped_chars: usize,
     subsets: usize,
     subset_glyphs: usize,
+    outlines: usize,
+    outline_bytes: usize,
 }
 
 /// The library and this call's use of it, kept in the call's store.
@@ -186,6 +192,19 @@ impl CallFonts {
             || library.subset(face, &glyphs),
             Err("the font could not be subset".to_string()),
         )
+    }
+
+    pub fn outlines(&mut self, face: u32, glyphs: Vec<u16>) -> Vec<String> {
+        self.used.outlines = self.used.outlines.saturating_add(glyphs.len());
+        if self.used.outlines > MAX_OUTLINES || self.used.outline_bytes > MAX_OUTLINE_BYTES {
+            // Past the budget the glyphs are drawn as nothing; the text layer keeps them.
+            return Vec::new();
+        }
+        let library = self.library.get();
+        let paths = guarded(|| library.outlines(face, &glyphs), Vec::new());
+        let bytes: usize = paths.iter().map(String::len).sum();
+        self.used.outline_bytes = self.used.outline_bytes.saturating_add(bytes);
+        paths
     }
 }
 

@@ -47,6 +47,7 @@
 
 mod index;
 mod native;
+mod outline;
 mod select;
 mod shape;
 mod subset;
@@ -250,6 +251,16 @@ impl Library {
             // The file name, not the path: the message may reach a converter, and where the
             // host keeps its fonts is none of its business.
             .map_err(|e| format!("{} face {}: {e}", file.name, f.index))
+    }
+
+    /// The outlines of `glyphs` of `face` as SVG path data in font units, y up (see the
+    /// `outline` module): one string per glyph, empty for a glyph with no outline or an id
+    /// past the face's glyphs. Empty altogether for an id this library did not hand out.
+    pub fn outlines(&self, face: u32, glyphs: &[u16]) -> Vec<String> {
+        let Some(f) = self.faces.get(face as usize) else {
+            return Vec::new();
+        };
+        outline::outlines(&self.files[f.file].map[..], f.index, glyphs)
     }
 
     /// One row per family, sorted by name, for operators to see what documents can use.

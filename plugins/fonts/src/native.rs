@@ -35,4 +35,8 @@ impl FontLibrary for Library {
     fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
         Library::subset(self, face, glyphs)
     }
+
+    fn outlines(&self, face: u32, glyphs: &[u16]) -> Vec<String> {
+        Library::outlines(self, face, glyphs)
+    }
 }

@@ -1,9 +1,11 @@
 //! Quire's PNG exporter: one page of the document model as a picture.
 //!
 //! The page is drawn by the SVG exporter's drawing ([`quire_svg_draw::render_page`]) and
-//! rasterised with resvg, so PNG and SVG are one drawing; text is set in the embedded
-//! Liberation fonts, metric-compatible with the standard-14 fonts the PDF exporter and the
-//! layout use, so the three outputs agree line for line.
+//! rasterised with resvg, so PNG and SVG are one drawing. Text in the standard families is
+//! set in the embedded Liberation fonts, metric-compatible with the standard-14 fonts the
+//! layout measures with; every other character is already a glyph outline from the host's
+//! font library in that drawing (shaped, in bidi order). So the three outputs agree line
+//! for line, in any script.
 
 mod fonts;
 mod raster;

@@ -38,7 +38,13 @@ pub fn export_png(request: &ExportRequest) -> Result<Exported, ConvertError> {
             "dpi must be at least 1".into(),
         ));
     }
-    let page = quire_svg_draw::render_page(&request.document, &request.assets, request.page)?;
+    // Glyphs the standard fonts lack are outlines in the drawing; no text layer over them.
+    let page = quire_svg_draw::render_page_with(
+        &request.document,
+        &request.assets,
+        request.page,
+        quire_svg_draw::TextLayer::None,
+    )?;
     let (w, h) = pixel_size(page.width, page.height, dpi)?;
 
     let options = usvg::Options {

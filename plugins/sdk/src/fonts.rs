@@ -109,6 +109,9 @@ pub trait FontLibrary {
     fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<ShapedGlyph>;
     /// A program with .notdef and `glyphs`, `glyphs[i]` becoming glyph i + 1.
     fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String>;
+    /// The outline of each of `glyphs` as SVG path data in font units, y up; an empty
+    /// string for a glyph without one.
+    fn outlines(&self, face: u32, glyphs: &[u16]) -> Vec<String>;
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -141,6 +144,8 @@ struct Cache {
     faces: HashMap<u32, Option<FaceInfo>>,
     /// Importers and exporters lay the same words out, and a word recurs: shaped once.
     shaped: HashMap<(u32, bool, String), Rc<Vec<ShapedGlyph>>>,
+    /// A glyph recurs on every line: its outline is asked for once.
+    outlines: HashMap<(u32, u16), Rc<str>>,
 }
 
 thread_local! {
@@ -195,16 +200,17 @@ pub fn is_invisible(ch: char) -> bool {
 /// encode and that is not known yet, so the layout's character-by-character measuring
 /// finds them cached.
 pub fn prefetch(face: FontFace, text: &str) {
+    prefetch_where(face, text, |ch| face.encode(ch).is_none());
+}
+
+fn prefetch_where(face: FontFace, text: &str, want: impl Fn(char) -> bool) {
     let style = Style::of(face);
     let missing: String = CACHE.with(|c| {
         let c = c.borrow();
         let mut seen = std::collections::HashSet::new();
         text.chars()
             .filter(|&ch| {
-                wanted(ch)
-                    && face.encode(ch).is_none()
-                    && !c.glyphs.contains_key(&(style, ch))
-                    && seen.insert(ch)
+                wanted(ch) && want(ch) && !c.glyphs.contains_key(&(style, ch)) && seen.insert(ch)
             })
             .collect()
     });
@@ -219,6 +225,31 @@ pub fn prefetch(face: FontFace, text: &str) {
         let glyph = raw.and_then(scaled);
         CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
     }
+}
+
+/// The library glyphs that draw `text`, all of whose characters `face` encodes, at the
+/// standard face's widths (what the layout measured): Liberation's for Helvetica, Times and
+/// Courier, whose advances are theirs, so a PDF can embed the fonts it draws with. `None`
+/// when the library lacks one of them, or has them only in a face of other widths (no
+/// Liberation installed), or there is no library: the text is then shown in the standard
+/// font itself.
+pub fn standard_glyphs(face: FontFace, text: &str) -> Option<Vec<LibraryGlyph>> {
+    prefetch_where(face, text, |_| true);
+    // Symbol and ZapfDingbats have no metric-compatible face; their few characters are
+    // drawn in whichever face has them, at the widths the layout measured.
+    let needs_liberation = !matches!(face.family, FontFamily::Symbol | FontFamily::ZapfDingbats);
+    text.chars()
+        .map(|ch| {
+            let g = glyph(face, ch)?;
+            if needs_liberation && !info(g.face)?.family.starts_with("Liberation") {
+                return None;
+            }
+            Some(LibraryGlyph {
+                width: face.char_width(ch),
+                ..g
+            })
+        })
+        .collect()
 }
 
 /// The library glyph that draws `ch` for a run in `face`, when the face itself cannot.
@@ -328,6 +359,44 @@ pub fn subset(face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
         .unwrap_or_else(|| Err("no font library is installed".to_string()))
 }
 
+/// The outlines of `glyphs` of library face `face` as SVG path data in font units, y up
+/// (empty for a glyph without one, and for all of them without a library), asking the
+/// library once for those not known yet.
+pub fn outlines(face: u32, glyphs: &[u16]) -> Vec<Rc<str>> {
+    let mut wanted: Vec<u16> = CACHE.with(|c| {
+        let c = c.borrow();
+        glyphs
+            .iter()
+            .copied()
+            .filter(|&g| !c.outlines.contains_key(&(face, g)))
+            .collect()
+    });
+    wanted.sort_unstable();
+    wanted.dedup();
+    if !wanted.is_empty() {
+        let paths = with_library(|lib| lib.outlines(face, &wanted)).unwrap_or_default();
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            for (i, &g) in wanted.iter().enumerate() {
+                let path: Rc<str> = paths.get(i).map_or("", String::as_str).into();
+                c.outlines.insert((face, g), path);
+            }
+        });
+    }
+    CACHE.with(|c| {
+        let c = c.borrow();
+        glyphs
+            .iter()
+            .map(|g| {
+                c.outlines
+                    .get(&(face, *g))
+                    .cloned()
+                    .unwrap_or_else(|| "".into())
+            })
+            .collect()
+    })
+}
+
 #[cfg(all(feature = "guest", target_arch = "wasm32"))]
 mod host {
     use super::*;
@@ -380,6 +449,10 @@ mod host {
 
         fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
             wit::subset(face, glyphs)
+        }
+
+        fn outlines(&self, face: u32, glyphs: &[u16]) -> Vec<String> {
+            wit::outlines(face, glyphs)
         }
 
         fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<ShapedGlyph> {

@@ -18,6 +18,7 @@ pub mod convert;
 pub mod flow;
 pub mod fonts;
 pub mod geometry;
+pub mod glyph_runs;
 pub mod image_probe;
 pub mod layout;
 pub mod metrics;

@@ -75,8 +75,6 @@ pub struct Form<'d> {
     groups: Vec<Group<'d>>,
     chunk: Chunk,
     fonts: Option<Fonts>,
-    /// Characters the appearances drew as `?`.
-    replaced: Vec<char>,
 }
 
 impl<'d> Form<'d> {
@@ -119,7 +117,6 @@ impl<'d> Form<'d> {
             groups,
             chunk: Chunk::new(),
             fonts: None,
-            replaced: Vec::new(),
         }
     }
 
@@ -139,7 +136,6 @@ impl<'d> Form<'d> {
             groups,
             chunk,
             fonts,
-            replaced,
         } = self;
         for g in groups.iter_mut() {
             for position in 0..g.boxes.len() {
@@ -161,7 +157,6 @@ impl<'d> Form<'d> {
                     chunk: &mut *chunk,
                     res: &mut *res,
                     fonts,
-                    replaced: &mut *replaced,
                     page,
                     page_height: size.1,
                     parent,
@@ -200,9 +195,8 @@ impl<'d> Form<'d> {
             .pair(Name(b"ZaDb"), fonts.zadb);
     }
 
-    /// Writes the field dictionaries and fonts, and hands back every object of the form
-    /// with the characters its appearances had to draw as `?`.
-    pub fn finish(mut self) -> (Chunk, Vec<char>) {
+    /// Writes the field dictionaries and fonts, and hands back every object of the form.
+    pub fn finish(mut self) -> Chunk {
         if let Some(fonts) = self.fonts.filter(|_| self.has_fields()) {
             let mut helv = self.chunk.type1_font(fonts.helv);
             helv.base_font(Name(b"Helvetica"));
@@ -217,7 +211,7 @@ impl<'d> Form<'d> {
                 write_field(&mut self.chunk, id, g);
             }
         }
-        (self.chunk, self.replaced)
+        self.chunk
     }
 }
 
@@ -226,7 +220,6 @@ struct Out<'a, 'r> {
     chunk: &'a mut Chunk,
     res: &'a mut Resources<'r>,
     fonts: Fonts,
-    replaced: &'a mut Vec<char>,
     page: Ref,
     page_height: f64,
     parent: Ref,
@@ -337,7 +330,7 @@ fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
     let (w, h) = (num(frame.w), num(frame.h));
     let size = look.size(h);
     let draw = |out: &mut Out, paint: &dyn Fn(&mut Sketch)| {
-        let mut sketch = Sketch::new(w, h, out.replaced, out.res);
+        let mut sketch = Sketch::new(w, h, out.res);
         paint(&mut sketch);
         let (content, library) = sketch.finish();
         write_appearance(out, w, h, content, &library)

@@ -130,11 +130,8 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
         info.producer(TextStr("Quire"));
     }
 
-    let (form_objects, replaced) = form.finish();
+    let form_objects = form.finish();
     pdf.extend(&form_objects);
-    for ch in replaced {
-        res.replaced_char(ch);
-    }
     let (objects, _refs, warnings) = res.finish();
     pdf.extend(&objects);
     Ok(Exported {

@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 
 use pdf_writer::{Chunk, Filter, Finish, Name, Ref};
+use quire_sdk::glyph_runs::{boxed_warning, replaced_warning};
 use quire_sdk::metrics::FontFace;
 use quire_sdk::Asset;
 
@@ -308,62 +309,8 @@ impl<'a> Resources<'a> {
             self.warnings.push(replaced_warning(&self.replaced));
         }
         if !self.boxed.is_empty() {
-            self.warnings.push(format!(
-                "characters no installed font has were drawn as empty boxes: {}",
-                listed(&self.boxed)
-            ));
+            self.warnings.push(boxed_warning(&self.boxed));
         }
         (self.chunk, self.refs, self.warnings)
-    }
-}
-
-/// How many replaced characters the warning lists by name before summing up the rest.
-const LISTED: usize = 12;
-
-fn replaced_warning(chars: &[char]) -> String {
-    format!(
-        "characters the fonts at hand cannot draw were replaced: {} (drawn as ?)",
-        listed(chars)
-    )
-}
-
-/// The characters a warning names: the first few, then how many more.
-fn listed(chars: &[char]) -> String {
-    let shown: Vec<String> = chars
-        .iter()
-        .take(LISTED)
-        .map(|c| describe_char(*c))
-        .collect();
-    let more = chars.len().saturating_sub(LISTED);
-    let tail = if more > 0 {
-        format!(" and {more} more")
-    } else {
-        String::new()
-    };
-    format!("{}{tail}", shown.join(", "))
-}
-
-/// A character as the warning shows it: itself when printable, else its code point.
-fn describe_char(c: char) -> String {
-    if c.is_control() || c.is_whitespace() {
-        format!("U+{:04X}", c as u32)
-    } else {
-        c.to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_character_warning_lists_each_once_and_sums_up() {
-        assert_eq!(
-            replaced_warning(&['中', '文']),
-            "characters the fonts at hand cannot draw were replaced: 中, 文 (drawn as ?)"
-        );
-        let many: Vec<char> = ('\u{4e00}'..'\u{4e14}').collect();
-        assert!(replaced_warning(&many).contains("and 8 more"));
-        assert!(replaced_warning(&['\u{2028}']).contains("U+2028"));
     }
 }

@@ -4,18 +4,13 @@
 //! that has it (see `library_fonts`).
 
 use pdf_writer::{Name, Str, TextStr};
+use quire_sdk::glyph_runs::{LINE_THICKNESS, STRIKE_OFFSET, UNDERLINE_OFFSET};
 use quire_sdk::layout::{layout_text, Line};
 use quire_sdk::metrics::FontFace;
 use quire_sdk::{Color, Rect, Run, Text, VAlign};
 
 use super::canvas::{num, Canvas, Link};
 use super::glyph_runs::{encode, Font, Piece};
-
-/// Underline and strike-through as fractions of the font size (the Helvetica AFM's underline
-/// position and thickness, which the other standard fonts are close to).
-const UNDERLINE_OFFSET: f64 = -0.1;
-const LINE_THICKNESS: f64 = 0.05;
-const STRIKE_OFFSET: f64 = 0.27;
 
 /// Lines of `text` laid out at `width`, or none when it has nothing to draw.
 fn lines(text: &Text, width: f64) -> Vec<Line> {

@@ -11,7 +11,7 @@ mod shapes;
 mod text;
 mod xml;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use quire_sdk::{Asset, ConvertError, Document, ExportRequest, Exported, Page};
 
@@ -52,12 +52,31 @@ pub fn export_svg(request: &ExportRequest) -> Result<Exported, ConvertError> {
     })
 }
 
-/// Draws one page (1-based `page`, the first when `None`) of `doc` as SVG text. The PNG
-/// exporter rasterises exactly this.
+/// Draws one page (1-based `page`, the first when `None`) of `doc` as SVG text.
 pub fn render_page(
     doc: &Document,
     assets: &[Asset],
     page: Option<u32>,
+) -> Result<PageSvg, ConvertError> {
+    render_page_with(doc, assets, page, TextLayer::Searchable)
+}
+
+/// Whether text drawn as glyph outlines gets an invisible text layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextLayer {
+    /// For SVG files: readers select, search and copy it.
+    Searchable,
+    /// For pictures (the PNG exporter rasterises the drawing): nothing would read it.
+    None,
+}
+
+/// [`render_page`] with the choice of text layer. The PNG exporter rasterises exactly this
+/// drawing, without the layer.
+pub fn render_page_with(
+    doc: &Document,
+    assets: &[Asset],
+    page: Option<u32>,
+    layer: TextLayer,
 ) -> Result<PageSvg, ConvertError> {
     let index = select_page(doc, page)?;
     let page = &doc.pages[index];
@@ -69,7 +88,7 @@ pub fn render_page(
         (width, height)
     };
 
-    let mut w = Writer::new(assets);
+    let mut w = Writer::new(assets, layer == TextLayer::Searchable);
     w.out
         .push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     xml::Tag::new("svg")
@@ -124,6 +143,7 @@ pub fn render_page(
         w.out.push_str("</g>\n");
     }
     w.out.push_str("</svg>\n");
+    w.warn_missing_characters();
     Ok(PageSvg {
         svg: w.out,
         width: shown_w,
@@ -140,15 +160,39 @@ pub(crate) struct Writer<'a> {
     /// and encoded once however often the page shows it.
     pictures: HashMap<String, Option<(u8, String)>>,
     pub warnings: Vec<String>,
+    /// Library glyphs whose outlines the page has defined, by face and glyph id.
+    pub glyphs: HashSet<(u32, u16)>,
+    /// Whether glyphs drawn as outlines get an invisible text layer.
+    pub text_layer: bool,
+    /// Characters no installed font has (drawn as boxes), and without a library at all
+    /// characters drawn as `?`.
+    pub boxed: BTreeSet<char>,
+    pub replaced: BTreeSet<char>,
 }
 
 impl<'a> Writer<'a> {
-    fn new(assets: &'a [Asset]) -> Self {
+    fn new(assets: &'a [Asset], text_layer: bool) -> Self {
         Writer {
             out: String::new(),
             assets,
             pictures: HashMap::new(),
             warnings: Vec::new(),
+            glyphs: HashSet::new(),
+            text_layer,
+            boxed: BTreeSet::new(),
+            replaced: BTreeSet::new(),
+        }
+    }
+
+    fn warn_missing_characters(&mut self) {
+        use quire_sdk::glyph_runs::{boxed_warning, replaced_warning};
+        if !self.boxed.is_empty() {
+            let chars: Vec<char> = self.boxed.iter().copied().collect();
+            self.warnings.push(boxed_warning(&chars));
+        }
+        if !self.replaced.is_empty() {
+            let chars: Vec<char> = self.replaced.iter().copied().collect();
+            self.warnings.push(replaced_warning(&chars));
         }
     }
 

@@ -15,6 +15,7 @@ use quire_sdk::layout::layout_text;
 use quire_sdk::metrics::FontFace;
 use quire_sdk::{FontFamily, Text};
 
+use crate::export::glyph_runs::{encode, Font, Piece};
 use crate::export::library_fonts::LibraryFonts;
 use crate::export::resources::Resources;
 
@@ -59,25 +60,23 @@ impl Edges {
     };
 }
 
-/// One appearance being drawn, plus the characters it had to draw as `?`.
+/// One appearance being drawn.
 pub struct Sketch<'r, 'a> {
     pub content: Content,
     w: f32,
     h: f32,
-    replaced: &'r mut Vec<char>,
-    /// The document's resources: library faces for what Helvetica cannot draw.
+    /// The document's resources: the library faces answers are drawn with.
     res: &'r mut Resources<'a>,
     /// Library fonts (registry indices) this appearance names.
     library: BTreeSet<usize>,
 }
 
 impl<'r, 'a> Sketch<'r, 'a> {
-    pub fn new(w: f32, h: f32, replaced: &'r mut Vec<char>, res: &'r mut Resources<'a>) -> Self {
+    pub fn new(w: f32, h: f32, res: &'r mut Resources<'a>) -> Self {
         Sketch {
             content: Content::new(),
             w,
             h,
-            replaced,
             res,
             library: BTreeSet::new(),
         }
@@ -121,61 +120,45 @@ impl<'r, 'a> Sketch<'r, 'a> {
         c.restore_state();
     }
 
-    /// `s` in pieces of one font each: Helvetica (`/Helv`, WinAnsi bytes) where it has the
-    /// character, else the font library's face that has it (`/L<n>`, CIDs, the glyph a
-    /// page draws), else the library's missing-glyph box, else `?` (noted once each).
-    /// Widths in 1/1000 em. Answers are drawn glyph for character, unshaped.
-    fn encode(&mut self, s: &str) -> Vec<(String, Vec<u8>, f64)> {
-        let mut pieces: Vec<(String, Vec<u8>, f64)> = Vec::new();
-        for ch in s
-            .chars()
-            .filter(|c| !c.is_control() && !fonts::is_invisible(*c))
-        {
-            let (font, bytes, width) = match HELVETICA.encode(ch) {
-                Some(b) => ("Helv".to_string(), vec![b], HELVETICA.code_width(b)),
-                None => match fonts::glyph(HELVETICA, ch)
-                    .or_else(|| fonts::notdef(HELVETICA).inspect(|_| self.res.boxed_char(ch)))
-                {
-                    Some(glyph) => {
-                        let (index, cid) = self.res.library_glyph(glyph, &ch.to_string());
-                        self.library.insert(index);
-                        (
-                            LibraryFonts::name(index),
-                            cid.to_be_bytes().to_vec(),
-                            glyph.width,
-                        )
-                    }
-                    None => {
-                        if !self.replaced.contains(&ch) {
-                            self.replaced.push(ch);
-                        }
-                        ("Helv".to_string(), vec![b'?'], HELVETICA.code_width(b'?'))
-                    }
-                },
-            };
-            match pieces.last_mut() {
-                Some((f, b, w)) if *f == font => {
-                    b.extend(bytes);
-                    *w += width;
-                }
-                _ => pieces.push((font, bytes, width)),
-            }
-        }
-        pieces
-    }
-
-    /// Shows `s` at `size` from (`x`, `baseline`) in black, piece by piece.
+    /// Shows `s` at `size` from (`x`, `baseline`) in black, as page text is drawn
+    /// (`glyph_runs`: embedded library faces, shaped words placed glyph by glyph, the
+    /// missing-glyph box), in the direction of its first strong character.
     fn show_text(&mut self, s: &str, x: f32, baseline: f32, size: f32) {
-        let pieces = self.encode(s);
+        let s: String = s.chars().filter(|c| !c.is_control()).collect();
+        let rtl = s
+            .chars()
+            .find(|c| c.is_alphabetic())
+            .is_some_and(fonts::is_rtl);
+        let pieces = encode(&s, rtl, HELVETICA, self.res);
         let c = &mut self.content;
         c.begin_text();
         c.set_fill_gray(0.0);
+        let em = size / 1000.0;
         let mut pen = x;
-        for (font, bytes, width) in &pieces {
-            c.set_font(Name(font.as_bytes()), size);
-            c.set_text_matrix([1.0, 0.0, 0.0, 1.0, pen, baseline]);
-            c.show(Str(bytes));
-            pen += (*width as f32) * size / 1000.0;
+        for piece in &pieces {
+            let name = match piece.font() {
+                // Only without a font library: Helvetica itself, named in the `/DR`.
+                Font::Standard(_) => "Helv".to_string(),
+                Font::Library(index) => {
+                    self.library.insert(index);
+                    LibraryFonts::name(index)
+                }
+            };
+            c.set_font(Name(name.as_bytes()), size);
+            match piece {
+                Piece::Run { bytes, .. } => {
+                    c.set_text_matrix([1.0, 0.0, 0.0, 1.0, pen, baseline]);
+                    c.show(Str(bytes));
+                }
+                Piece::Shaped { glyphs, .. } => {
+                    for g in glyphs {
+                        let (gx, gy) = (pen + g.x as f32 * em, baseline + g.y as f32 * em);
+                        c.set_text_matrix([1.0, 0.0, 0.0, 1.0, gx, gy]);
+                        c.show(Str(&g.cid.to_be_bytes()));
+                    }
+                }
+            }
+            pen += piece.width() as f32 * em;
         }
         c.end_text();
     }
