@@ -676,6 +676,10 @@ impl wit_fonts::Host for CallState {
     fn subset(&mut self, face: u32, glyphs: Vec<u16>) -> Result<Vec<u8>, String> {
         self.fonts.subset(face, glyphs)
     }
+
+    fn word_breaks(&mut self, text: String) -> Vec<u32> {
+        self.fonts.word_breaks(text)
+    }
 }
 
 /// Caps linear memory summed over every memory of the instance (wasmtime's own

@@ -35,4 +35,8 @@ impl FontLibrary for Library {
     fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
         Library::subset(self, face, glyphs)
     }
+
+    fn word_breaks(&self, text: &str) -> Vec<u32> {
+        crate::word_breaks(text)
+    }
 }
