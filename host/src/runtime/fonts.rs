@@ -206,6 +206,18 @@ impl CallFonts {
         self.used.outline_bytes = self.used.outline_bytes.saturating_add(bytes);
         paths
     }
+
+    /// Word boundaries of a run of Thai, Lao, Khmer or Myanmar (ICU's dictionaries): byte
+    /// offsets into `text` from 0 to its length. Its characters count against the budget
+    /// lookups share; past it the answer is empty and the converter breaks between clusters.
+    /// Needs no font, so it does not open the library.
+    pub fn word_breaks(&mut self, text: String) -> Vec<u32> {
+        self.used.mapped_chars = self.used.mapped_chars.saturating_add(text.chars().count());
+        if self.used.mapped_chars > MAX_MAPPED_CHARS {
+            return Vec::new();
+        }
+        guarded(|| quire_fonts::word_breaks(&text), Vec::new())
+    }
 }
 
 /// Runs `f`, answering `fallback` if it panics: a font file the operator installed may be

@@ -680,6 +680,10 @@ impl wit_fonts::Host for CallState {
     fn outlines(&mut self, face: u32, glyphs: Vec<u16>) -> Vec<String> {
         self.fonts.outlines(face, glyphs)
     }
+
+    fn word_breaks(&mut self, text: String) -> Vec<u32> {
+        self.fonts.word_breaks(text)
+    }
 }
 
 /// Caps linear memory summed over every memory of the instance (wasmtime's own

@@ -51,6 +51,7 @@ mod outline;
 mod select;
 mod shape;
 mod subset;
+mod words;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -60,6 +61,7 @@ use sha2::{Digest, Sha256};
 use unicode_script::{Script, UnicodeScript};
 
 use index::{Face, FontFile};
+pub use words::word_breaks;
 
 /// The generic family, a face's description and a shaped glyph are the SDK's types
 /// (`quire_sdk::fonts`): the library serves the SDK natively as the host serves components.

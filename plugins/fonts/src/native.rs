@@ -39,4 +39,8 @@ impl FontLibrary for Library {
     fn outlines(&self, face: u32, glyphs: &[u16]) -> Vec<String> {
         Library::outlines(self, face, glyphs)
     }
+
+    fn word_breaks(&self, text: &str) -> Vec<u32> {
+        crate::word_breaks(text)
+    }
 }

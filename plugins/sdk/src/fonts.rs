@@ -112,6 +112,13 @@ pub trait FontLibrary {
     /// The outline of each of `glyphs` as SVG path data in font units, y up; an empty
     /// string for a glyph without one.
     fn outlines(&self, face: u32, glyphs: &[u16]) -> Vec<String>;
+    /// The byte offsets of `text` (Thai, Lao, Khmer or Myanmar, written without spaces
+    /// between words) where a line may break, found with the library's dictionaries, from 0
+    /// to `text.len()`; empty when the library has none (the default) or will not answer.
+    fn word_breaks(&self, text: &str) -> Vec<u32> {
+        let _ = text;
+        Vec::new()
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -146,6 +153,8 @@ struct Cache {
     shaped: HashMap<(u32, bool, String), Rc<Vec<ShapedGlyph>>>,
     /// A glyph recurs on every line: its outline is asked for once.
     outlines: HashMap<(u32, u16), Rc<str>>,
+    /// Word boundaries of runs of Thai, Lao, Khmer or Myanmar text.
+    words: HashMap<String, Option<Rc<Vec<u32>>>>,
 }
 
 thread_local! {
@@ -317,6 +326,33 @@ pub fn shape(face: u32, text: &str, rtl: bool) -> Rc<Vec<ShapedGlyph>> {
     glyphs
 }
 
+/// Where lines may break inside `text`, a run of Thai, Lao, Khmer or Myanmar characters
+/// (line break class SA), which separate words with no space: the byte offsets, from 0 to
+/// `text.len()`, of the word boundaries the library's dictionaries find. `None` without a
+/// library or an answer (the call's budget is spent); asked once per distinct run.
+pub fn word_breaks(text: &str) -> Option<Rc<Vec<u32>>> {
+    if let Some(known) = CACHE.with(|c| c.borrow().words.get(text).cloned()) {
+        return known;
+    }
+    let answer = with_library(|lib| lib.word_breaks(text))
+        .filter(|b| is_boundary_list(text, b))
+        .map(Rc::new);
+    CACHE.with(|c| {
+        c.borrow_mut()
+            .words
+            .insert(text.to_string(), answer.clone())
+    });
+    answer
+}
+
+/// An answer layout can use: rising character boundaries of `text`, from 0 to its end.
+fn is_boundary_list(text: &str, breaks: &[u32]) -> bool {
+    breaks.first() == Some(&0)
+        && breaks.last().map(|&b| b as usize) == Some(text.len())
+        && breaks.windows(2).all(|w| w[0] < w[1])
+        && breaks.iter().all(|&b| text.is_char_boundary(b as usize))
+}
+
 /// Whether `ch` belongs to a script whose glyphs depend on their neighbours (joining,
 /// conjuncts, reordered or stacked marks), or is a combining mark or joiner: such text is
 /// shaped. Latin, Greek, Cyrillic and CJK are drawn glyph for character, which is what
@@ -453,6 +489,10 @@ mod host {
 
         fn outlines(&self, face: u32, glyphs: &[u16]) -> Vec<String> {
             wit::outlines(face, glyphs)
+        }
+
+        fn word_breaks(&self, text: &str) -> Vec<u32> {
+            wit::word_breaks(text)
         }
 
         fn shape(&self, face: u32, text: &str, rtl: bool, lang: &str) -> Vec<ShapedGlyph> {

@@ -2,13 +2,22 @@
 //! break.
 //!
 //! The rules, in one place because every output depends on them:
-//! - Lines break greedily at spaces and after a hyphen or dash inside a word (`well-known`);
-//!   `\n` is a hard break (`\r` is ignored, so CRLF text lays out like LF text); a tab counts
-//!   as a space.
+//! - Lines break greedily at the last break opportunity that fits. The opportunities are
+//!   those of the Unicode line breaking algorithm (UAX #14, `unicode-linebreak`; see
+//!   [`breaks`]), computed once per layout: after spaces, after a hyphen or dash inside a word
+//!   (`well-|known`, not after the `-` of `-v`), between ideographs, but never before closing
+//!   punctuation, `。`, `、`, `！`, small kana or `)`, nor after opening punctuation (`「`,
+//!   `(`), so no Chinese or Japanese line starts with a full stop (kinsoku). Thai, Lao, Khmer
+//!   and Myanmar break at the word boundaries the host's dictionaries find
+//!   ([`fonts::word_breaks`]), or between clusters without a library. An opportunity counts
+//!   only once its line holds more than spaces.
+//! - `\n` is a hard break (`\r` is ignored, so CRLF text lays out like LF text); a tab
+//!   counts as a space.
 //! - Spaces at the end of a wrapped line hang: they are not drawn and take no width. Spaces at
 //!   the start of a hard line are kept (indented code).
-//! - A word wider than the box is broken between characters (at least one character per line,
-//!   so layout always progresses).
+//! - A piece with no opportunity that is wider than the box (a long word) is broken between
+//!   characters, never inside a shaped cluster (at least one character per line, so layout
+//!   always progresses); there a line may start with a `)`.
 //! - A line is as tall as the largest run size on it times `Text::line_height`; an empty line
 //!   takes the size of the run holding its `\n`. The baseline sits in the middle of the
 //!   leading, as in CSS: `top + (height - (ascent - descent)) / 2 + ascent`, with the largest
@@ -25,6 +34,7 @@
 //!   logical order and says `rtl`, and exporters draw it right to left. Such lines are not
 //!   justified.
 
+mod breaks;
 mod complex;
 
 use crate::fonts;
@@ -81,7 +91,8 @@ pub fn layout_text_with_starts(text: &Text, width: f64) -> (Vec<Line>, Vec<TextP
     } else {
         f64::INFINITY
     };
-    let spans = break_lines(&atoms, limit);
+    let allowed = breaks::opportunities(&atoms);
+    let spans = break_lines(&atoms, &allowed, limit);
     let faces: Vec<FontFace> = text.runs.iter().map(FontFace::of_run).collect();
     let mut lines = Vec::with_capacity(spans.len());
     let mut starts = Vec::with_capacity(spans.len());
@@ -103,14 +114,16 @@ pub fn natural_width(text: &Text) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Width of the widest unbreakable piece of `text` (a word, or a word fragment between
-/// hyphens): below this width, layout has to break inside words.
+/// Width of the widest unbreakable piece of `text` (a word, a word fragment between
+/// hyphens, an ideograph with the punctuation that holds to it): below this width, layout
+/// has to break inside words.
 pub fn min_content_width(text: &Text) -> f64 {
     let atoms = atomize(text);
+    let allowed = breaks::opportunities(&atoms);
     let mut widest: f64 = 0.0;
     let mut current = 0.0;
     for (i, a) in atoms.iter().enumerate() {
-        if a.is_space() || a.ch == '\n' || is_break_before(&atoms, i, 0) {
+        if a.is_space() || a.ch == '\n' || allowed[i] {
             current = 0.0;
         }
         if !a.is_space() && a.ch != '\n' {
@@ -295,20 +308,6 @@ struct Span {
     last_of_paragraph: bool,
 }
 
-fn is_dash(c: char) -> bool {
-    matches!(c, '-' | '\u{2010}' | '\u{2013}' | '\u{2014}')
-}
-
-/// Whether a line may break before `atoms[i]` because of a dash: `well-|known`. A line start
-/// at `line_start` never counts, so a dash alone never makes an empty line.
-fn is_break_before(atoms: &[Atom], i: usize, line_start: usize) -> bool {
-    if i < line_start + 2 {
-        return false;
-    }
-    let (before, dash, here) = (atoms[i - 2].ch, atoms[i - 1].ch, atoms[i].ch);
-    is_dash(dash) && before.is_alphanumeric() && !here.is_whitespace() && !is_dash(here)
-}
-
 fn trim_end(atoms: &[Atom], start: usize, mut end: usize) -> usize {
     while end > start && atoms[end - 1].is_space() {
         end -= 1;
@@ -316,7 +315,9 @@ fn trim_end(atoms: &[Atom], start: usize, mut end: usize) -> usize {
     end
 }
 
-fn break_lines(atoms: &[Atom], limit: f64) -> Vec<Span> {
+/// Greedy lines: each takes atoms up to the last opportunity (`allowed`, see [`breaks`])
+/// before the first atom that does not fit, or up to that atom when its line has none.
+fn break_lines(atoms: &[Atom], allowed: &[bool], limit: f64) -> Vec<Span> {
     // Comparisons allow for float noise so that text measured at exactly its own width fits.
     let fits = |w: f64| w <= limit + 1e-6;
     let mut spans = Vec::new();
@@ -369,7 +370,7 @@ fn break_lines(atoms: &[Atom], limit: f64) -> Vec<Span> {
             i += 1;
             continue;
         }
-        if i > start && seen_word && (atoms[i - 1].is_space() || is_break_before(atoms, i, start)) {
+        if i > start && seen_word && allowed[i] {
             opportunity = Some(i);
         }
         // A line never breaks inside a shaped cluster.
@@ -758,6 +759,98 @@ mod tests {
         assert!(a.len() > 100);
         for l in &a {
             assert!(l.width <= 481.0 + 1e-6);
+        }
+    }
+
+    /// Lines of `text` at every width from 20 to 300 points, for the rules that must hold
+    /// at any width that has room for a few characters.
+    fn lines_at_every_width(text: &Text) -> Vec<Vec<String>> {
+        (4..=60)
+            .map(|k| line_texts(&layout_text(text, 5.0 * f64::from(k))))
+            .collect()
+    }
+
+    #[test]
+    fn cjk_lines_never_start_with_closing_or_end_with_opening_punctuation() {
+        // UDHR article 1 in Japanese and Chinese (tests/text), with brackets around.
+        let sentences = [
+            "『世界人権宣言』第１条「すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。人間は、理性と良心とを授けられており、互いに同胞の精神をもって行動しなければならない。」（国際連合）",
+            "《世界人权宣言》第一条：人人生而自由，在尊严和权利上一律平等。他们赋有理性和良心，并应以兄弟关系的精神相对待！（联合国）",
+        ];
+        for s in sentences {
+            let t = helv(s, 10.0);
+            for lines in lines_at_every_width(&t) {
+                assert_eq!(lines.concat(), s);
+                for (k, line) in lines.iter().enumerate() {
+                    let first = line.chars().next().unwrap();
+                    let last = line.chars().last().unwrap();
+                    if k > 0 {
+                        assert!(!"。、，．）」』！？：》".contains(first), "{lines:?}");
+                    }
+                    if k + 1 < lines.len() {
+                        assert!(!"（「『《".contains(last), "{lines:?}");
+                    }
+                }
+                // Ideographs break between each other: the lines fill up.
+                assert!(lines.iter().all(|l| !l.is_empty()));
+            }
+            let t = helv(s, 10.0);
+            let one = FontFace::of_run(&t.runs[0]).text_width("人", 10.0);
+            assert!(layout_text(&t, one * 8.0).len() > s.chars().count() / 8);
+        }
+        // The narrowest a column of Japanese can be: an ideograph with its full stop.
+        let t = helv("平等である。", 10.0);
+        let face = FontFace::of_run(&t.runs[0]);
+        assert!((min_content_width(&t) - face.text_width("る。", 10.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn closing_parentheses_stay_with_their_word() {
+        let t = helv("this is a fully (semi-)automatic gun (parenthesised)", 10.0);
+        let face = FontFace::of_run(&t.runs[0]);
+        // Room for `this is a fully (semi-` but not for `)`: the old rule broke after the hyphen.
+        let width = face.text_width("this is a fully (semi-", 10.0) + 0.5;
+        assert!(width > face.text_width("(semi-)automatic", 10.0));
+        assert_eq!(
+            line_texts(&layout_text(&t, width)),
+            [
+                "this is a fully",
+                "(semi-)automatic",
+                "gun",
+                "(parenthesised)"
+            ]
+        );
+        let narrowest = min_content_width(&t);
+        assert!((narrowest - face.text_width("(semi-)automatic", 10.0)).abs() < 1e-9);
+        // At any width where no word has to be broken.
+        for k in 0..40 {
+            let lines = line_texts(&layout_text(&t, narrowest + 2.5 * f64::from(k)));
+            for line in &lines[1..] {
+                assert!(!line.starts_with(')'), "{lines:?}");
+            }
+        }
+    }
+
+    /// `cargo test -p quire-sdk --lib --release -- --ignored --nocapture latin_layout_timing`
+    #[test]
+    #[ignore]
+    fn latin_layout_timing() {
+        let lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(2000);
+        let udhr = include_str!("../../../tests/text/en.md").repeat(40);
+        for (name, s) in [("lorem", &lorem), ("udhr-en", &udhr)] {
+            let t = helv(s, 11.0);
+            let mut best = f64::INFINITY;
+            let mut lines = 0;
+            for _ in 0..30 {
+                let started = std::time::Instant::now();
+                lines = layout_text(&t, 481.0).len();
+                best = best.min(started.elapsed().as_secs_f64());
+            }
+            println!(
+                "{name}: {} chars, {lines} lines, best of 30: {:.3} ms",
+                s.chars().count(),
+                best * 1e3
+            );
         }
     }
 }
