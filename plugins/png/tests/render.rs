@@ -337,7 +337,7 @@ fn text_in_other_scripts_is_drawn_as_the_pdf_draws_it() {
     ];
     for (i, (id, words)) in texts.iter().enumerate() {
         let frame = Rect::new(60.0, 60.0 + i as f64 * 110.0, 300.0, 100.0);
-        let mut text = Text::plain(words, 14.0);
+        let mut text = Text::plain(*words, 14.0);
         text.align = Align::Left;
         page.shapes.push(Shape::Text(TextBox {
             id: (*id).into(),

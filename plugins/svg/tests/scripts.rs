@@ -36,7 +36,7 @@ fn document() -> Document {
         page.shapes.push(Shape::Text(TextBox {
             id: format!("t{i}"),
             frame: Rect::new(40.0, 40.0 + i as f64 * 110.0, 520.0, 100.0),
-            text: Text::plain(words, 14.0),
+            text: Text::plain(*words, 14.0),
             fill: None,
             stroke: None,
         }));
@@ -46,11 +46,7 @@ fn document() -> Document {
 }
 
 fn export(doc: Document) -> (String, Vec<String>) {
-    let out = quire_svg::export_svg(&ExportRequest {
-        document: doc,
-        ..ExportRequest::default()
-    })
-    .expect("export");
+    let out = quire_svg::export_svg(&common::request(doc, Vec::new())).expect("export");
     (String::from_utf8(out.bytes).unwrap(), out.warnings)
 }
 
@@ -60,7 +56,11 @@ fn texts(svg: &str) -> Vec<(String, bool)> {
     tree.descendants()
         .filter(|n| n.has_tag_name("text"))
         .map(|n| {
-            let content: String = n.descendants().filter_map(|d| d.text()).collect();
+            let content: String = n
+                .descendants()
+                .filter(|d| d.is_text())
+                .filter_map(|d| d.text())
+                .collect();
             (content, n.attribute("fill-opacity") != Some("0"))
         })
         .collect()
@@ -146,4 +146,35 @@ fn the_outlines_render_without_the_fonts_where_the_layout_put_the_text() {
             first.width
         );
     }
+}
+
+/// Punctuation at the end of a right-to-left line is drawn from the line's right end: in
+/// visual order, brackets mirrored (UAX #9 L4), as the PDF draws it, not left to the
+/// viewer's bidi (which reads the lone `).` as left to right).
+#[test]
+fn right_to_left_punctuation_is_drawn_in_visual_order_with_mirrored_brackets() {
+    with_fonts();
+    let mut doc = Document::new(Kind::Pdf);
+    let mut page = Page::new(612.0, 792.0);
+    page.shapes.push(Shape::Text(TextBox {
+        id: "a".into(),
+        frame: Rect::new(10.0, 10.0, 300.0, 50.0),
+        text: Text::plain("(المادة 1).", 14.0),
+        fill: None,
+        stroke: None,
+    }));
+    doc.pages.push(page);
+    let (svg, _) = export(doc);
+    let visible: Vec<String> = texts(&svg)
+        .into_iter()
+        .filter(|(_, visible)| *visible)
+        .map(|(t, _)| t)
+        .collect();
+    // Left to right on the page: ".(" then "1", and the logical "(" at the right end, as ")".
+    assert_eq!(
+        visible.first().map(String::as_str),
+        Some(".("),
+        "{visible:?}"
+    );
+    assert_eq!(visible.last().map(String::as_str), Some(")"), "{visible:?}");
 }

@@ -164,10 +164,8 @@ pub(crate) struct Writer<'a> {
     pub glyphs: HashSet<(u32, u16)>,
     /// Whether glyphs drawn as outlines get an invisible text layer.
     pub text_layer: bool,
-    /// Characters no installed font has (drawn as boxes), and without a library at all
-    /// characters drawn as `?`.
+    /// Characters no installed font has, drawn as boxes.
     pub boxed: BTreeSet<char>,
-    pub replaced: BTreeSet<char>,
 }
 
 impl<'a> Writer<'a> {
@@ -180,19 +178,14 @@ impl<'a> Writer<'a> {
             glyphs: HashSet::new(),
             text_layer,
             boxed: BTreeSet::new(),
-            replaced: BTreeSet::new(),
         }
     }
 
     fn warn_missing_characters(&mut self) {
-        use quire_sdk::glyph_runs::{boxed_warning, replaced_warning};
         if !self.boxed.is_empty() {
             let chars: Vec<char> = self.boxed.iter().copied().collect();
-            self.warnings.push(boxed_warning(&chars));
-        }
-        if !self.replaced.is_empty() {
-            let chars: Vec<char> = self.replaced.iter().copied().collect();
-            self.warnings.push(replaced_warning(&chars));
+            self.warnings
+                .push(quire_sdk::glyph_runs::boxed_warning(&chars));
         }
     }
 

@@ -111,7 +111,9 @@ fn draw_fragment(w: &mut Writer, run: &Run, text: &str, rtl: bool, x: f64, basel
             .open(&mut w.out);
     }
     let face = FontFace::of_run(run);
-    if glyph_runs::is_standard(text, face) {
+    // A right-to-left fragment is drawn from its right end (reversed, brackets mirrored) by
+    // `pieces`, even when the standard face has all of it.
+    if !rtl && glyph_runs::is_standard(text, face) {
         text_element(w, run, text, x, baseline, Layer::Visible);
     } else {
         draw_pieces(w, run, face, text, rtl, x, baseline);
@@ -215,8 +217,10 @@ fn draw_pieces(
             Piece::Missing {
                 ch, notdef: None, ..
             } => {
-                w.replaced.insert(*ch);
-                text_element(w, run, "?", pen, baseline, Layer::Visible);
+                // No font library (a converter run natively without one): SVG is Unicode,
+                // so the character stays itself for the viewer's fonts to draw.
+                let s = ch.to_string();
+                text_element(w, run, &s, pen, baseline, Layer::Visible);
             }
         }
         pen += width;
