@@ -235,23 +235,33 @@ fn slanted(run: &GlyphRun<'_, '_>) -> Option<bool> {
 
 /// Typographic ligatures as their letters: the standard fonts have no ligature glyphs, and
 /// `office` should be found by searching for "office".
+/// Whether `c` is a compatibility form readers spell out (NFKC): ligatures (`ﬁ`), the
+/// Hebrew and Arabic presentation forms (joined letters, `ﻻ`) and the CJK radicals. Writers
+/// that build `/ToUnicode` from a font's cmap name them for the glyphs a shaper picked
+/// (Chromium's Skia: `ﻟ` for an initial lam, `⼈` for `人`, since one glyph serves both
+/// code points), and poppler's pdftotext normalises them back; so does this importer, or the
+/// text would be stored as look-alikes no one can search for, edit or lay out again.
+fn is_compatibility_form(c: char) -> bool {
+    matches!(c as u32, 0x2E80..=0x2FDF | 0xFB00..=0xFDFF | 0xFE70..=0xFEFE)
+}
+
+/// `text` with its compatibility forms spelled out (see [`is_compatibility_form`]).
 fn unligature(text: String) -> String {
-    if !text.chars().any(|c| ('\u{FB00}'..='\u{FB06}').contains(&c)) {
+    use unicode_normalization::char::decompose_compatible;
+    if !text.chars().any(is_compatibility_form) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 2);
     for c in text.chars() {
-        match c {
-            '\u{FB00}' => out.push_str("ff"),
-            '\u{FB01}' => out.push_str("fi"),
-            '\u{FB02}' => out.push_str("fl"),
-            '\u{FB03}' => out.push_str("ffi"),
-            '\u{FB04}' => out.push_str("ffl"),
-            '\u{FB05}' | '\u{FB06}' => out.push_str("st"),
-            c => out.push(c),
+        if is_compatibility_form(c) {
+            decompose_compatible(c, |d| out.push(d));
+        } else {
+            out.push(c);
         }
     }
-    out
+    // Decomposition splits e.g. a letter with a mark into two; composing again gives
+    // the characters a keyboard types.
+    unicode_normalization::UnicodeNormalization::nfc(out.as_str()).collect()
 }
 
 fn advance_of(g: &Glyph<'_>) -> Option<f32> {
@@ -636,6 +646,16 @@ impl Collector<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compatibility_forms_read_as_what_they_stand_for() {
+        assert_eq!(unligature("世界⼈权宣⾔ ﬁne".into()), "世界人权宣言 fine");
+        assert_eq!(unligature("⿕ ⺟".into()), "龠 母");
+        assert_eq!(unligature("⺀ plain".into()), "⺀ plain");
+        // Joined Arabic letters and the lam-alef ligature.
+        assert_eq!(unligature("ﻟﺎ ﻻ".into()), "لا لا");
+        assert_eq!(unligature("שּׁ".into()), "שּׁ");
+    }
 
     #[test]
     fn ligatures_become_letters() {

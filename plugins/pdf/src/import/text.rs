@@ -150,6 +150,7 @@ impl Line {
                 }
             }
         }
+        let runs = logical_order(runs);
         (!runs.is_empty()).then(|| Line {
             runs,
             x: seg.x,
@@ -161,6 +162,131 @@ impl Line {
                 .fold(0.0, f64::max),
         })
     }
+}
+
+/// A line's runs in logical order. A PDF shows glyphs where they are drawn, so right-to-left
+/// text (Arabic, Hebrew) arrives in visual order, left to right; stored that way it would be
+/// read, searched and laid out again backwards. A line that is mostly right-to-left is
+/// turned around, with its left-to-right stretches (Latin words, numbers, and the spaces and
+/// punctuation between them) turned back and the brackets of the rest mirrored (UAX #9 L4
+/// undone); a mostly left-to-right line only turns its right-to-left stretches around. Lines
+/// without a right-to-left character are returned as they are.
+fn logical_order(runs: Vec<Run>) -> Vec<Run> {
+    use quire_sdk::fonts::is_rtl;
+    if !runs.iter().any(|r| r.text.chars().any(is_rtl)) {
+        return runs;
+    }
+    let mut chars: Vec<(char, usize)> = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.text.chars().map(move |c| (c, i)))
+        .collect();
+    let ltr = |c: char| c.is_alphanumeric() && !is_rtl(c);
+    let rtl_letters = chars.iter().filter(|(c, _)| is_rtl(*c)).count();
+    let ltr_letters = chars.iter().filter(|(c, _)| ltr(*c)).count();
+    if rtl_letters >= ltr_letters {
+        chars.reverse();
+        let mut kept = vec![false; chars.len()];
+        for (start, end) in ltr_stretches(&chars) {
+            chars[start..end].reverse();
+            kept[start..end].iter_mut().for_each(|k| *k = true);
+        }
+        for ((c, _), kept) in chars.iter_mut().zip(kept) {
+            if !kept {
+                *c = quire_sdk::glyph_runs::mirrored(*c);
+            }
+        }
+    } else {
+        for (start, end) in stretches(&chars, is_rtl, ltr) {
+            chars[start..end].reverse();
+            for (c, _) in &mut chars[start..end] {
+                *c = quire_sdk::glyph_runs::mirrored(*c);
+            }
+        }
+    }
+    let mut out: Vec<Run> = Vec::new();
+    let mut last = usize::MAX;
+    for (c, i) in chars {
+        if i == last {
+            if let Some(r) = out.last_mut() {
+                r.text.push(c);
+                continue;
+            }
+        }
+        last = i;
+        out.push(Run {
+            text: c.to_string(),
+            ..runs[i].clone()
+        });
+    }
+    out
+}
+
+/// The left-to-right stretches of a right-to-left line (already turned around): a word of
+/// letters takes the letters and numbers that follow it across spaces and punctuation
+/// (`Version 2.1`: a number after a Latin word is left to right with it), a number alone
+/// takes only digits and the separators between them (`1,234.5`), since what lies between a
+/// number and the next word belongs to the right-to-left text (UAX #9 W7, N1).
+fn ltr_stretches(chars: &[(char, usize)]) -> Vec<(usize, usize)> {
+    use quire_sdk::fonts::is_rtl;
+    let letter = |c: char| c.is_alphabetic() && !is_rtl(c);
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i].0;
+        if letter(c) {
+            let ends = stretches(&chars[i..], |c| c.is_alphanumeric() && !is_rtl(c), is_rtl);
+            let (_, end) = ends.first().copied().unwrap_or((0, 1));
+            found.push((i, i + end));
+            i += end;
+        } else if c.is_numeric() {
+            let mut end = i + 1;
+            while end < chars.len() {
+                let d = chars[end].0;
+                let separated = matches!(d, '.' | ',' | ':' | '/')
+                    && chars.get(end + 1).is_some_and(|n| n.0.is_numeric());
+                if d.is_numeric() || separated {
+                    end += 1;
+                } else {
+                    break;
+                }
+            }
+            found.push((i, end));
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// Maximal stretches (start, end) of `chars` that begin and end with a character `inside`
+/// accepts and hold none that `outside` accepts.
+fn stretches(
+    chars: &[(char, usize)],
+    inside: impl Fn(char) -> bool,
+    outside: impl Fn(char) -> bool,
+) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !inside(chars[i].0) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut end = i + 1;
+        let mut j = i + 1;
+        while j < chars.len() && !outside(chars[j].0) {
+            if inside(chars[j].0) {
+                end = j + 1;
+            }
+            j += 1;
+        }
+        found.push((start, end));
+        i = end;
+    }
+    found
 }
 
 fn round_size(size: f64) -> f64 {
@@ -323,6 +449,34 @@ fn joined(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn texts(runs: &[Run]) -> String {
+        runs.iter().map(|r| r.text.as_str()).collect()
+    }
+
+    #[test]
+    fn right_to_left_lines_are_stored_in_logical_order() {
+        // "(المادة 1) PDF" as a page shows it, left to right: the number and the Latin
+        // word keep their order, the Arabic is turned around, brackets mirrored back.
+        let visual = vec![Run::plain("PDF (1 ةداملا)", 12.0)];
+        assert_eq!(texts(&logical_order(visual)), "(المادة 1) PDF");
+        // Mostly Latin: only the Arabic stretch turns.
+        let visual = vec![Run::plain("The word مالس means peace", 12.0)];
+        assert_eq!(texts(&logical_order(visual)), "The word سلام means peace");
+        // Runs keep their styles across the turn.
+        let visual = vec![
+            Run::plain("ملاع", 12.0),
+            Run {
+                bold: true,
+                ..Run::plain(" ابحرم", 12.0)
+            },
+        ];
+        let logical = logical_order(visual);
+        assert_eq!(texts(&logical), "مرحبا عالم");
+        assert!(logical[0].bold && !logical[1].bold, "{logical:?}");
+        let latin = vec![Run::plain("plain (text)", 12.0)];
+        assert_eq!(texts(&logical_order(latin)), "plain (text)");
+    }
 
     fn word(text: &str, x: f64, baseline: f64, size: f64) -> Vec<PlacedGlyph> {
         let face = FontFace::new(FontFamily::Helvetica, false, false);
