@@ -209,17 +209,16 @@ pub fn is_invisible(ch: char) -> bool {
 /// encode and that is not known yet, so the layout's character-by-character measuring
 /// finds them cached.
 pub fn prefetch(face: FontFace, text: &str) {
-    prefetch_where(face, text, |ch| face.encode(ch).is_none());
-}
-
-fn prefetch_where(face: FontFace, text: &str, want: impl Fn(char) -> bool) {
     let style = Style::of(face);
     let missing: String = CACHE.with(|c| {
         let c = c.borrow();
         let mut seen = std::collections::HashSet::new();
         text.chars()
             .filter(|&ch| {
-                wanted(ch) && want(ch) && !c.glyphs.contains_key(&(style, ch)) && seen.insert(ch)
+                wanted(ch)
+                    && face.encode(ch).is_none()
+                    && !c.glyphs.contains_key(&(style, ch))
+                    && seen.insert(ch)
             })
             .collect()
     });
@@ -234,31 +233,6 @@ fn prefetch_where(face: FontFace, text: &str, want: impl Fn(char) -> bool) {
         let glyph = raw.and_then(scaled);
         CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
     }
-}
-
-/// The library glyphs that draw `text`, all of whose characters `face` encodes, at the
-/// standard face's widths (what the layout measured): Liberation's for Helvetica, Times and
-/// Courier, whose advances are theirs, so a PDF can embed the fonts it draws with. `None`
-/// when the library lacks one of them, or has them only in a face of other widths (no
-/// Liberation installed), or there is no library: the text is then shown in the standard
-/// font itself.
-pub fn standard_glyphs(face: FontFace, text: &str) -> Option<Vec<LibraryGlyph>> {
-    prefetch_where(face, text, |_| true);
-    // Symbol and ZapfDingbats have no metric-compatible face; their few characters are
-    // drawn in whichever face has them, at the widths the layout measured.
-    let needs_liberation = !matches!(face.family, FontFamily::Symbol | FontFamily::ZapfDingbats);
-    text.chars()
-        .map(|ch| {
-            let g = glyph(face, ch)?;
-            if needs_liberation && !info(g.face)?.family.starts_with("Liberation") {
-                return None;
-            }
-            Some(LibraryGlyph {
-                width: face.char_width(ch),
-                ..g
-            })
-        })
-        .collect()
 }
 
 /// The library glyph that draws `ch` for a run in `face`, when the face itself cannot.

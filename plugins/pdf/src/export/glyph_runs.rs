@@ -2,14 +2,12 @@
 //! decides which font draws what, shaping and right-to-left order included) turned into
 //! strings of one font each.
 //!
-//! Every character is a CID of the library face that draws it (`library_fonts`), embedded:
-//! for characters the run's standard face encodes, the metric-compatible face (Liberation
-//! for Helvetica, Times and Courier) at the standard widths the layout measured. Without a
-//! library those stay one byte each in the standard font, which is referenced, not embedded. A shaped word is shown glyph by glyph,
+//! Characters the run's standard face encodes are one byte each in that font (referenced,
+//! not embedded); others are CIDs of the library face that has them (`library_fonts`). A shaped word is shown glyph by glyph,
 //! where the shaper put each, inside an `/ActualText` span holding the word, so text
 //! extraction gives the characters in logical order whatever the glyphs' order.
 
-use quire_sdk::fonts::{self, LibraryGlyph};
+use quire_sdk::fonts::LibraryGlyph;
 use quire_sdk::glyph_runs::{self, Piece as Drawn};
 use quire_sdk::metrics::FontFace;
 
@@ -75,27 +73,13 @@ pub fn encode(s: &str, rtl: bool, face: FontFace, res: &mut Resources) -> Vec<Pi
     let mut pieces: Vec<Piece> = Vec::new();
     for drawn in glyph_runs::pieces(s, rtl, face) {
         match drawn {
-            Drawn::Standard { text, width } => match fonts::standard_glyphs(face, &text) {
-                // The metric-compatible library face, embedded like any other.
-                Some(glyphs) => {
-                    for (ch, glyph) in text.chars().zip(glyphs) {
-                        let (index, cid) = res.library_glyph(glyph, ch.encode_utf8(&mut [0; 4]));
-                        push_run(
-                            &mut pieces,
-                            Font::Library(index),
-                            &cid.to_be_bytes(),
-                            glyph.width,
-                        );
-                    }
-                }
-                None => {
-                    // Registered only when drawn with, so a page of CJK text names no font
-                    // it does not use.
-                    let font = Font::Standard(res.font(face));
-                    let bytes: Vec<u8> = text.chars().filter_map(|c| face.encode(c)).collect();
-                    push_run(&mut pieces, font, &bytes, width);
-                }
-            },
+            Drawn::Standard { text, width } => {
+                // Registered only when drawn with, so a page of CJK text names no font it
+                // does not use.
+                let font = Font::Standard(res.font(face));
+                let bytes: Vec<u8> = text.chars().filter_map(|c| face.encode(c)).collect();
+                push_run(&mut pieces, font, &bytes, width);
+            }
             Drawn::Library {
                 face: library_face,
                 glyphs,
