@@ -39,7 +39,7 @@ fn push_number(out: &mut String, v: f32) {
     }
     let abs = tenths.unsigned_abs();
     let _ = write!(out, "{}", abs / 10);
-    if abs % 10 != 0 {
+    if !abs.is_multiple_of(10) {
         let _ = write!(out, ".{}", abs % 10);
     }
 }
