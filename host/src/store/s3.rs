@@ -92,7 +92,7 @@ impl S3Store {
             self.bucket
                 .put_object(Some(&self.credentials), &self.key(digest)),
         );
-        let response = self.agent.put(&url).send(&bytes[..]).map_err(unreachable)?;
+        let response = retried(|| self.agent.put(&url).send(&bytes[..]))?;
         expect_success("PUT", digest, response).map(|_| ())
     }
 
@@ -101,7 +101,7 @@ impl S3Store {
             self.bucket
                 .get_object(Some(&self.credentials), &self.key(digest)),
         );
-        let response = self.agent.get(&url).call().map_err(unreachable)?;
+        let response = retried(|| self.agent.get(&url).call())?;
         if response.status().as_u16() == 404 {
             return Err(BlobError::Missing(digest.to_string()));
         }
@@ -119,7 +119,7 @@ impl S3Store {
             self.bucket
                 .head_object(Some(&self.credentials), &self.key(digest)),
         );
-        let response = self.agent.head(&url).call().map_err(unreachable)?;
+        let response = retried(|| self.agent.head(&url).call())?;
         if response.status().as_u16() == 404 {
             return Ok(false);
         }
@@ -131,7 +131,7 @@ impl S3Store {
             self.bucket
                 .delete_object(Some(&self.credentials), &self.key(digest)),
         );
-        let response = self.agent.delete(&url).call().map_err(unreachable)?;
+        let response = retried(|| self.agent.delete(&url).call())?;
         if response.status().as_u16() == 404 {
             return Ok(());
         }
@@ -150,7 +150,7 @@ impl S3Store {
                 action.with_continuation_token(t.as_str());
             }
             let url = action.sign(SIGNED_FOR).to_string();
-            let response = self.agent.get(&url).call().map_err(unreachable)?;
+            let response = retried(|| self.agent.get(&url).call())?;
             let mut response = expect_success("LIST", "", response)?;
             let text = response
                 .body_mut()
@@ -183,6 +183,31 @@ impl S3Store {
     }
 }
 
+/// Waits before trying a request again that the store answered as busy or failing (5xx,
+/// 429, 408): a store under load (Garage's metadata database locked, S3's SlowDown) passes
+/// such answers within moments, and every request here is idempotent (objects are named by
+/// their digest). A store that is down is not waited for: it refuses the connection, and
+/// the caller's 503 says when to come back.
+const RETRY_DELAYS: [Duration; 2] = [Duration::from_millis(50), Duration::from_millis(250)];
+
+fn retried(
+    mut send: impl FnMut() -> Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+) -> Result<ureq::http::Response<ureq::Body>, BlobError> {
+    let mut delays = RETRY_DELAYS.iter();
+    loop {
+        let response = send().map_err(unreachable)?;
+        match delays.next() {
+            Some(delay) if transient(response.status().as_u16()) => std::thread::sleep(*delay),
+            _ => return Ok(response),
+        }
+    }
+}
+
+/// Overload and outages pass; a refusal (credentials, missing bucket) is configuration.
+fn transient(status: u16) -> bool {
+    status >= 500 || status == 429 || status == 408
+}
+
 /// A transport failure (refused, reset, timed out): the store may come back.
 fn unreachable(e: impl std::fmt::Display) -> BlobError {
     BlobError::Unavailable(e.to_string())
@@ -208,10 +233,74 @@ fn expect_success(
         "{what} {digest}: the store answered {status} {}",
         body.chars().take(300).collect::<String>()
     );
-    // Overload and outages pass; a refusal (credentials, missing bucket) is configuration.
-    if status >= 500 || status == 429 || status == 408 {
+    if transient(status) {
         Err(BlobError::Unavailable(detail))
     } else {
         Err(BlobError::Other(anyhow::anyhow!(detail)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+
+    /// A store that answers the given statuses in turn, one connection each; returns its
+    /// address and how many requests it saw once done.
+    fn store_answering(statuses: &'static [u16]) -> (String, std::thread::JoinHandle<usize>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = format!("http://{}/", listener.local_addr().unwrap());
+        let handle = std::thread::spawn(move || {
+            for (seen, status) in statuses.iter().enumerate() {
+                let Ok((stream, _)) = listener.accept() else {
+                    return seen;
+                };
+                let mut reader = BufReader::new(stream);
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let mut stream = reader.into_inner();
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status} X\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                );
+            }
+            statuses.len()
+        });
+        (address, handle)
+    }
+
+    fn agent() -> ureq::Agent {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into()
+    }
+
+    #[test]
+    fn a_busy_answer_is_tried_again_and_a_refusal_is_not() {
+        let (url, store) = store_answering(&[503, 500, 200]);
+        let response = retried(|| agent().get(&url).call()).unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(store.join().unwrap(), 3);
+
+        let (url, store) = store_answering(&[403]);
+        let response = retried(|| agent().get(&url).call()).unwrap();
+        assert_eq!(response.status().as_u16(), 403);
+        assert_eq!(store.join().unwrap(), 1);
+    }
+
+    #[test]
+    fn a_store_busy_for_longer_is_an_outage_after_three_tries() {
+        let (url, store) = store_answering(&[503, 503, 503]);
+        let response = retried(|| agent().get(&url).call()).unwrap();
+        assert_eq!(response.status().as_u16(), 503);
+        assert_eq!(store.join().unwrap(), 3);
+        assert!(matches!(
+            expect_success("GET", "d", response),
+            Err(BlobError::Unavailable(_))
+        ));
     }
 }
