@@ -180,3 +180,82 @@ fn a_filled_form_shows_answers_in_any_script_in_embedded_fonts() {
         assert!(row.contains("yes yes yes"), "{row}");
     }
 }
+
+/// Latin text in the standard families is drawn with Liberation, their metric-compatible
+/// faces, embedded as subsets like every other font: `pdffonts` lists no font that is not
+/// embedded, and the text reads back, in lines of the widths the layout measured. The
+/// content streams keep one byte per character (an embedded one-byte CMap).
+#[test]
+fn the_standard_families_are_embedded_as_liberation_subsets() {
+    with_fonts();
+    let mut doc = Document::new(Kind::Pdf);
+    let mut page = Page::new(595.0, 842.0);
+    let families = [
+        (FontFamily::Helvetica, "LiberationSans"),
+        (FontFamily::Times, "LiberationSerif"),
+        (FontFamily::Courier, "LiberationMono"),
+    ];
+    for (i, (family, _)) in families.iter().enumerate() {
+        page.shapes.push(text_box(
+            &format!("t{i}"),
+            Rect::new(50.0, 50.0 + 60.0 * i as f64, 495.0, 50.0),
+            vec![run("Zürich, Ελλάδα, naïve café: 1234", *family, 14.0)],
+            Align::Left,
+        ));
+    }
+    let mut bold_italic = run("Bold italic “quotes” – 5 €", FontFamily::Times, 14.0);
+    bold_italic.bold = true;
+    bold_italic.italic = true;
+    page.shapes.push(text_box(
+        "t3",
+        Rect::new(50.0, 250.0, 495.0, 50.0),
+        vec![bold_italic],
+        Align::Left,
+    ));
+    doc.pages.push(page);
+    let (path, out) = export_checked(&request(doc, vec![]), "standard-embedded");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let text = text_of(&path, None);
+    assert_eq!(
+        text.matches("Zürich, Ελλάδα, naïve café: 1234").count(),
+        3,
+        "{text}"
+    );
+    let listing = Command::new("pdffonts").arg(&path).output().unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    let rows: Vec<&str> = listing.lines().skip(2).collect();
+    assert!(!rows.is_empty());
+    for row in &rows {
+        assert!(row.contains("yes yes yes") && row.contains('+'), "{row}");
+    }
+    assert!(text.contains("Bold italic “quotes” – 5 €"), "{text}");
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("LiberationSerif-BoldItalic")),
+        "{listing}"
+    );
+    for (_, name) in families {
+        assert!(
+            rows.iter().any(|r| r.contains(name)),
+            "{name} not in\n{listing}"
+        );
+    }
+    let expanded = path.with_extension("qdf.pdf");
+    let status = Command::new("qpdf")
+        .args(["--qdf", "--object-streams=disable"])
+        .arg(&path)
+        .arg(&expanded)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let expanded = String::from_utf8_lossy(&std::fs::read(&expanded).unwrap()).into_owned();
+    assert!(
+        expanded.contains("/Encoding") && expanded.contains("<00> <FF> 0"),
+        "no one-byte encoding CMap"
+    );
+    // The Latin words are one byte per character in the content stream.
+    assert!(
+        expanded.contains(": 1234)"),
+        "Latin text is not one byte per character"
+    );
+}

@@ -235,6 +235,42 @@ pub fn prefetch(face: FontFace, text: &str) {
     }
 }
 
+/// The glyphs of the library's metric-compatible face (Liberation Sans, Serif or Mono for
+/// Helvetica, Times and Courier, in the run's weight and slant) that draw `text`, every
+/// character of which `face` encodes: what a PDF embeds so that its standard fonts are
+/// embedded too. `None` when there is no library, the library lacks that face or one of the
+/// characters, and for Symbol and ZapfDingbats, which have no such face: the text is then
+/// shown in the standard font, referenced. One call to the library, not cached: an export
+/// asks once per font.
+pub fn metric_compatible_glyphs(face: FontFace, text: &str) -> Option<Vec<LibraryGlyph>> {
+    let family = match face.family {
+        FontFamily::Helvetica => "Liberation Sans",
+        FontFamily::Times => "Liberation Serif",
+        FontFamily::Courier => "Liberation Mono",
+        FontFamily::Symbol | FontFamily::ZapfDingbats => return None,
+    };
+    let answers = with_library(|lib| lib.map(Style::of(face), "", text))?;
+    let mut chosen: Option<u32> = None;
+    let mut glyphs = Vec::with_capacity(answers.len());
+    for raw in answers {
+        let raw = raw?;
+        match chosen {
+            Some(f) if f != raw.face => return None,
+            Some(_) => {}
+            None => {
+                let info = info(raw.face)?;
+                let bold = info.weight >= 600;
+                if info.family != family || bold != face.bold || info.italic != face.italic {
+                    return None;
+                }
+                chosen = Some(raw.face);
+            }
+        }
+        glyphs.push(scaled(raw)?);
+    }
+    Some(glyphs)
+}
+
 /// The library glyph that draws `ch` for a run in `face`, when the face itself cannot.
 pub fn glyph(face: FontFace, ch: char) -> Option<LibraryGlyph> {
     if !wanted(ch) {

@@ -25,6 +25,7 @@ use quire_sdk::{Field, FieldType, Rect};
 use serde_json::Value;
 
 use super::canvas::num;
+use super::glyph_runs::Font;
 use super::library_fonts::LibraryFonts;
 use super::resources::Resources;
 use appearance::{Edges, Sketch};
@@ -146,7 +147,8 @@ impl<'d> Form<'d> {
                 let Some(frame) = clip(field.frame, size) else {
                     continue;
                 };
-                let fonts = *fonts.get_or_insert_with(|| Fonts {
+                // The `/DR` fonts, numbered with the first widget.
+                fonts.get_or_insert_with(|| Fonts {
                     helv: res.refs.alloc(),
                     zadb: res.refs.alloc(),
                 });
@@ -156,7 +158,6 @@ impl<'d> Form<'d> {
                 let mut out = Out {
                     chunk: &mut *chunk,
                     res: &mut *res,
-                    fonts,
                     page,
                     page_height: size.1,
                     parent,
@@ -219,7 +220,6 @@ impl<'d> Form<'d> {
 struct Out<'a, 'r> {
     chunk: &'a mut Chunk,
     res: &'a mut Resources<'r>,
-    fonts: Fonts,
     page: Ref,
     page_height: f64,
     parent: Ref,
@@ -332,8 +332,8 @@ fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
     let draw = |out: &mut Out, paint: &dyn Fn(&mut Sketch)| {
         let mut sketch = Sketch::new(w, h, out.res);
         paint(&mut sketch);
-        let (content, library) = sketch.finish();
-        write_appearance(out, w, h, content, &library)
+        let (content, drawn_with) = sketch.finish();
+        write_appearance(out, w, h, content, &drawn_with)
     };
     let normal = match look {
         Look::Line(v) => Normal::One(draw(out, &|s| s.text_line(v, size))),
@@ -425,7 +425,7 @@ fn write_appearance(
     w: f32,
     h: f32,
     content: Vec<u8>,
-    library: &std::collections::BTreeSet<usize>,
+    drawn_with: &std::collections::BTreeSet<Font>,
 ) -> Ref {
     let id = out.res.refs.alloc();
     let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&content, 6);
@@ -434,14 +434,12 @@ fn write_appearance(
     x.bbox(pdf_writer::Rect::new(0.0, 0.0, w, h));
     let mut resources = x.resources();
     let mut fonts = resources.fonts();
-    fonts
-        .pair(Name(b"Helv"), out.fonts.helv)
-        .pair(Name(b"ZaDb"), out.fonts.zadb);
-    for &i in library {
-        fonts.pair(
-            Name(LibraryFonts::name(i).as_bytes()),
-            out.res.library_font_ref(i),
-        );
+    for &font in drawn_with {
+        let (name, r) = match font {
+            Font::Standard(i) => (Resources::font_name(i), out.res.standard_font_ref(i)),
+            Font::Library(i) => (LibraryFonts::name(i), out.res.library_font_ref(i)),
+        };
+        fonts.pair(Name(name.as_bytes()), r);
     }
     fonts.finish();
     resources.finish();

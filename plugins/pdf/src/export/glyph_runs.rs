@@ -2,9 +2,9 @@
 //! decides which font draws what, shaping and right-to-left order included) turned into
 //! strings of one font each.
 //!
-//! Characters the run's standard face encodes are one byte each in that font (referenced,
-//! not embedded); others are CIDs of the library face that has them (`library_fonts`). A shaped word is shown glyph by glyph,
-//! where the shaper put each, inside an `/ActualText` span holding the word, so text
+//! Characters the run's standard face encodes are one byte each in that font (embedded as
+//! its Liberation face, `standard_fonts`); others are CIDs of the library face that has them
+//! (`library_fonts`). A shaped word is shown glyph by glyph, where the shaper put each, inside an `/ActualText` span holding the word, so text
 //! extraction gives the characters in logical order whatever the glyphs' order.
 
 use quire_sdk::fonts::LibraryGlyph;
@@ -14,7 +14,7 @@ use quire_sdk::metrics::FontFace;
 use super::resources::Resources;
 
 /// Which font a piece is shown in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Font {
     /// The run's standard-14 face, by registry index: one byte per character.
     Standard(usize),
@@ -76,8 +76,8 @@ pub fn encode(s: &str, rtl: bool, face: FontFace, res: &mut Resources) -> Vec<Pi
             Drawn::Standard { text, width } => {
                 // Registered only when drawn with, so a page of CJK text names no font it
                 // does not use.
-                let font = Font::Standard(res.font(face));
                 let bytes: Vec<u8> = text.chars().filter_map(|c| face.encode(c)).collect();
+                let font = Font::Standard(res.font(face, &bytes));
                 push_run(&mut pieces, font, &bytes, width);
             }
             Drawn::Library {
@@ -160,7 +160,7 @@ pub fn encode(s: &str, rtl: bool, face: FontFace, res: &mut Resources) -> Vec<Pi
                 width,
             } => {
                 res.replaced_char(ch);
-                let font = Font::Standard(res.font(face));
+                let font = Font::Standard(res.font(face, b"?"));
                 push_run(&mut pieces, font, b"?", width);
             }
         }

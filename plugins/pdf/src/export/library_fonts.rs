@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
 use pdf_writer::{Chunk, Filter, Finish, Name, Rect, Ref, Str};
-use quire_sdk::fonts::{self, LibraryGlyph};
+use quire_sdk::fonts::{self, FaceInfo, LibraryGlyph};
 
 use super::resources::Refs;
 
@@ -142,6 +142,47 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
     };
     cid.finish();
 
+    let program = program.map(|bytes| (refs.alloc(), bytes));
+    write_descriptor(
+        chunk,
+        descriptor,
+        &base,
+        &info,
+        program.as_ref().ok().map(|(file, _)| *file),
+    );
+
+    let mut unicode = UnicodeCmap::new(Name(b"Quire-UTF16"), system);
+    for (i, text) in e.texts.iter().enumerate() {
+        if !text.is_empty() {
+            unicode.pair_with_multiple(i as u16 + 1, text.chars());
+        }
+    }
+    let cmap_bytes = deflate(&unicode.finish());
+    chunk
+        .cmap(cmap, &cmap_bytes)
+        .filter(Filter::FlateDecode)
+        .finish();
+
+    match program {
+        Ok((file, bytes)) => {
+            write_program(chunk, file, info.cff, &bytes);
+            Ok(())
+        }
+        Err(why) => Err(format!(
+            "the font {} could not be embedded ({why}); readers show its text in a font of their own",
+            info.family
+        )),
+    }
+}
+
+/// The font descriptor of an embedded face, pointing at its program `file` when it has one.
+pub(super) fn write_descriptor(
+    chunk: &mut Chunk,
+    descriptor: Ref,
+    base: &str,
+    info: &FaceInfo,
+    file: Option<Ref>,
+) {
     let scale = 1000.0 / f32::from(info.units_per_em.max(1));
     let em = |v: i16| f32::from(v) * scale;
     let mut flags = FontFlags::SYMBOLIC;
@@ -151,7 +192,6 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
     if info.monospace {
         flags |= FontFlags::FIXED_PITCH;
     }
-    let program = program.map(|bytes| (refs.alloc(), bytes));
     let mut d = chunk.font_descriptor(descriptor);
     d.name(Name(base.as_bytes()))
         .flags(flags)
@@ -168,59 +208,47 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
         // PDF wants a stem width; none is in the font, so it is estimated from the weight
         // as other writers do.
         .stem_v(10.0 + 0.244 * (f32::from(info.weight) - 50.0));
-    if let Ok((file, _)) = &program {
-        let file = *file;
-        if info.cff {
+    match file {
+        Some(file) if info.cff => {
             d.font_file3(file);
-        } else {
+        }
+        Some(file) => {
             d.font_file2(file);
         }
+        None => {}
     }
     d.finish();
+}
 
-    let mut unicode = UnicodeCmap::new(Name(b"Quire-UTF16"), system);
-    for (i, text) in e.texts.iter().enumerate() {
-        if !text.is_empty() {
-            unicode.pair_with_multiple(i as u16 + 1, text.chars());
-        }
+/// A subset program as its font file stream: a bare CFF program (`FontFile3`) or a
+/// TrueType file (`FontFile2`).
+pub(super) fn write_program(chunk: &mut Chunk, file: Ref, cff: bool, bytes: &[u8]) {
+    let compressed = deflate(bytes);
+    let mut stream = chunk.stream(file, &compressed);
+    stream.filter(Filter::FlateDecode);
+    if cff {
+        stream.pair(Name(b"Subtype"), Name(b"CIDFontType0C"));
+    } else {
+        stream.pair(Name(b"Length1"), bytes.len() as i32);
     }
-    let cmap_bytes = deflate(&unicode.finish());
-    chunk
-        .cmap(cmap, &cmap_bytes)
-        .filter(Filter::FlateDecode)
-        .finish();
-
-    match program {
-        Ok((file, bytes)) => {
-            let compressed = deflate(&bytes);
-            let mut stream = chunk.stream(file, &compressed);
-            stream.filter(Filter::FlateDecode);
-            if info.cff {
-                stream.pair(Name(b"Subtype"), Name(b"CIDFontType0C"));
-            } else {
-                stream.pair(Name(b"Length1"), bytes.len() as i32);
-            }
-            stream.finish();
-            Ok(())
-        }
-        Err(why) => Err(format!(
-            "the font {} could not be embedded ({why}); readers show its text in a font of their own",
-            info.family
-        )),
-    }
+    stream.finish();
 }
 
 /// Six capital letters naming this subset (PDF's `ABCDEF+Name`), from the face and the
 /// glyphs in it, so different subsets of one face get different names and the same
 /// document the same ones.
 fn subset_tag(e: &Embedded) -> String {
+    tag_of(e.face, &e.glyphs)
+}
+
+/// Six capital letters from a face and glyphs; see [`subset_tag`].
+pub(super) fn tag_of(face: u32, glyphs: &[u16]) -> String {
     // FNV-1a: stable across builds and platforms, unlike std's hasher.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in e
-        .face
+    for b in face
         .to_le_bytes()
         .into_iter()
-        .chain(e.glyphs.iter().flat_map(|g| g.to_le_bytes()))
+        .chain(glyphs.iter().flat_map(|g| g.to_le_bytes()))
     {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
@@ -231,7 +259,7 @@ fn subset_tag(e: &Embedded) -> String {
 }
 
 /// A PostScript name as a PDF name may hold it: printable ASCII without delimiters.
-fn sanitized(name: &str) -> String {
+pub(super) fn sanitized(name: &str) -> String {
     let kept: String = name
         .chars()
         .filter(|c| c.is_ascii_graphic() && !"()<>[]{}/%#".contains(*c))
@@ -244,6 +272,6 @@ fn sanitized(name: &str) -> String {
     }
 }
 
-fn deflate(bytes: &[u8]) -> Vec<u8> {
+pub(super) fn deflate(bytes: &[u8]) -> Vec<u8> {
     miniz_oxide::deflate::compress_to_vec_zlib(bytes, 6)
 }

@@ -11,6 +11,7 @@ mod picture;
 mod png;
 mod resources;
 mod shapes;
+mod standard_fonts;
 mod text;
 
 use pdf_writer::types::{ActionType, AnnotationType};

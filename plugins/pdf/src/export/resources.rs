@@ -13,6 +13,7 @@ use quire_sdk::Asset;
 
 use super::library_fonts::LibraryFonts;
 use super::picture::{self, Encoding, Picture, Space};
+use super::standard_fonts::StandardFonts;
 
 /// Hands out object numbers; pdf-writer panics on a number used twice, so every object gets
 /// its number here and nowhere else.
@@ -65,7 +66,8 @@ pub struct Resources<'a> {
     /// Picture objects, written as soon as a picture is first used.
     pub chunk: Chunk,
     assets: &'a [Asset],
-    fonts: Vec<(FontFace, Ref)>,
+    /// The standard faces drawn with, and which codes of each were drawn.
+    fonts: Vec<(FontFace, Ref, Box<[bool; 256]>)>,
     /// Faces of the host's font library, for what the standard fonts cannot draw.
     library: LibraryFonts,
     /// Per asset name: the placed picture, or why it could not be read.
@@ -94,14 +96,22 @@ impl<'a> Resources<'a> {
         }
     }
 
-    /// The registry index of `face`, registering it on first use.
-    pub fn font(&mut self, face: FontFace) -> usize {
-        if let Some(i) = self.fonts.iter().position(|(f, _)| *f == face) {
-            return i;
+    /// The registry index of `face`, registering it on first use, which draws `bytes`
+    /// (noted, so that its embedded subset has their glyphs).
+    pub fn font(&mut self, face: FontFace, bytes: &[u8]) -> usize {
+        let index = match self.fonts.iter().position(|(f, ..)| *f == face) {
+            Some(i) => i,
+            None => {
+                let r = self.refs.alloc();
+                self.fonts.push((face, r, Box::new([false; 256])));
+                self.fonts.len() - 1
+            }
+        };
+        let codes = &mut self.fonts[index].2;
+        for &b in bytes {
+            codes[usize::from(b)] = true;
         }
-        let r = self.refs.alloc();
-        self.fonts.push((face, r));
-        self.fonts.len() - 1
+        index
     }
 
     pub fn font_name(index: usize) -> String {
@@ -115,6 +125,11 @@ impl<'a> Resources<'a> {
         text: &str,
     ) -> (usize, u16) {
         self.library.cid(&mut self.refs, glyph, text)
+    }
+
+    /// The object of standard font `index`, for resources outside pages (appearances).
+    pub fn standard_font_ref(&self, index: usize) -> Ref {
+        self.fonts[index].1
     }
 
     /// The object of library font `index`, for resources outside pages (appearances).
@@ -286,14 +301,9 @@ impl<'a> Resources<'a> {
     /// Writes the font and graphics-state objects and hands back the picture chunk, the
     /// allocator and the warnings (the character warning last, once per document).
     pub fn finish(mut self) -> (Chunk, Refs, Vec<String>) {
-        for (face, r) in &self.fonts {
-            let mut font = self.chunk.type1_font(*r);
-            font.base_font(Name(face.base_font_name().as_bytes()));
-            // Symbol and ZapfDingbats have their own built-in encodings; WinAnsi would
-            // remap their glyphs to names they do not contain.
-            if face.uses_winansi() {
-                font.encoding_predefined(Name(b"WinAnsiEncoding"));
-            }
+        let mut standard = StandardFonts::default();
+        for (face, r, codes) in &self.fonts {
+            standard.write(&mut self.chunk, &mut self.refs, *face, *r, codes);
         }
         self.library
             .write(&mut self.chunk, &mut self.refs, &mut self.warnings);

@@ -2,10 +2,11 @@
 //!
 //! Every widget carries its own drawing so that viewers which never generate appearances
 //! (most previewers, poppler, printing pipelines) still show the form. Coordinates here are
-//! the widget's own: origin at its bottom left, y up, `w` by `h` points. Text is Helvetica
-//! in WinAnsi (`/Helv`) and marks are paths; `/Helv` and ZapfDingbats (`/ZaDb`, the
-//! captions' font) are named in the AcroForm's `/DR`, so a viewer that regenerates an
-//! appearance after an edit has the fonts the field names.
+//! the widget's own: origin at its bottom left, y up, `w` by `h` points. Text is drawn as
+//! page text is, in the document's embedded fonts, and marks are paths. `/Helv` and
+//! ZapfDingbats (`/ZaDb`, the captions' font) are named, not embedded, in the AcroForm's
+//! `/DR` only: they are what a viewer types a new answer in when it regenerates an
+//! appearance after an edit, and a subset could not draw what is typed next.
 
 use std::collections::BTreeSet;
 
@@ -67,8 +68,8 @@ pub struct Sketch<'r, 'a> {
     h: f32,
     /// The document's resources: the library faces answers are drawn with.
     res: &'r mut Resources<'a>,
-    /// Library fonts (registry indices) this appearance names.
-    library: BTreeSet<usize>,
+    /// Fonts of the document's registries this appearance names.
+    fonts: BTreeSet<Font>,
 }
 
 impl<'r, 'a> Sketch<'r, 'a> {
@@ -78,13 +79,13 @@ impl<'r, 'a> Sketch<'r, 'a> {
             w,
             h,
             res,
-            library: BTreeSet::new(),
+            fonts: BTreeSet::new(),
         }
     }
 
-    /// The content stream, and the library fonts its resources must name.
-    pub fn finish(self) -> (Vec<u8>, BTreeSet<usize>) {
-        (self.content.finish().into_vec(), self.library)
+    /// The content stream, and the fonts its resources must name.
+    pub fn finish(self) -> (Vec<u8>, BTreeSet<Font>) {
+        (self.content.finish().into_vec(), self.fonts)
     }
 
     /// The light fill over the whole box and the grey border on `edges`.
@@ -136,13 +137,13 @@ impl<'r, 'a> Sketch<'r, 'a> {
         let em = size / 1000.0;
         let mut pen = x;
         for piece in &pieces {
-            let name = match piece.font() {
-                // Only without a font library: Helvetica itself, named in the `/DR`.
-                Font::Standard(_) => "Helv".to_string(),
-                Font::Library(index) => {
-                    self.library.insert(index);
-                    LibraryFonts::name(index)
-                }
+            // The page text's fonts, embedded; `/Helv` of the `/DR` is only what a viewer
+            // types new answers in.
+            let font = piece.font();
+            self.fonts.insert(font);
+            let name = match font {
+                Font::Standard(index) => Resources::font_name(index),
+                Font::Library(index) => LibraryFonts::name(index),
             };
             c.set_font(Name(name.as_bytes()), size);
             match piece {
