@@ -138,7 +138,7 @@ impl Fonts {
     /// the converters.
     pub fn from_config(config: &Config) -> Fonts {
         Fonts::new(
-            FontLibrary::new(config.font_roots.clone()),
+            FontLibrary::new(config.font_roots.clone(), Some(config.cache_dir.clone())),
             config.font_roots_listed,
         )
     }
@@ -324,10 +324,13 @@ mod tests {
     #[test]
     fn origin_is_the_first_root_holding_the_file() {
         let fonts = Fonts::new(
-            FontLibrary::new(vec![
-                PathBuf::from("/opt/fonts"),
-                PathBuf::from("/usr/share/fonts/truetype/noto"),
-            ]),
+            FontLibrary::new(
+                vec![
+                    PathBuf::from("/opt/fonts"),
+                    PathBuf::from("/usr/share/fonts/truetype/noto"),
+                ],
+                None,
+            ),
             1,
         );
         assert_eq!(

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use super::cache_dir::{is_link, same_file, CacheDir};
+use super::cache_dir::{is_link, same_file, temporary, CacheDir};
 
 const SEAL_LEN: usize = 64;
 /// The cache's sealing key, 64 hex digits, readable by this user alone.
@@ -176,6 +176,7 @@ impl ArtifactCache {
                 Some((written, _)) => {
                     artifact_engine(written).is_some()
                         || [KEY_FILE, "plugin-files.tsv", "plugin-files"].contains(&written)
+                        || written.starts_with("fonts-index-")
                 }
                 None => artifact_engine(&file_name)
                     .is_some_and(|engine| !engines.iter().any(|e| e == engine)),
@@ -202,18 +203,8 @@ impl ArtifactCache {
         self.write_seal(name, &seal_name, content.as_bytes(), &file)
     }
 
-    /// Replaces the file `name` with `body`, written whole to a new temporary first; returns
-    /// the file written, now under `name`.
     fn replace(&self, name: &str, body: &[u8]) -> std::io::Result<File> {
-        let tmp = temporary(name);
-        let mut file = self.dir.create_new(&tmp)?;
-        let written = file
-            .write_all(body)
-            .and_then(|()| self.dir.rename(&tmp, name));
-        if written.is_err() {
-            let _ = self.dir.remove(&tmp);
-        }
-        written.map(|()| file)
+        self.dir.replace(name, body)
     }
 
     fn write_seal(
@@ -391,22 +382,13 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     subtle::ConstantTimeEq::ct_eq(a, b).into()
 }
 
-/// A name beside `name` no other writer uses: hosts may share the directory, and threads
-/// of one host may write the same artifact at once. It is always created new
-/// ([`CacheDir::create_new`]), so a name someone made in advance fails the write instead.
-fn temporary(name: &str) -> String {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    format!("{name}.tmp{}-{n}", std::process::id())
-}
-
 /// Owned by this process's user, and neither readable nor writable by anyone else.
 fn secret_to_us(meta: &std::fs::Metadata) -> bool {
     ours_without(meta, 0o077)
 }
 
 /// Owned by this process's user and writable by nobody else.
-fn private_to_us(meta: &std::fs::Metadata) -> bool {
+pub(super) fn private_to_us(meta: &std::fs::Metadata) -> bool {
     ours_without(meta, 0o022)
 }
 
@@ -514,9 +496,20 @@ mod tests {
         c.store(&format!("{digest}-{earlier}"), b"an older build's")
             .unwrap();
         let dead_writer = format!("{digest}-{current}.cwasm.tmp7-0");
-        // Files the cache did not write (the directory may hold others): left alone.
-        let others = ["plugin-files.tsv", "notes.tmp", "a-b.cwasm", "x.seal"];
-        for name in [dead_writer.as_str()].iter().chain(&others) {
+        let dead_font_writer = "fonts-index-0123456789abcdef.json.tmp7-1";
+        // Files the cache did not write (the directory may hold others): left alone, and so
+        // is the font library's index.
+        let others = [
+            "plugin-files.tsv",
+            "notes.tmp",
+            "a-b.cwasm",
+            "x.seal",
+            "fonts-index-0123456789abcdef.json",
+        ];
+        for name in [dead_writer.as_str(), dead_font_writer]
+            .iter()
+            .chain(&others)
+        {
             std::fs::write(dir.path().join(name), b"bytes").unwrap();
         }
         let files = || {
@@ -530,7 +523,7 @@ mod tests {
         let engines = [current.to_string()];
         let day = std::time::Duration::from_secs(86_400);
         assert_eq!(c.prune(&engines, day).unwrap(), 0, "nothing is a day old");
-        assert_eq!(c.prune(&engines, std::time::Duration::ZERO).unwrap(), 3);
+        assert_eq!(c.prune(&engines, std::time::Duration::ZERO).unwrap(), 4);
         let mut kept = vec![
             format!("{digest}-{current}.cwasm"),
             format!("{digest}-{current}.seal"),

@@ -105,6 +105,19 @@ impl CacheDir {
             .open(self.path.join(name))
     }
 
+    /// Replaces the file `name` with `body`, written whole to a new temporary first; returns
+    /// the file written, now under `name`.
+    pub fn replace(&self, name: &str, body: &[u8]) -> io::Result<File> {
+        use std::io::Write;
+        let tmp = temporary(name);
+        let mut file = self.create_new(&tmp)?;
+        let written = file.write_all(body).and_then(|()| self.rename(&tmp, name));
+        if written.is_err() {
+            let _ = self.remove(&tmp);
+        }
+        written.map(|()| file)
+    }
+
     /// Renames `from` to `to`, replacing what `to` named.
     pub fn rename(&self, from: &str, to: &str) -> io::Result<()> {
         #[cfg(unix)]
@@ -164,6 +177,15 @@ impl CacheDir {
     pub fn modified(&self, name: &str) -> Option<SystemTime> {
         self.open_file(name).ok()?.metadata().ok()?.modified().ok()
     }
+}
+
+/// A name beside `name` no other writer uses: hosts may share the directory, and threads
+/// of one host may write the same artifact at once. It is always created new
+/// ([`CacheDir::create_new`]), so a name someone made in advance fails the write instead.
+pub fn temporary(name: &str) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{name}.tmp{}-{n}", std::process::id())
 }
 
 /// Whether `a` and `b` are one file (the same inode of the same device).

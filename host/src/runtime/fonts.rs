@@ -12,8 +12,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use quire_fonts::{Class, Library, Query};
+use quire_fonts::{Class, IndexUse, Library, Query};
 
+use super::cache_dir::{is_link, CacheDir};
 use super::sandbox::wit_fonts as wit;
 
 /// Characters one call may have looked up: a 64 MiB model of CJK text holds about 20
@@ -28,18 +29,27 @@ const MAX_SUBSET_GLYPHS: usize = 200_000;
 const MAX_OUTLINES: usize = 200_000;
 const MAX_OUTLINE_BYTES: usize = 64 << 20;
 
+/// The most an index file may hold (the index of every font of a desktop is a few hundred KB).
+const MAX_INDEX: u64 = 32 << 20;
+
 /// The font library of this host, opened on first use: a Latin-only conversion never
 /// asks for it, and `quire convert` of a small file should not index 300 font files.
 pub struct FontLibrary {
     roots: Vec<PathBuf>,
+    /// Where the library's index is kept: the compile cache, whose directory is checked
+    /// for owner and mode like the artifacts beside it.
+    cache_dir: Option<PathBuf>,
     opened: OnceLock<Library>,
 }
 
 impl FontLibrary {
-    /// The library made of `roots` (files or directories, earlier ones winning).
-    pub fn new(roots: Vec<PathBuf>) -> Arc<FontLibrary> {
+    /// The library made of `roots` (files or directories, earlier ones winning), with its
+    /// index in `cache_dir` if given (see [`Library::open_indexed`]): opening then walks
+    /// the roots without reading a font file while the files stay as indexed.
+    pub fn new(roots: Vec<PathBuf>, cache_dir: Option<PathBuf>) -> Arc<FontLibrary> {
         Arc::new(FontLibrary {
             roots,
+            cache_dir,
             opened: OnceLock::new(),
         })
     }
@@ -56,9 +66,9 @@ impl FontLibrary {
     pub fn get(&self) -> &Library {
         self.opened.get_or_init(|| {
             let started = Instant::now();
-            let library = Library::open(&self.roots);
+            let (library, index) = self.open();
             tracing::info!(
-                "font library: {} faces in {:?}, {} files skipped",
+                "font library: {} faces in {:?} ({index}), {} files skipped",
                 library.len(),
                 started.elapsed(),
                 library.skipped().len()
@@ -69,6 +79,55 @@ impl FontLibrary {
             library
         })
     }
+
+    /// The library, through its index in the cache directory when there is one. The index
+    /// is read and written as the artifacts are: through the directory's checked handle, a
+    /// file of this user's that nobody else may write and not a link, replaced by a new
+    /// file (exclusive, 0600) renamed into place.
+    fn open(&self) -> (Library, IndexUse) {
+        let Some(path) = &self.cache_dir else {
+            return (Library::open(&self.roots), IndexUse::Off);
+        };
+        let dir = match CacheDir::open(path) {
+            Ok(dir) => dir,
+            Err(e) => {
+                let index = IndexUse::Unwritten {
+                    why: "the cache directory is refused".into(),
+                    error: format!("{e:#}"),
+                };
+                return (Library::open(&self.roots), index);
+            }
+        };
+        let name = Library::index_name(&self.roots);
+        let stored = read_index(&dir, &name);
+        Library::open_with_index(&self.roots, stored.as_deref().map_err(String::as_str)).finish(
+            |body| {
+                dir.replace(&name, body)
+                    .map(drop)
+                    .map_err(|e| format!("{}: {e}", dir.path().join(&name).display()))
+            },
+        )
+    }
+}
+
+/// The index file `name`, or why it is not used.
+fn read_index(dir: &CacheDir, name: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = match dir.open_file(name) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("none stored".into()),
+        Err(e) if is_link(&e) => return Err("its name is a link".into()),
+        Err(e) => return Err(format!("cannot open it: {e}")),
+    };
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() || !super::artifacts::private_to_us(&meta) {
+        return Err("not a file of this user's that only it may write".into());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INDEX)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    Ok(bytes)
 }
 
 /// What one call has taken from the library so far.
@@ -228,4 +287,48 @@ fn guarded<T>(f: impl FnOnce() -> T, fallback: T) -> T {
         tracing::error!("a font lookup panicked; answered as if no font had the glyph");
         fallback
     })
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    const LIBERATION: &str = "/usr/share/fonts/truetype/liberation2";
+
+    #[test]
+    fn the_index_is_kept_in_the_cache_directory_and_never_through_a_link() {
+        assert!(
+            std::path::Path::new(LIBERATION).is_dir(),
+            "{LIBERATION} is missing: install fonts-liberation2"
+        );
+        let cache = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let path = cache.path().join("cache");
+        let fonts = FontLibrary::new(vec![PathBuf::from(LIBERATION)], Some(path.clone()));
+        let (first, state) = fonts.open();
+        assert!(matches!(state, IndexUse::Written { .. }), "{state:?}");
+        let name = Library::index_name(fonts.roots());
+        let (again, state) = fonts.open();
+        assert_eq!(state, IndexUse::Reused);
+        assert_eq!(again.mapped_files(), 0);
+        assert_eq!(again.digest(), first.digest());
+
+        // A name that is a link: not read, and replaced rather than written through.
+        let victim = outside.path().join("victim");
+        std::fs::write(&victim, b"untouched").unwrap();
+        std::fs::remove_file(path.join(&name)).unwrap();
+        std::os::unix::fs::symlink(&victim, path.join(&name)).unwrap();
+        let (_, state) = fonts.open();
+        assert!(matches!(state, IndexUse::Written { .. }), "{state:?}");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"untouched");
+        assert_eq!(fonts.open().1, IndexUse::Reused);
+
+        // One other users may write is not taken.
+        use std::os::unix::fs::PermissionsExt;
+        let index = path.join(&name);
+        std::fs::set_permissions(&index, std::fs::Permissions::from_mode(0o666)).unwrap();
+        assert!(matches!(fonts.open().1, IndexUse::Written { .. }));
+        let mode = std::fs::metadata(&index).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
 }

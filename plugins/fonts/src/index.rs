@@ -1,5 +1,7 @@
 //! Scanning the font roots and reading what matching needs from each face.
 //!
+//! Walking the roots (directories and metadata) is apart from reading the files it finds, so
+//! that a library opened from its index ([`crate::cache`]) walks and reads nothing more.
 //! Files are memory-mapped, and only the small tables (`name`, `OS/2`, `head`, `hhea`, `post`,
 //! `maxp`, and the headers of `cmap`) are touched while indexing. The `cmap` subtable and `hmtx`
 //! are located once and looked up in the map on demand, so the outlines (15 MB of `CFF ` in a
@@ -8,6 +10,7 @@
 use std::fs::File as FsFile;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use memmap2::Mmap;
 use read_fonts::tables::cmap::{CmapSubtable, PlatformId};
@@ -21,7 +24,8 @@ use crate::FaceInfo;
 /// `fonts/truetype/<package>` layout, shallow enough that a root of `/` is not a crawl.
 const MAX_DEPTH: usize = 4;
 
-/// One mapped font file.
+/// One font file of the library, mapped on first use: a library opened from its index
+/// ([`crate::cache`]) maps only the files a document draws with.
 pub(crate) struct FontFile {
     /// Kept for error messages and so that operators can find the file.
     pub path: PathBuf,
@@ -29,7 +33,55 @@ pub(crate) struct FontFile {
     pub name: String,
     pub size: u64,
     /// Shared, so a shaper can hold the face's bytes (`harfrust` wants an owned source).
-    pub map: std::sync::Arc<Mmap>,
+    /// `None` once mapping failed or found another size than the index's: the ranges the
+    /// index holds are not this file's, and its faces have no glyphs until the next scan.
+    map: OnceLock<Option<Arc<Mmap>>>,
+}
+
+impl FontFile {
+    /// A file whose faces came from the index: not opened yet.
+    pub fn unmapped(path: PathBuf, size: u64) -> FontFile {
+        FontFile {
+            name: file_name(&path),
+            path,
+            size,
+            map: OnceLock::new(),
+        }
+    }
+
+    /// The file's bytes, mapped on the first call; `None` if it can no longer be mapped
+    /// as it was indexed.
+    pub fn data(&self) -> Option<&Arc<Mmap>> {
+        self.map
+            .get_or_init(|| {
+                let file = FsFile::open(&self.path).ok()?;
+                let size = file.metadata().ok()?.len();
+                (size == self.size).then(|| map(&file).ok()).flatten()
+            })
+            .as_ref()
+    }
+
+    pub fn is_mapped(&self) -> bool {
+        self.map.get().is_some_and(Option::is_some)
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn map(file: &FsFile) -> std::io::Result<Arc<Mmap>> {
+    // SAFETY: font files are operator-trusted and, like compiled artifacts, replaced by
+    // rename, never rewritten in place, so the mapped bytes do not change under us. A
+    // read-only map keeps 150 MB of fonts out of memory until pages are actually read.
+    let map = unsafe { Mmap::map(file) }?;
+    // Lookups jump between tables: without this, each fault reads ahead a large part of the
+    // file, and indexing ~300 files would page in most of them.
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Random);
+    Ok(Arc::new(map))
 }
 
 /// Where a face's character map lives in its file.
@@ -74,14 +126,78 @@ impl Face {
     /// The advance of `gid` in font units: glyphs past the last long metric repeat its advance.
     pub fn advance(&self, data: &[u8], gid: u16) -> u16 {
         let i = usize::from(gid.min(self.num_h_metrics.saturating_sub(1)));
-        let at = self.hmtx.start + 4 * i;
-        if at + 2 > self.hmtx.end {
+        let Some(at) = self.hmtx.start.checked_add(4 * i) else {
             return 0;
+        };
+        match at.checked_add(2) {
+            Some(end) if end <= self.hmtx.end => data
+                .get(at..end)
+                .map_or(0, |b| u16::from_be_bytes([b[0], b[1]])),
+            _ => 0,
         }
-        data.get(at..at + 2)
-            .map(|b| u16::from_be_bytes([b[0], b[1]]))
-            .unwrap_or(0)
     }
+}
+
+/// A font file the walk found, as its metadata says: what the index is keyed by.
+pub(crate) struct Walked {
+    pub path: PathBuf,
+    pub stamp: Stamp,
+}
+
+/// What tells a file's contents changed without reading them. The change time is there
+/// because a chmod that lets the host read a file it could not moves nothing else, and
+/// because, unlike the modification time, no tool sets it back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    pub size: u64,
+    /// Nanoseconds since the epoch (negative before it); 0 where the platform keeps none.
+    pub mtime: i128,
+    pub ctime: i128,
+}
+
+impl Stamp {
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
+        use std::time::UNIX_EPOCH;
+        let mtime = match meta.modified() {
+            Ok(t) => match t.duration_since(UNIX_EPOCH) {
+                Ok(d) => d.as_nanos() as i128,
+                Err(e) => -(e.duration().as_nanos() as i128),
+            },
+            Err(_) => 0,
+        };
+        #[cfg(unix)]
+        let ctime = {
+            use std::os::unix::fs::MetadataExt;
+            i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec())
+        };
+        #[cfg(not(unix))]
+        let ctime = 0;
+        Stamp {
+            size: meta.len(),
+            mtime,
+            ctime,
+        }
+    }
+}
+
+/// The font files below the roots, in library order, and what could not be walked.
+pub(crate) struct Walk {
+    pub files: Vec<Walked>,
+    /// Each with the number of files walked before it, so that a library opened from the
+    /// index lists them in the same order, among the files' own reasons, as a scan does.
+    pub skipped: Vec<(usize, PathBuf, String)>,
+}
+
+/// What one file gave: its faces (`file` not yet set) and why anything in it was left out.
+#[derive(Default)]
+pub(crate) struct Read {
+    pub faces: Vec<Face>,
+    pub skipped: Vec<String>,
+    pub map: Option<Arc<Mmap>>,
+    /// How many faces it gave, once they are moved into the library.
+    pub kept: usize,
+    /// The file opened, which may be newer than the one the walk saw.
+    pub stamp: Option<Stamp>,
 }
 
 /// What a scan found.
@@ -91,40 +207,136 @@ pub(crate) struct Scan {
     pub skipped: Vec<(PathBuf, String)>,
 }
 
-/// Scans the roots in order; each root's files in sorted path order; a file reached twice
-/// (through two roots or a symlink) counts once, at its first place.
-pub(crate) fn scan(roots: &[PathBuf]) -> Scan {
-    let mut scan = Scan {
+/// Walks the roots in order; each root's files in sorted path order; a file reached twice
+/// (through two roots or a symlink) counts once, at its first place. Reads directories
+/// and metadata only.
+pub(crate) fn walk_roots(roots: &[PathBuf]) -> Walk {
+    let mut walk = Walk {
         files: Vec::new(),
-        faces: Vec::new(),
         skipped: Vec::new(),
     };
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = Seen::default();
     for root in roots {
         let mut paths = Vec::new();
+        let mut skipped = Vec::new();
         match std::fs::metadata(root) {
-            Ok(meta) if meta.is_dir() => walk(root, 0, &mut paths, &mut scan.skipped),
+            Ok(meta) if meta.is_dir() => walk_dir(root, 0, &mut paths, &mut skipped),
             // A file named on its own is taken whatever its extension: the operator chose it.
-            Ok(meta) if meta.is_file() => paths.push(root.clone()),
-            Ok(_) => scan
-                .skipped
-                .push((root.clone(), "neither a file nor a directory".into())),
-            Err(e) => scan
-                .skipped
-                .push((root.clone(), format!("cannot read: {e}"))),
+            Ok(meta) if meta.is_file() => paths.push((root.clone(), meta)),
+            Ok(_) => skipped.push((root.clone(), "neither a file nor a directory".into())),
+            Err(e) => skipped.push((root.clone(), format!("cannot read: {e}"))),
         }
-        paths.sort();
-        for path in paths {
-            let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-            if seen.insert(key) {
-                add_file(&mut scan, path);
+        let before = walk.files.len();
+        walk.skipped
+            .extend(skipped.into_iter().map(|(p, why)| (before, p, why)));
+        paths.sort_by(|a, b| a.0.cmp(&b.0));
+        for (path, meta) in paths {
+            if seen.first(&path, &meta) {
+                walk.files.push(Walked {
+                    path,
+                    stamp: Stamp::of(&meta),
+                });
             }
         }
     }
-    scan
+    walk
 }
 
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: &mut Vec<(PathBuf, String)>) {
+/// The files kept so far, to tell a file reached a second time: the same file is the same
+/// canonical path. Resolving every path costs a `readlink` per component of it (1,700 calls
+/// for the Debian fonts), so paths are resolved only when they share
+/// an inode with one kept before; a hard link, another path to the same inode, stays a file
+/// of its own, as its canonical path is its own.
+#[derive(Default)]
+struct Seen {
+    #[cfg(unix)]
+    by_inode: std::collections::HashMap<(u64, u64), Vec<PathBuf>>,
+    #[cfg(not(unix))]
+    canonical: std::collections::HashSet<PathBuf>,
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+impl Seen {
+    #[cfg(unix)]
+    fn first(&mut self, path: &Path, meta: &std::fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let kept = self.by_inode.entry((meta.dev(), meta.ino())).or_default();
+        if !kept.is_empty() {
+            let key = canonical(path);
+            if kept.iter().any(|k| canonical(k) == key) {
+                return false;
+            }
+        }
+        kept.push(path.to_path_buf());
+        true
+    }
+
+    #[cfg(not(unix))]
+    fn first(&mut self, path: &Path, _meta: &std::fs::Metadata) -> bool {
+        self.canonical.insert(canonical(path))
+    }
+}
+
+/// Opens and reads every file of the walk: the library as today's files make it, and what
+/// each file gave, for the index.
+pub(crate) fn scan_walk(walk: &Walk) -> (Scan, Vec<Read>) {
+    let mut reads: Vec<Read> = walk.files.iter().map(|w| read_file(&w.path)).collect();
+    let mut files = Vec::new();
+    let mut faces = Vec::new();
+    for (walked, read) in walk.files.iter().zip(&mut reads) {
+        let file_index = files.len();
+        if !read.faces.is_empty() {
+            files.push(FontFile {
+                name: file_name(&walked.path),
+                path: walked.path.clone(),
+                size: read.stamp.map_or(walked.stamp.size, |s| s.size),
+                map: OnceLock::from(read.map.take()),
+            });
+        }
+        for face in &mut read.faces {
+            face.file = file_index;
+        }
+        read.kept = read.faces.len();
+        faces.append(&mut read.faces);
+    }
+    let skipped = ordered_skips(walk, |i| &reads[i].skipped);
+    let scan = Scan {
+        files,
+        faces,
+        skipped,
+    };
+    (scan, reads)
+}
+
+/// The walk's reasons and the files' own (`of(i)` for the i-th file walked), in the order a
+/// scan meets them: a root's directories before its files.
+pub(crate) fn ordered_skips<'a>(
+    walk: &Walk,
+    of: impl Fn(usize) -> &'a [String],
+) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut walk_skips = walk.skipped.iter().peekable();
+    for (i, walked) in walk.files.iter().enumerate() {
+        while let Some((_, path, why)) = walk_skips.next_if(|(at, ..)| *at <= i) {
+            out.push((path.clone(), why.clone()));
+        }
+        for why in of(i) {
+            out.push((walked.path.clone(), why.clone()));
+        }
+    }
+    out.extend(walk_skips.map(|(_, p, why)| (p.clone(), why.clone())));
+    out
+}
+
+fn walk_dir(
+    dir: &Path,
+    depth: usize,
+    out: &mut Vec<(PathBuf, std::fs::Metadata)>,
+    skipped: &mut Vec<(PathBuf, String)>,
+) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -139,13 +351,19 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: &mut Vec<(Pat
         };
         if kind.is_dir() {
             if depth < MAX_DEPTH {
-                walk(&path, depth + 1, out, skipped);
+                walk_dir(&path, depth + 1, out, skipped);
             }
-        } else if has_font_extension(&path)
-            // Symlinks are followed to files only: a link to a directory could loop.
-            && std::fs::metadata(&path).is_ok_and(|m| m.is_file())
-        {
-            out.push(path);
+        } else if has_font_extension(&path) {
+            // Symlinks are followed to files only: a link to a directory could loop. Others
+            // are looked up in the directory already open, not again from the root.
+            let meta = if kind.is_symlink() {
+                std::fs::metadata(&path)
+            } else {
+                entry.metadata()
+            };
+            if let Some(meta) = meta.ok().filter(|m| m.is_file()) {
+                out.push((path, meta));
+            }
         }
     }
 }
@@ -156,61 +374,50 @@ fn has_font_extension(path: &Path) -> bool {
         .is_some_and(|e| ["ttf", "otf", "ttc", "otc"].contains(&e.to_ascii_lowercase().as_str()))
 }
 
-fn add_file(scan: &mut Scan, path: PathBuf) {
-    let file = match FsFile::open(&path) {
+fn read_file(path: &Path) -> Read {
+    let mut read = Read::default();
+    let file = match FsFile::open(path) {
         Ok(file) => file,
-        Err(e) => return scan.skipped.push((path, format!("cannot open: {e}"))),
+        Err(e) => {
+            read.skipped.push(format!("cannot open: {e}"));
+            return read;
+        }
     };
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    read.stamp = file.metadata().ok().map(|m| Stamp::of(&m));
+    let size = read.stamp.map_or(0, |s| s.size);
     if size < 12 {
-        return scan
-            .skipped
-            .push((path, format!("{size} bytes: too short for a font")));
+        read.skipped
+            .push(format!("{size} bytes: too short for a font"));
+        return read;
     }
-    // SAFETY: font files are operator-trusted and, like compiled artifacts, replaced by
-    // rename, never rewritten in place, so the mapped bytes do not change under us. A
-    // read-only map keeps 150 MB of fonts out of memory until pages are actually read.
-    let map = match unsafe { Mmap::map(&file) } {
+    let map = match map(&file) {
         Ok(map) => map,
-        Err(e) => return scan.skipped.push((path, format!("cannot map: {e}"))),
+        Err(e) => {
+            read.skipped.push(format!("cannot map: {e}"));
+            return read;
+        }
     };
-    // Lookups jump between tables: without this, each fault reads ahead a large part of the
-    // file, and indexing ~300 files would page in most of them.
-    #[cfg(unix)]
-    let _ = map.advise(memmap2::Advice::Random);
     let fonts: Vec<_> = match FileRef::new(&map) {
         Ok(file) => file.fonts().collect(),
-        Err(e) => return scan.skipped.push((path, format!("not a font: {e}"))),
+        Err(e) => {
+            read.skipped.push(format!("not a font: {e}"));
+            return read;
+        }
     };
-    let file_index = scan.files.len();
-    let mut kept = 0;
     for (index, font) in fonts.into_iter().enumerate() {
         let index = index as u32;
-        let read = font
+        let face = font
             .map_err(|e| e.to_string())
-            .and_then(|font| read_face(&map, &font, file_index, index));
-        match read {
-            Ok(face) => {
-                scan.faces.push(face);
-                kept += 1;
-            }
-            Err(e) => scan
-                .skipped
-                .push((path.clone(), format!("face {index}: {e}"))),
+            .and_then(|font| read_face(&map, &font, 0, index));
+        match face {
+            Ok(face) => read.faces.push(face),
+            Err(e) => read.skipped.push(format!("face {index}: {e}")),
         }
     }
-    if kept > 0 {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        scan.files.push(FontFile {
-            path,
-            name,
-            size,
-            map: std::sync::Arc::new(map),
-        });
+    if !read.faces.is_empty() {
+        read.map = Some(map);
     }
+    read
 }
 
 fn read_face(data: &[u8], font: &FontRef, file: usize, index: u32) -> Result<Face, String> {

@@ -45,6 +45,7 @@
 //! 5. Last resort ("cover"): the first face in library order whose cmap has the character,
 //!    Regular faces before the others. `None` when no face has it: the caller draws .notdef.
 
+mod cache;
 mod index;
 mod native;
 mod outline;
@@ -98,6 +99,60 @@ pub struct Family {
     pub scripts: Vec<String>,
 }
 
+/// A library opened by [`Library::open_with_index`], and the index to store if the one
+/// given was not used.
+pub struct Indexed {
+    library: Library,
+    /// Why the stored index was not used; empty when it was.
+    miss: String,
+    /// When it was not: the index of the files as read, or why there is none to store.
+    fresh: Option<Result<Vec<u8>, String>>,
+}
+
+impl Indexed {
+    /// The library, after `store` was handed the new index if there is one (to be kept
+    /// under [`Library::index_name`] for the next open); what it answers is only reported.
+    pub fn finish(self, store: impl FnOnce(&[u8]) -> Result<(), String>) -> (Library, IndexUse) {
+        let why = self.miss;
+        let state = match self.fresh {
+            None => IndexUse::Reused,
+            Some(Ok(body)) => match store(&body) {
+                Ok(()) => IndexUse::Written { why },
+                Err(error) => IndexUse::Unwritten { why, error },
+            },
+            Some(Err(error)) => IndexUse::Unwritten { why, error },
+        };
+        (self.library, state)
+    }
+}
+
+/// What became of the index when opening the library, for the caller's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IndexUse {
+    /// No index asked for: every file was read.
+    Off,
+    /// The index matched: no font file was opened.
+    Reused,
+    /// It did not (`why`): every file was read and the index written anew.
+    Written { why: String },
+    /// It did not, and the new one could not be written: the next open reads every file
+    /// again.
+    Unwritten { why: String, error: String },
+}
+
+impl std::fmt::Display for IndexUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IndexUse::Off => write!(f, "no index"),
+            IndexUse::Reused => write!(f, "index reused"),
+            IndexUse::Written { why } => write!(f, "index rebuilt ({why})"),
+            IndexUse::Unwritten { why, error } => {
+                write!(f, "files read ({why}); index not written: {error}")
+            }
+        }
+    }
+}
+
 /// The operator's fonts, indexed once and shared by every call: it is `Send + Sync` and never
 /// changes after `open`, so that a call sees one consistent library.
 pub struct Library {
@@ -135,7 +190,65 @@ impl Library {
     /// font they installed is not used. Files are memory-mapped and only their small tables
     /// are read.
     pub fn open(roots: &[PathBuf]) -> Library {
-        let scan = index::scan(roots);
+        Library::from_scan(index::scan_walk(&index::walk_roots(roots)).0)
+    }
+
+    /// As [`Library::open`], with the index kept in `cache_dir` (made, 0700, if missing)
+    /// under [`Library::index_name`]: when it matches the files the walk finds (their
+    /// paths, sizes, modification and change times, and this build), no font file is opened
+    /// until a face is used. Otherwise the files are read as by `open` and the index is
+    /// written anew; a failure to read or write it is reported, never an error of opening.
+    /// The index is only taken from a file of this user's that nobody else may write, not
+    /// reached through a link; `cache_dir` itself is the caller's to check. `None`: no
+    /// index, as `open`.
+    pub fn open_indexed(roots: &[PathBuf], cache_dir: Option<&Path>) -> (Library, IndexUse) {
+        let Some(dir) = cache_dir else {
+            return (Library::open(roots), IndexUse::Off);
+        };
+        let name = Library::index_name(roots);
+        let stored = cache::read(dir, &name);
+        Library::open_with_index(roots, stored.as_deref().map_err(String::as_str))
+            .finish(|body| cache::write(dir, &name, body).map_err(|e| e.to_string()))
+    }
+
+    /// The library from the index `stored` (its bytes, or why the caller has none), for
+    /// callers that keep the index themselves, as the host does in its compile cache; see
+    /// [`Library::open_indexed`] and [`Indexed::finish`].
+    pub fn open_with_index(roots: &[PathBuf], stored: Result<&[u8], &str>) -> Indexed {
+        let walk = index::walk_roots(roots);
+        let miss = match stored.map(|bytes| cache::load(&walk, bytes)) {
+            Ok(Ok(scan)) => {
+                return Indexed {
+                    library: Library::from_scan(scan),
+                    miss: String::new(),
+                    fresh: None,
+                }
+            }
+            Ok(Err(why)) => why,
+            Err(why) => why.to_string(),
+        };
+        let (scan, reads) = index::scan_walk(&walk);
+        let fresh = cache::encode(&walk, &reads, &scan.faces);
+        Indexed {
+            library: Library::from_scan(scan),
+            miss,
+            fresh: Some(fresh),
+        }
+    }
+
+    /// The name of the index file of `roots`: one per set of roots, so that commands with
+    /// other roots sharing a directory do not take turns replacing it.
+    pub fn index_name(roots: &[PathBuf]) -> String {
+        cache::file_name(roots)
+    }
+
+    /// How many font files are mapped so far: after a reused index, only those of the faces
+    /// used.
+    pub fn mapped_files(&self) -> usize {
+        self.files.iter().filter(|f| f.is_mapped()).count()
+    }
+
+    fn from_scan(scan: index::Scan) -> Library {
         let mut by_family: HashMap<String, Vec<u32>> = HashMap::new();
         for (i, face) in scan.faces.iter().enumerate() {
             by_family
@@ -235,7 +348,10 @@ impl Library {
         ) else {
             return Vec::new();
         };
-        shape::shape(cache, &self.files[f.file].map, f.index, text, rtl, lang)
+        let Some(data) = self.files[f.file].data() else {
+            return Vec::new();
+        };
+        shape::shape(cache, data, f.index, text, rtl, lang)
     }
 
     /// A subset of `face` holding .notdef and `glyphs` (original glyph ids, each at most once,
@@ -249,7 +365,13 @@ impl Library {
             .get(face as usize)
             .ok_or_else(|| format!("no face {face}"))?;
         let file = &self.files[f.file];
-        subset::subset(&file.map, f.index, f.info.cff, f.num_glyphs, glyphs)
+        let data = file.data().ok_or_else(|| {
+            format!(
+                "{} face {}: the file changed since the library was opened",
+                file.name, f.index
+            )
+        })?;
+        subset::subset(data, f.index, f.info.cff, f.num_glyphs, glyphs)
             // The file name, not the path: the message may reach a converter, and where the
             // host keeps its fonts is none of its business.
             .map_err(|e| format!("{} face {}: {e}", file.name, f.index))
@@ -262,7 +384,10 @@ impl Library {
         let Some(f) = self.faces.get(face as usize) else {
             return Vec::new();
         };
-        outline::outlines(&self.files[f.file].map[..], f.index, glyphs)
+        match self.files[f.file].data() {
+            Some(data) => outline::outlines(data, f.index, glyphs),
+            None => vec![String::new(); glyphs.len()],
+        }
     }
 
     /// One row per family, sorted by name, for operators to see what documents can use.
@@ -309,7 +434,7 @@ impl Library {
 
     fn glyph_in(&self, face: u32, ch: char) -> Option<Glyph> {
         let f = &self.faces[face as usize];
-        let data = &self.files[f.file].map[..];
+        let data = self.files[f.file].data()?;
         let gid = f.glyph(data, ch as u32)?;
         Some(Glyph {
             face,

@@ -415,6 +415,11 @@ fn symlinks_are_followed_to_files_only() {
     let lib = Library::open(std::slice::from_ref(&dir));
     assert_eq!(lib.len(), 2, "{:?}", lib.skipped());
     assert!(lib.skipped().is_empty(), "{:?}", lib.skipped());
+    // A file reached again through another root counts once; a hard link is a file of its
+    // own (its path is its own, as `canonicalize` says).
+    std::fs::hard_link(dir.join("sans.ttf"), dir.join("sans-hard.ttf")).unwrap();
+    let lib = Library::open(&[dir.clone(), PathBuf::from(serif), dir.join("sans.ttf")]);
+    assert_eq!(lib.len(), 3, "{:?}", lib.skipped());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
