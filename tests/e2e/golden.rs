@@ -1,8 +1,11 @@
 //! Golden tests in Typst's style: a corpus file goes through the API, page 1 of its PDF is
 //! rendered by pdftoppm, and the picture is compared, with a tolerance, with a reviewed
-//! reference in tests/golden/. A case is a `<name>.source` file there naming a corpus file.
+//! reference in tests/golden/. A case is a `<name>.source` file there naming a corpus file
+//! (or, starting with `tests/`, a file of this repository). A second word `png` also
+//! compares the document's own PNG export of page 1 with `<name>.export.png`.
 //! A missing reference (or QUIRE_BLESS=1) writes the new render there and fails: look at
-//! it, then commit it. Every case runs; all mismatches are reported together.
+//! it (the text-* cases beside Chromium's print, `scripts/text-pictures.py`), then commit
+//! it. Every case runs; all mismatches are reported together.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,10 +30,17 @@ fn route_for(file: &str) -> (&'static str, &'static str) {
     }
 }
 
-/// The cases: every `<name>.source` in tests/golden names a corpus file; `<name>.png` is
-/// its reviewed reference. Adding a case is adding a `.source` file.
-fn cases() -> Vec<(String, String)> {
-    let mut cases: Vec<(String, String)> = std::fs::read_dir(golden_dir())
+/// A golden case: `<name>.source` in tests/golden names its input; `<name>.png` is the
+/// reviewed render of its PDF's first page, and `<name>.export.png` that of its PNG export
+/// when the source asks for one. Adding a case is adding a `.source` file.
+struct Case {
+    name: String,
+    input: PathBuf,
+    export_png: bool,
+}
+
+fn cases() -> Vec<Case> {
+    let mut cases: Vec<Case> = std::fs::read_dir(golden_dir())
         .unwrap()
         .filter_map(|e| {
             let path = e.unwrap().path();
@@ -39,11 +49,27 @@ fn cases() -> Vec<(String, String)> {
                 .to_str()?
                 .strip_suffix(".source")?
                 .to_string();
-            let source = std::fs::read_to_string(&path).unwrap().trim().to_string();
-            Some((name, source))
+            let source = std::fs::read_to_string(&path).unwrap();
+            let mut words = source.split_whitespace();
+            let file = words.next().unwrap_or_else(|| panic!("{name}.source is empty"));
+            let input = if file.starts_with("tests/") {
+                crate::common::repo_root().join(file)
+            } else {
+                corpus(file)
+            };
+            let export_png = match words.next() {
+                None => false,
+                Some("png") => true,
+                Some(other) => panic!("{name}.source: unknown word {other:?}"),
+            };
+            Some(Case {
+                name,
+                input,
+                export_png,
+            })
         })
         .collect();
-    cases.sort();
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
     cases
 }
 
@@ -83,27 +109,32 @@ fn first_pages_match_their_reviewed_references() {
     let _ = std::fs::remove_dir_all(&kept_dir);
     let mut failures = Vec::new();
     let cases = cases();
-    assert!(cases.len() >= 6, "golden cases: {cases:?}");
+    assert!(cases.len() >= 6, "golden cases: {}", cases.len());
     for reference in std::fs::read_dir(golden_dir()).unwrap() {
         let path = reference.unwrap().path();
-        if let Some(stem) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(".png"))
-        {
-            if !cases.iter().any(|(name, _)| name == stem) {
-                failures.push(format!("{stem}.png has no {stem}.source"));
+        let Some(file) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if let Some(stem) = file.strip_suffix(".export.png") {
+            if !cases.iter().any(|c| c.name == stem && c.export_png) {
+                failures.push(format!("{file} has no {stem}.source asking for `png`"));
+            }
+        } else if let Some(stem) = file.strip_suffix(".png") {
+            if !cases.iter().any(|c| c.name == stem) {
+                failures.push(format!("{file} has no {stem}.source"));
             }
         }
     }
-    for (name, file) in &cases {
+    for case in &cases {
+        let name = &case.name;
+        let file = case.input.to_str().unwrap();
         let (endpoint, content_type) = route_for(file);
         let r = s.send_raw(
             "POST",
             &t,
             endpoint,
             content_type,
-            std::fs::read(corpus(file)).unwrap(),
+            std::fs::read(&case.input).unwrap(),
         );
         if r.status != 201 {
             failures.push(format!(
@@ -128,40 +159,65 @@ fn first_pages_match_their_reviewed_references() {
                 .arg(&pdf_path)
                 .arg(&stem),
         );
-        let actual = stem.with_extension("png");
-        let reference = golden_dir().join(format!("{name}.png"));
-        if bless || !reference.exists() {
-            std::fs::copy(&actual, &reference).unwrap();
-            failures.push(format!(
-                "{name}: reference written to {}; review it and commit",
-                reference.display()
-            ));
-            continue;
+        let mut pictures = vec![(format!("{name}.png"), stem.with_extension("png"))];
+        if case.export_png {
+            let png = s.get(&t, &format!("/api/v1/documents/{id}.png?page=1&dpi=40"));
+            if png.status != 200 {
+                failures.push(format!("{name}: the PNG download answered {}", png.status));
+                continue;
+            }
+            let actual = work.path().join(format!("{name}.export.png"));
+            std::fs::write(&actual, &png.body).unwrap();
+            pictures.push((format!("{name}.export.png"), actual));
         }
-        let (aw, ah, a) = gray(&actual);
-        let (rw, rh, r) = gray(&reference);
-        if (aw, ah) != (rw, rh) {
-            failures.push(format!("{name}: {aw}x{ah}, reference {rw}x{rh}"));
-            continue;
-        }
-        let mean = a
-            .iter()
-            .zip(&r)
-            .map(|(x, y)| (*x as f64 - *y as f64).abs())
-            .sum::<f64>()
-            / a.len() as f64;
-        let far = a
-            .iter()
-            .zip(&r)
-            .filter(|(x, y)| (**x as i32 - **y as i32).abs() > 64)
-            .count() as f64
-            / a.len() as f64;
-        if mean > 2.0 || far > 0.01 {
-            std::fs::create_dir_all(&kept_dir).unwrap();
-            let kept = kept_dir.join(format!("{name}.png"));
-            std::fs::copy(&actual, &kept).unwrap();
-            failures.push(format!("{name}: mean difference {mean:.2}/255, {:.2}% of pixels far off (render kept at {})", far * 100.0, kept.display()));
+        for (reference_name, actual) in pictures {
+            let reference = golden_dir().join(&reference_name);
+            if bless || !reference.exists() {
+                std::fs::copy(&actual, &reference).unwrap();
+                failures.push(format!(
+                    "{reference_name}: reference written to {}; review it and commit",
+                    reference.display()
+                ));
+                continue;
+            }
+            if let Some(difference) = differs(&actual, &reference) {
+                std::fs::create_dir_all(&kept_dir).unwrap();
+                let kept = kept_dir.join(&reference_name);
+                std::fs::copy(&actual, &kept).unwrap();
+                failures.push(format!(
+                    "{reference_name}: {difference} (render kept at {})",
+                    kept.display()
+                ));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// How a render differs from its reference beyond the tolerance (antialiasing and font
+/// hinting move a few grey levels), or None.
+fn differs(actual: &Path, reference: &Path) -> Option<String> {
+    let (aw, ah, a) = gray(actual);
+    let (rw, rh, r) = gray(reference);
+    if (aw, ah) != (rw, rh) {
+        return Some(format!("{aw}x{ah}, reference {rw}x{rh}"));
+    }
+    let mean = a
+        .iter()
+        .zip(&r)
+        .map(|(x, y)| (*x as f64 - *y as f64).abs())
+        .sum::<f64>()
+        / a.len() as f64;
+    let far = a
+        .iter()
+        .zip(&r)
+        .filter(|(x, y)| (**x as i32 - **y as i32).abs() > 64)
+        .count() as f64
+        / a.len() as f64;
+    (mean > 2.0 || far > 0.01).then(|| {
+        format!(
+            "mean difference {mean:.2}/255, {:.2}% of pixels far off",
+            far * 100.0
+        )
+    })
 }
