@@ -51,7 +51,9 @@ fn cases() -> Vec<Case> {
                 .to_string();
             let source = std::fs::read_to_string(&path).unwrap();
             let mut words = source.split_whitespace();
-            let file = words.next().unwrap_or_else(|| panic!("{name}.source is empty"));
+            let file = words
+                .next()
+                .unwrap_or_else(|| panic!("{name}.source is empty"));
             let input = if file.starts_with("tests/") {
                 crate::common::repo_root().join(file)
             } else {
