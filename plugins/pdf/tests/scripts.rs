@@ -259,3 +259,55 @@ fn the_standard_families_are_embedded_as_liberation_subsets() {
         "Latin text is not one byte per character"
     );
 }
+
+/// Decomposed text (a letter, then its combining marks, as in much Vietnamese on the web):
+/// the letter goes with its marks to one library face and they are shaped as one cluster,
+/// as wide as the precomposed letter, with no dotted circle drawn for a lone mark.
+#[test]
+fn a_letter_and_its_combining_marks_are_shaped_as_one_cluster() {
+    with_fonts();
+    let composed = "Quyền con người";
+    let decomposed = "Quye\u{302}\u{300}n con ngu\u{31b}o\u{31b}\u{300}i";
+    let face = metrics::FontFace::of_run(&paragraph(decomposed).runs[0]);
+    let width = |s: &str| layout_text(&paragraph(s), 1000.0)[0].width;
+    let (wc, wd) = (width(composed), width(decomposed));
+    assert!(
+        (wc - wd).abs() < wc * 0.02,
+        "composed {wc} vs decomposed {wd}"
+    );
+    let circle = fonts::glyph(face, '\u{25CC}').expect("a font with the dotted circle");
+    let pieces = glyph_runs::pieces(decomposed, false, face);
+    for piece in &pieces {
+        if let glyph_runs::Piece::Library {
+            text, glyphs, face, ..
+        } = piece
+        {
+            assert!(
+                !text.starts_with(fonts::is_combining_mark),
+                "a mark apart from its letter: {pieces:?}"
+            );
+            assert!(
+                !glyphs
+                    .iter()
+                    .any(|g| *face == circle.face && g.gid == circle.gid),
+                "a dotted circle in {pieces:?}"
+            );
+        }
+    }
+    let mut doc = Document::new(Kind::Pdf);
+    let mut page = Page::new(595.0, 842.0);
+    page.shapes.push(text_box(
+        "t",
+        Rect::new(50.0, 50.0, 495.0, 30.0),
+        vec![run(decomposed, FontFamily::Helvetica, 14.0)],
+        Align::Left,
+    ));
+    doc.pages.push(page);
+    let (path, out) = export_checked(&request(doc, vec![]), "scripts-marks");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let text = text_of(&path, None);
+    assert!(
+        text.contains(decomposed) || text.contains(composed),
+        "{text:?}"
+    );
+}

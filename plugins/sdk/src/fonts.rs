@@ -205,6 +205,38 @@ pub fn is_invisible(ch: char) -> bool {
     matches!(ch as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF)
 }
 
+/// Combining marks that follow a letter of any script (acute, grave, tilde, hook above, dot
+/// below ... as in decomposed Vietnamese): the letter and its marks are one cluster.
+pub fn is_combining_mark(ch: char) -> bool {
+    matches!(ch as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// How many marks after a letter [`face_lead`] looks at: bounds the work of a hostile run of
+/// marks.
+pub const MARKS_PER_CLUSTER: usize = 8;
+
+/// The character that picks the face drawing the character `at` of `chars`, or none when
+/// the run's standard face draws it. A letter the standard face encodes is drawn by it
+/// unless combining marks follow that it does not encode: then the letter goes with its
+/// marks to the library face of the first such mark, so base and marks are shaped as one
+/// cluster (a lone mark would be shaped on a dotted circle). The layout measures and every
+/// export draws by this one rule.
+pub fn face_lead(face: FontFace, chars: &[char], at: usize) -> Option<char> {
+    let ch = *chars.get(at)?;
+    if face.encode(ch).is_none() {
+        return Some(ch);
+    }
+    if ch.is_whitespace() {
+        return None;
+    }
+    chars[at + 1..]
+        .iter()
+        .take_while(|c| is_combining_mark(**c))
+        .take(MARKS_PER_CLUSTER)
+        .find(|c| face.encode(**c).is_none())
+        .copied()
+}
+
 /// Looks up, in one call to the library, every character of `text` that `face` cannot
 /// encode and that is not known yet, so the layout's character-by-character measuring
 /// finds them cached.

@@ -81,6 +81,10 @@ pub fn is_standard(s: &str, face: FontFace) -> bool {
 pub fn pieces(s: &str, rtl: bool, face: FontFace) -> Vec<Piece> {
     let mut pieces: Vec<Piece> = Vec::new();
     let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let bare: Vec<char> = chars.iter().map(|(_, c)| *c).collect();
+    // The library glyph that picks the face of character `j`, none for the standard face.
+    let lead_glyph =
+        |j: usize| fonts::face_lead(face, &bare, j).map(|lead| (lead, fonts::glyph(face, lead)));
     let mut i = 0;
     while i < chars.len() {
         let (at, ch) = chars[i];
@@ -88,18 +92,34 @@ pub fn pieces(s: &str, rtl: bool, face: FontFace) -> Vec<Piece> {
             i += 1;
             continue;
         }
-        if let Some(b) = face.encode(ch) {
-            let ch = if rtl { mirrored(ch) } else { ch };
-            push_standard(&mut pieces, ch, face.code_width(b));
-            i += 1;
-            continue;
-        }
-        let Some(glyph) = fonts::glyph(face, ch) else {
-            let notdef = fonts::notdef(face);
-            let width = notdef.map_or_else(|| face.code_width(b'?'), |g| g.width);
-            pieces.push(Piece::Missing { ch, notdef, width });
-            i += 1;
-            continue;
+        let lead = lead_glyph(i);
+        let standard = |pieces: &mut Vec<Piece>| match face.encode(ch) {
+            Some(b) => {
+                let ch = if rtl { mirrored(ch) } else { ch };
+                push_standard(pieces, ch, face.code_width(b));
+                true
+            }
+            None => false,
+        };
+        let glyph = match lead {
+            None => {
+                standard(&mut pieces);
+                i += 1;
+                continue;
+            }
+            Some((_, Some(glyph))) => glyph,
+            Some((lead, None)) => {
+                if lead != ch && standard(&mut pieces) {
+                    // A letter whose mark no font has: the letter stays standard.
+                    i += 1;
+                    continue;
+                }
+                let notdef = fonts::notdef(face);
+                let width = notdef.map_or_else(|| face.code_width(b'?'), |g| g.width);
+                pieces.push(Piece::Missing { ch, notdef, width });
+                i += 1;
+                continue;
+            }
         };
         // The word this character starts, as the layout's stretches: non-space characters
         // of the same library face.
@@ -108,8 +128,8 @@ pub fn pieces(s: &str, rtl: bool, face: FontFace) -> Vec<Piece> {
             let c = chars[end].1;
             let same_face = fonts::is_joiner(c)
                 || !c.is_whitespace()
-                    && face.encode(c).is_none()
-                    && fonts::glyph(face, c).is_some_and(|g| g.face == glyph.face);
+                    && lead_glyph(end)
+                        .is_some_and(|(_, g)| g.is_some_and(|g| g.face == glyph.face));
             if !same_face {
                 break;
             }
@@ -124,7 +144,11 @@ pub fn pieces(s: &str, rtl: bool, face: FontFace) -> Vec<Piece> {
                 continue;
             }
         }
-        push_library(&mut pieces, glyph, ch);
+        // Unshaped: each character its own glyph; a letter led to the library by its marks
+        // keeps its standard glyph.
+        if !standard(&mut pieces) {
+            push_library(&mut pieces, glyph, ch);
+        }
         i += 1;
     }
     if rtl {

@@ -46,17 +46,18 @@ pub(super) fn shape_clusters(text: &Text, atoms: &mut [Atom]) {
     if !atoms.iter().any(|a| fonts::needs_shaping(a.ch)) {
         return;
     }
+    let keys: Vec<Option<StretchKey>> = (0..atoms.len())
+        .map(|i| stretch_key(text, atoms, i))
+        .collect();
     let mut i = 0;
     while i < atoms.len() {
-        let Some(key) = stretch_key(text, &atoms[i]) else {
+        let Some(key) = keys[i] else {
             i += 1;
             continue;
         };
         let mut end = i + 1;
         // Joiners have no glyph of their own but steer the shaping of their word.
-        while end < atoms.len()
-            && (fonts::is_joiner(atoms[end].ch) || stretch_key(text, &atoms[end]) == Some(key))
-        {
+        while end < atoms.len() && (fonts::is_joiner(atoms[end].ch) || keys[end] == Some(key)) {
             end += 1;
         }
         if atoms[i..end].iter().any(|a| fonts::needs_shaping(a.ch)) {
@@ -69,16 +70,25 @@ pub(super) fn shape_clusters(text: &Text, atoms: &mut [Atom]) {
 /// What a stretch shares: run, library face, direction.
 type StretchKey = (usize, u32, bool);
 
-fn stretch_key(text: &Text, a: &Atom) -> Option<StretchKey> {
+/// The stretch atom `i` belongs to, none when the run's standard face draws it. Like the
+/// exports, a letter followed by marks the standard face lacks goes with them
+/// ([`fonts::face_lead`]).
+fn stretch_key(text: &Text, atoms: &[Atom], i: usize) -> Option<StretchKey> {
+    let a = &atoms[i];
     if a.ch.is_whitespace() {
         return None;
     }
     let run = text.runs.get(a.run)?;
     let face = FontFace::of_run(run);
-    if face.encode(a.ch).is_some() {
-        return None;
-    }
-    let glyph = fonts::glyph(face, a.ch)?;
+    // The letter and the marks of its own run: a cluster never spans runs.
+    let cluster: Vec<char> = atoms[i..]
+        .iter()
+        .take_while(|b| b.run == a.run)
+        .take(1 + fonts::MARKS_PER_CLUSTER)
+        .map(|b| b.ch)
+        .collect();
+    let lead = fonts::face_lead(face, &cluster, 0)?;
+    let glyph = fonts::glyph(face, lead)?;
     Some((a.run, glyph.face, a.level % 2 == 1))
 }
 
