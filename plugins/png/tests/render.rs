@@ -315,7 +315,8 @@ fn png_agrees_with_the_pdf_rendered_by_poppler() {
 }
 
 /// Paragraphs in scripts the standard fonts lack: shaped Arabic (right to left), Devanagari
-/// conjuncts, Chinese, Greek and a missing-glyph box. The PNG draws the library's outlines,
+/// conjuncts, Chinese, Greek, a missing-glyph box, and Latin with kerning pairs (the PDF draws
+/// no kerning, so neither may the PNG). The PNG draws the library's outlines,
 /// poppler the PDF's embedded subsets of the same faces; both must put the same ink in the
 /// same places.
 #[test]
@@ -334,6 +335,9 @@ fn text_in_other_scripts_is_drawn_as_the_pdf_draws_it() {
         ("chinese", "人人生而自由，在尊严和权利上一律平等。他们赋有理性和良心，并应以兄弟关系的精神相对待。"),
         ("greek", "Όλοι οι άνθρωποι γεννιούνται ελεύθεροι και ίσοι στην αξιοπρέπεια και τα δικαιώματα."),
         ("boxed", "A private-use character \u{F0000} has no font."),
+        // Polish: standard pieces between library ones, ending in kerning pairs a renderer
+        // would pull together.
+        ("kerned", "ZWAŻYWSZY, że AVAVAVAV WAWAWA YAYAYA"),
     ];
     for (i, (id, words)) in texts.iter().enumerate() {
         let frame = Rect::new(60.0, 60.0 + i as f64 * 110.0, 300.0, 100.0);

@@ -105,6 +105,10 @@ pub fn render_page_with(
         .attr("xml:space", "preserve")
         // PDF's default miter limit, so sharp corners look the same in both.
         .attr("stroke-miterlimit", "10")
+        // The layout measured standard text with the fonts' own advances, as the PDF draws
+        // it; a renderer's kerning would pull `WA` together and leave a gap before the next
+        // piece (renderers read this property only from `style`).
+        .attr("style", "font-kerning:none")
         .open(&mut w.out);
     w.out.push('\n');
     if let Some(title) = doc.title.as_deref().filter(|t| !t.trim().is_empty()) {
