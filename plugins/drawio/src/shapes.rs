@@ -161,6 +161,7 @@ pub fn label_text(
         align: align(style, Align::Center),
         valign: valign(style, VAlign::Middle),
         line_height: 1.2,
+        direction: None,
     })
 }
 

@@ -268,6 +268,7 @@ fn every_kind_of_shape_comes_back() {
             align: Align::Right,
             valign: VAlign::Bottom,
             line_height: 1.2,
+            direction: None,
         },
         fill: None,
         stroke: None,

@@ -7,6 +7,7 @@
 //! dropped, and spaces at the end of a line go when the paragraph is finished.
 
 use quire_sdk::flow::{self, Block, Inline};
+use quire_sdk::model::{Direction, FontFamily};
 use quire_sdk::Asset;
 
 use crate::images::{Images, Picture};
@@ -74,6 +75,11 @@ pub struct Style {
     pub strike: u32,
     /// Open links, innermost last; `None` for an `<a>` without a usable target.
     pub links: Vec<Option<String>>,
+    /// Languages, families and block directions (`None`: `dir="auto"`) of the open
+    /// elements that set one, innermost last ([`crate::attrs`]).
+    pub langs: Vec<String>,
+    pub fonts: Vec<FontFamily>,
+    pub dirs: Vec<Option<Direction>>,
 }
 
 pub struct Builder<'a> {
@@ -93,6 +99,8 @@ pub struct Builder<'a> {
     pub headings: Vec<Vec<String>>,
     /// The document's `<base href>`, when relative links can be joined to it.
     pub base: Option<String>,
+    /// The document's language (`<html lang>`): runs in it need no `lang` of their own.
+    pub doc_lang: Option<String>,
     /// Links left unclickable because they are relative to an unknown address, and the
     /// first of them.
     pub relative_links: usize,
@@ -112,6 +120,7 @@ impl<'a> Builder<'a> {
             heading_ids: None,
             headings: Vec::new(),
             base: None,
+            doc_lang: None,
             relative_links: 0,
             first_relative: None,
         }
@@ -268,7 +277,29 @@ impl<'a> Builder<'a> {
             code: self.style.code > 0,
             strike: self.style.strike > 0,
             link: self.style.links.iter().rev().flatten().next().cloned(),
+            font: self.style.fonts.last().copied(),
+            lang: self
+                .style
+                .langs
+                .last()
+                .filter(|l| {
+                    !self
+                        .doc_lang
+                        .as_ref()
+                        .is_some_and(|d| d.eq_ignore_ascii_case(l))
+                })
+                .cloned(),
+            dir: self.style.dirs.last().copied().flatten(),
         }
+    }
+
+    /// An invisible bidi control (an isolate or override around an element's text), which
+    /// leaves the collapsing of spaces around it as it was.
+    pub fn control(&mut self, ch: char) {
+        let no_space = self.buf.no_space;
+        let inline = self.styled(ch.to_string());
+        self.push_inline(inline);
+        self.buf.no_space = no_space;
     }
 
     fn push_inline(&mut self, inline: Inline) {
@@ -431,6 +462,9 @@ fn same_style(a: &Inline, b: &Inline) -> bool {
         && a.code == b.code
         && a.strike == b.strike
         && a.link == b.link
+        && a.font == b.font
+        && a.lang == b.lang
+        && a.dir == b.dir
 }
 
 /// Drops what would show as stray space: whitespace at either end, and spaces next to a

@@ -9,12 +9,13 @@
 //!
 //! What a page shows without its style sheets is what comes through: scripts, styles, forms'
 //! controls, embedded objects, `<svg>` and elements marked `hidden` or `display:none` are
-//! dropped; `<math>` becomes a line of text ([`math`]); `dir="rtl"` is ignored (the layout
-//! sets every line left to right). Pictures come only from `request.images` (by name) or
+//! dropped; `<math>` becomes a line of text ([`math`]). `lang`, `dir` (`<bdi>`, `<bdo>`) and
+//! inline `font-family` (`<font face>`) go to the runs and paragraphs ([`attrs`]). Pictures come only from `request.images` (by name) or
 //! from `data:` URIs of PNG or JPEG; nothing is fetched. Links are clickable when absolute
 //! (http, https, mailto, ftp, tel) or joined to the page's `<base href>`; `#id` links to a
 //! heading jump to its page.
 
+mod attrs;
 mod builder;
 mod charset;
 mod images;
@@ -94,6 +95,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     quire_sdk::fonts::set_lang(lang.as_deref().unwrap_or(""));
     let mut builder = builder::Builder::new(&request.images);
     builder.base = base_href(root);
+    builder.doc_lang = lang.clone();
     builder.children(root, 0);
     let mut blocks = builder.finish();
     drop(html);
@@ -193,11 +195,9 @@ fn page_title(root: NodeRef<'_, Node>) -> Option<String> {
 fn document_lang(root: NodeRef<'_, Node>) -> Option<String> {
     root.descendants()
         .find_map(|n| match n.value() {
-            Node::Element(e) if e.name() == "html" => e.attr("lang").or_else(|| e.attr("xml:lang")),
+            Node::Element(e) if e.name() == "html" => attrs::lang_attr(e),
             _ => None,
         })
-        .map(str::trim)
-        .filter(|l| quire_sdk::validate::is_language_tag(l))
         .map(str::to_string)
 }
 

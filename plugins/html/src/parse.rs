@@ -11,8 +11,10 @@
 //!   formatting elements, and distinct attributes defeat it, so a page of
 //!   `<div><b id=N>x</div>` re-creates every earlier `<b>` in each `div` (80 KB of it built
 //!   eight million nodes in 50 s). The guard strips the attributes of the formatting elements
-//!   (`b`, `i`, `font`, ...; not `a`, of which only one is ever active). Nothing the importer
-//!   reads is lost but ids on such elements, which then cannot be link targets.
+//!   (`b`, `i`, `font`, ...; not `a`, of which only one is ever active), but for what the
+//!   importer reads of them ([`crate::attrs`]): `lang`, `dir`, and the family of `face` and
+//!   of `style`'s `font-family` as a generic name, in at most [`MAX_FORMATTING_SETS`]
+//!   distinct sets per page. Ids on such elements are lost, so they cannot be link targets.
 //!
 //! The estimate only decides when to drop; below the limit every token reaches the tree
 //! builder as the tokenizer produced it (attributes of formatting elements aside), so the
@@ -42,6 +44,10 @@ pub const MAX_OPEN: usize = 128;
 const FORMATTING: &[&str] = &[
     "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
 ];
+
+/// How many distinct sets of kept attributes formatting elements may have; past them, a
+/// formatting element loses its attributes like one with an id.
+const MAX_FORMATTING_SETS: usize = 8;
 
 /// Elements that never hold child elements.
 const VOID: &[&str] = &[
@@ -143,6 +149,8 @@ struct Guard<S> {
     dropped_total: Cell<usize>,
     /// Start tags let through.
     elements: Cell<usize>,
+    /// The sets of attributes kept on formatting elements so far.
+    formatting_sets: RefCell<Vec<Vec<(String, String)>>>,
 }
 
 /// The estimated stack of open elements (below `html`/`head`/`body`), with counts of the
@@ -255,6 +263,46 @@ impl<S> Guard<S> {
             dropped: RefCell::new(HashMap::new()),
             dropped_total: Cell::new(0),
             elements: Cell::new(0),
+            formatting_sets: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Strips a formatting element's attributes to what the importer reads, in canonical
+    /// form, while few distinct sets of them have been seen; else entirely.
+    fn strip_formatting(&self, attrs: &mut Vec<html5ever::Attribute>) {
+        let mut kept: Vec<(String, String)> = Vec::new();
+        for a in attrs.iter() {
+            let value = a.value.trim();
+            let canonical = match &*a.name.local {
+                "lang" if quire_sdk::validate::is_language_tag(value) => Some(value.to_string()),
+                "dir" => Some(value.to_ascii_lowercase())
+                    .filter(|d| matches!(d.as_str(), "ltr" | "rtl" | "auto")),
+                "face" => crate::attrs::family_list(value)
+                    .map(crate::attrs::generic_name)
+                    .map(str::to_string),
+                "style" => crate::attrs::style_family(value)
+                    .map(|f| format!("font-family: {}", crate::attrs::generic_name(f))),
+                _ => None,
+            };
+            if let Some(v) = canonical {
+                kept.push((a.name.local.to_string(), v));
+            }
+        }
+        kept.sort();
+        let mut sets = self.formatting_sets.borrow_mut();
+        let known = sets.contains(&kept);
+        if kept.is_empty() || (!known && sets.len() >= MAX_FORMATTING_SETS) {
+            attrs.clear();
+            return;
+        }
+        if !known {
+            sets.push(kept.clone());
+        }
+        attrs.retain(|a| kept.iter().any(|(n, _)| *n == *a.name.local));
+        for a in attrs.iter_mut() {
+            if let Some((_, v)) = kept.iter().find(|(n, _)| *n == *a.name.local) {
+                a.value = StrTendril::from(v.as_str());
+            }
         }
     }
 
@@ -269,7 +317,7 @@ impl<S> Guard<S> {
                     return None;
                 }
                 if FORMATTING.contains(&name) {
-                    tag.attrs.clear();
+                    self.strip_formatting(&mut tag.attrs);
                 }
                 if matches!(name, "html" | "head" | "body") {
                     return Some(tag);
@@ -446,5 +494,41 @@ mod tests {
         assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
         // At most three reconstructed <b> per div (Noah's Ark), not one per earlier div.
         assert!(parsed.html.tree.nodes().count() < 3_000 * 8);
+    }
+
+    #[test]
+    fn formatting_elements_keep_what_the_importer_reads_in_a_few_sets() {
+        let parsed = parse(
+            "<b id=x lang=ja dir=RTL onclick=y>a</b><font face='Courier New' color=red>b</font>\
+             <i style='color: red; font-family: Georgia'>c</i>",
+        );
+        let attrs = |name: &str| -> Vec<(String, String)> {
+            let e = parsed
+                .html
+                .tree
+                .nodes()
+                .find_map(|n| n.value().as_element().filter(|e| e.name() == name))
+                .unwrap();
+            let mut a: Vec<_> = e
+                .attrs()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            a.sort();
+            a
+        };
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        assert_eq!(attrs("b"), [pair("dir", "rtl"), pair("lang", "ja")]);
+        assert_eq!(attrs("font"), [pair("face", "monospace")]);
+        assert_eq!(attrs("i"), [pair("style", "font-family: serif")]);
+
+        // Distinct languages cannot defeat Noah's Ark: past a few sets they are dropped.
+        let mut page = String::new();
+        for i in 0..3_000 {
+            page.push_str(&format!("<div><b lang=x{i}>x</div>"));
+        }
+        let start = std::time::Instant::now();
+        let parsed = parse(&page);
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
+        assert!(parsed.html.tree.nodes().count() < 3_000 * 8 + 3_000 * 3 * MAX_FORMATTING_SETS);
     }
 }

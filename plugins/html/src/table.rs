@@ -107,12 +107,21 @@ impl Builder<'_> {
                 continue;
             }
             let header = e.name() == "th";
+            let row_scope = match tr.value() {
+                Node::Element(r) => Some(self.enter(r)),
+                _ => None,
+            };
             let mut inlines = self.collect(Sep::Line, "a table cell", |b| {
                 if let Some(id) = e.id() {
                     b.anchor(id);
                 }
-                b.children(td, depth + 1)
+                let scope = b.enter(e);
+                b.children(td, depth + 1);
+                b.leave(scope);
             });
+            if let Some(scope) = row_scope {
+                self.leave(scope);
+            }
             if header && !head {
                 // Row headers in the body: bold, as browsers draw `<th>`.
                 inlines.iter_mut().for_each(|i| i.bold = true);

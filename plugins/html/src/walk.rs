@@ -110,6 +110,14 @@ impl Builder<'_> {
                 self.anchor(n);
             }
         }
+        let scope = self.enter(e);
+        self.contents(node, e, depth);
+        self.leave(scope);
+    }
+
+    /// What element `e` holds, by its name.
+    fn contents(&mut self, node: DomNode<'_>, e: &Element, depth: usize) {
+        let name = e.name();
         match name {
             "br" => self.line_break(),
             "img" => self.img(e),
@@ -365,7 +373,8 @@ impl Builder<'_> {
     }
 }
 
-fn is_block(name: &str) -> bool {
+/// Elements that start and end a block (a paragraph of their own).
+pub fn is_block(name: &str) -> bool {
     BLOCKS.contains(&name)
         || matches!(
             name,

@@ -453,6 +453,7 @@ impl<'a> Builder<'a> {
             code: false,
             strike: self.strike > 0,
             link: self.links.iter().rev().flatten().next().cloned(),
+            ..Inline::default()
         }
     }
 

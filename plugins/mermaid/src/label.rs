@@ -64,6 +64,7 @@ pub fn to_text(label: &Label, look: &Look, link: Option<&str>) -> Text {
         align: Align::Center,
         valign: VAlign::Middle,
         line_height: 1.2,
+        direction: None,
     }
 }
 

@@ -84,6 +84,7 @@ fn weird_text() -> Text {
         align: Align::Justify,
         valign: VAlign::Bottom,
         line_height: f64::NAN,
+        direction: None,
     }
 }
 

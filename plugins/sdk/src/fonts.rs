@@ -52,6 +52,54 @@ impl Style {
     }
 }
 
+/// The language a run's text is set in, for the library: the document's, or a run's own
+/// ([`Run::lang`](crate::Run::lang)) kept as a small number so that [`FontFace`] stays a
+/// cheap key. Tags are remembered for the process (a component's lives for one call), at
+/// most [`Lang::MAX`] of them; a tag past that, or one of another shape, counts as the
+/// document's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Lang(u16);
+
+thread_local! {
+    static LANGS: RefCell<Vec<Rc<str>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Lang {
+    /// The document's language ([`set_lang`]).
+    pub const DOCUMENT: Lang = Lang(0);
+    /// How many distinct run languages are told apart.
+    pub const MAX: usize = 256;
+
+    /// The language of a run with `lang` (none: the document's).
+    pub fn of(lang: Option<&str>) -> Lang {
+        let Some(tag) = lang.filter(|l| crate::validate::is_language_tag(l)) else {
+            return Lang::DOCUMENT;
+        };
+        LANGS.with(|langs| {
+            let mut langs = langs.borrow_mut();
+            if let Some(i) = langs.iter().position(|l| &**l == tag) {
+                return Lang(i as u16 + 1);
+            }
+            if langs.len() >= Lang::MAX {
+                return Lang::DOCUMENT;
+            }
+            langs.push(tag.into());
+            Lang(langs.len() as u16)
+        })
+    }
+
+    /// The tag the library is asked with: the run's, else the document's (empty when
+    /// unknown).
+    fn tag(self) -> Rc<str> {
+        match self.0.checked_sub(1) {
+            Some(i) => LANGS
+                .with(|l| l.borrow().get(usize::from(i)).cloned())
+                .unwrap_or_else(|| current_lang().into()),
+            None => current_lang().into(),
+        }
+    }
+}
+
 /// A glyph of a library face as the library answers it: advance in font units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RawGlyph {
@@ -147,10 +195,10 @@ fn with_library<T>(f: impl FnOnce(&dyn FontLibrary) -> T) -> Option<T> {
 struct Cache {
     /// The document's language, which every answer below depends on.
     lang: String,
-    glyphs: HashMap<(Style, char), Option<LibraryGlyph>>,
+    glyphs: HashMap<(Style, Lang, char), Option<LibraryGlyph>>,
     faces: HashMap<u32, Option<FaceInfo>>,
     /// Importers and exporters lay the same words out, and a word recurs: shaped once.
-    shaped: HashMap<(u32, bool, String), Rc<Vec<ShapedGlyph>>>,
+    shaped: HashMap<(u32, bool, Lang, String), Rc<Vec<ShapedGlyph>>>,
     /// A glyph recurs on every line: its outline is asked for once.
     outlines: HashMap<(u32, u16), Rc<str>>,
     /// Word boundaries of runs of Thai, Lao, Khmer or Myanmar text.
@@ -242,6 +290,7 @@ pub fn face_lead(face: FontFace, chars: &[char], at: usize) -> Option<char> {
 /// finds them cached.
 pub fn prefetch(face: FontFace, text: &str) {
     let style = Style::of(face);
+    let lang = face.lang;
     let missing: String = CACHE.with(|c| {
         let c = c.borrow();
         let mut seen = std::collections::HashSet::new();
@@ -249,7 +298,7 @@ pub fn prefetch(face: FontFace, text: &str) {
             .filter(|&ch| {
                 wanted(ch)
                     && face.encode(ch).is_none()
-                    && !c.glyphs.contains_key(&(style, ch))
+                    && !c.glyphs.contains_key(&(style, lang, ch))
                     && seen.insert(ch)
             })
             .collect()
@@ -257,13 +306,13 @@ pub fn prefetch(face: FontFace, text: &str) {
     if missing.is_empty() {
         return;
     }
-    let lang = current_lang();
-    let Some(answers) = with_library(|lib| lib.map(style, &lang, &missing)) else {
+    let tag = lang.tag();
+    let Some(answers) = with_library(|lib| lib.map(style, &tag, &missing)) else {
         return;
     };
     for (ch, raw) in missing.chars().zip(answers) {
         let glyph = raw.and_then(scaled);
-        CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
+        CACHE.with(|c| c.borrow_mut().glyphs.insert((style, lang, ch), glyph));
     }
 }
 
@@ -303,20 +352,22 @@ pub fn metric_compatible_glyphs(face: FontFace, text: &str) -> Option<Vec<Librar
     Some(glyphs)
 }
 
-/// The library glyph that draws `ch` for a run in `face`, when the face itself cannot.
+/// The library glyph that draws `ch` for a run in `face` (in the face's language), when
+/// the face itself cannot.
 pub fn glyph(face: FontFace, ch: char) -> Option<LibraryGlyph> {
     if !wanted(ch) {
         return None;
     }
     let style = Style::of(face);
-    if let Some(known) = CACHE.with(|c| c.borrow().glyphs.get(&(style, ch)).copied()) {
+    let key = (style, face.lang, ch);
+    if let Some(known) = CACHE.with(|c| c.borrow().glyphs.get(&key).copied()) {
         return known;
     }
     let mut buf = [0u8; 4];
-    let lang = current_lang();
-    let raw = with_library(|lib| lib.map(style, &lang, ch.encode_utf8(&mut buf)))?;
+    let tag = face.lang.tag();
+    let raw = with_library(|lib| lib.map(style, &tag, ch.encode_utf8(&mut buf)))?;
     let glyph = raw.into_iter().next().flatten().and_then(scaled);
-    CACHE.with(|c| c.borrow_mut().glyphs.insert((style, ch), glyph));
+    CACHE.with(|c| c.borrow_mut().glyphs.insert(key, glyph));
     glyph
 }
 
@@ -355,15 +406,15 @@ pub fn info(face: u32) -> Option<FaceInfo> {
     answer
 }
 
-/// `text` shaped with library face `face` (glyphs left to right; an RTL run reversed),
-/// empty without a library or when the face cannot shape.
-pub fn shape(face: u32, text: &str, rtl: bool) -> Rc<Vec<ShapedGlyph>> {
-    let key = (face, rtl, text.to_string());
+/// `text` shaped with library face `face` by the rules of `lang` (glyphs left to right; an
+/// RTL run reversed), empty without a library or when the face cannot shape.
+pub fn shape(face: u32, text: &str, rtl: bool, lang: Lang) -> Rc<Vec<ShapedGlyph>> {
+    let key = (face, rtl, lang, text.to_string());
     if let Some(known) = CACHE.with(|c| c.borrow().shaped.get(&key).cloned()) {
         return known;
     }
-    let lang = current_lang();
-    let glyphs = Rc::new(with_library(|lib| lib.shape(face, text, rtl, &lang)).unwrap_or_default());
+    let tag = lang.tag();
+    let glyphs = Rc::new(with_library(|lib| lib.shape(face, text, rtl, &tag)).unwrap_or_default());
     CACHE.with(|c| c.borrow_mut().shaped.insert(key, glyphs.clone()));
     glyphs
 }

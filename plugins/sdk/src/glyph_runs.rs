@@ -223,7 +223,7 @@ fn push_library(pieces: &mut Vec<Piece>, glyph: LibraryGlyph, ch: char) {
 /// then draws the characters' own glyphs).
 fn shaped(word: &str, style: FontFace, face: u32, rtl: bool) -> Option<Piece> {
     let upem = f64::from(fonts::info(face)?.units_per_em.max(1));
-    let glyphs = fonts::shape(face, word, rtl);
+    let glyphs = fonts::shape(face, word, rtl, style.lang);
     if glyphs.is_empty() {
         return None;
     }

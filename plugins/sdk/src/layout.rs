@@ -27,8 +27,9 @@
 //!   [`fonts::needs_shaping`]) is measured as the font library shapes it, word by word: a
 //!   cluster (a conjunct, a letter with its marks) takes the width of its glyphs and is
 //!   never broken.
-//! - A paragraph holding right-to-left characters goes through the Unicode bidirectional
-//!   algorithm (UAX #9, `unicode-bidi`): its direction is that of its first strong
+//! - A paragraph holding right-to-left characters, or set right to left
+//!   ([`Text::direction`]), goes through the Unicode bidirectional algorithm (UAX #9,
+//!   `unicode-bidi`): its direction is the text's, else that of its first strong
 //!   character, left alignment becomes right alignment when that is RTL, and each line's
 //!   fragments are placed in visual order (rule L2); an RTL fragment keeps its text in
 //!   logical order and says `rtl`, and exporters draw it right to left. Such lines are not
@@ -36,6 +37,8 @@
 
 mod breaks;
 mod complex;
+#[cfg(test)]
+mod direction_tests;
 
 use crate::fonts;
 use crate::metrics::FontFace;
@@ -181,6 +184,7 @@ pub fn slice_text(text: &Text, from: TextPos, to: Option<TextPos>) -> Text {
                 strike: r.strike,
                 color: r.color,
                 link: r.link.clone(),
+                lang: r.lang.clone(),
             });
         }
     }
@@ -225,6 +229,7 @@ impl Text {
             align: self.align,
             valign: self.valign,
             line_height: self.line_height,
+            direction: self.direction,
         }
     }
 }
@@ -280,7 +285,7 @@ fn atomize(text: &Text) -> Vec<Atom> {
             });
         }
     }
-    complex::resolve_bidi(&mut atoms);
+    complex::resolve_bidi(&mut atoms, text.direction);
     complex::shape_clusters(text, &mut atoms);
     atoms
 }

@@ -347,6 +347,12 @@ pub struct Run {
     /// Target of a link: a URL, or `#page=N` inside the document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
+    /// The language of this run when it is not the document's (BCP 47, as
+    /// [`Document::lang`]; HTML's `lang` on an element): the library face that draws the
+    /// characters the standard font lacks is chosen for it (Japanese or Chinese glyph forms
+    /// of the same ideograph) and shaped with its rules. At most 35 of `A-Z a-z 0-9 -`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
 }
 
 impl Run {
@@ -361,6 +367,7 @@ impl Run {
             strike: false,
             color: None,
             link: None,
+            lang: None,
         }
     }
 }
@@ -386,6 +393,15 @@ pub enum VAlign {
     Bottom,
 }
 
+/// The base direction of a text's paragraphs (UAX #9's paragraph embedding level).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Ltr,
+    Rtl,
+}
+
 /// Styled text wrapped at the width of its box. `\n` in a run is a hard line break.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
@@ -398,6 +414,11 @@ pub struct Text {
     /// Line height as a multiple of the largest font size on the line.
     #[serde(default = "default_line_height")]
     pub line_height: f64,
+    /// The base direction of every paragraph (HTML's `dir`). Absent: each paragraph takes
+    /// the direction of its first strong character (UAX #9 P2, P3). A right-to-left
+    /// paragraph starts at the right: `left` and `justify` alignment set it flush right.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Direction>,
 }
 
 impl Text {
@@ -414,6 +435,7 @@ impl Text {
             align: Align::Left,
             valign: VAlign::Top,
             line_height: default_line_height(),
+            direction: None,
         }
     }
 

@@ -336,6 +336,12 @@ fn check_text(t: &Text, at: &str) -> Result<(), ModelError> {
                 format!("font size must be above 0 and at most {MAX_FONT_SIZE}"),
             ));
         }
+        if run.lang.as_deref().is_some_and(|l| !is_language_tag(l)) {
+            return Err(err(
+                format!("{at}.runs[{r}].lang"),
+                "must be a BCP 47 language tag: at most 35 of A-Z a-z 0-9 and -",
+            ));
+        }
     }
     Ok(())
 }
@@ -463,6 +469,35 @@ mod tests {
             .unwrap_err()
             .message
             .contains("used twice"));
+    }
+
+    #[test]
+    fn run_lang_and_text_direction() {
+        let text = |run: serde_json::Value, dir: &str| {
+            one_page(serde_json::json!([{
+                "type": "text", "id": "t", "x": 0, "y": 0, "w": 100, "h": 20,
+                "runs": [run], "direction": dir
+            }]))
+        };
+        let json = text(serde_json::json!({"text": "骨", "lang": "zh-Hant"}), "rtl");
+        let doc = parse_and_check(&json, []).unwrap();
+        let Some(crate::Shape::Text(t)) = doc.pages[0].shapes.first() else {
+            panic!("{doc:?}")
+        };
+        assert_eq!(t.text.runs[0].lang.as_deref(), Some("zh-Hant"));
+        assert_eq!(t.text.direction, Some(crate::Direction::Rtl));
+        // Written back as read; absent fields stay absent.
+        let again = serde_json::to_value(&doc).unwrap();
+        assert_eq!(again["pages"][0]["shapes"][0]["direction"], "rtl");
+        assert!(serde_json::to_value(crate::Run::plain("a", 10.0))
+            .unwrap()
+            .get("lang")
+            .is_none());
+
+        let json = text(serde_json::json!({"text": "a", "lang": "ja jp"}), "ltr");
+        let e = parse_and_check(&json, []).unwrap_err();
+        assert_eq!(e.path, "pages[0].shapes[0].runs[0].lang", "{e}");
+        assert!(parse(&text(serde_json::json!({"text": "a"}), "up")).is_err());
     }
 
     #[test]

@@ -586,6 +586,7 @@ impl Ctx<'_, '_> {
             align,
             valign,
             line_height: 1.2,
+            direction: None,
         })
     }
 }

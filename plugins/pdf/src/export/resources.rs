@@ -97,8 +97,10 @@ impl<'a> Resources<'a> {
     }
 
     /// The registry index of `face`, registering it on first use, which draws `bytes`
-    /// (noted, so that its embedded subset has their glyphs).
+    /// (noted, so that its embedded subset has their glyphs). Runs in other languages
+    /// share the standard font.
     pub fn font(&mut self, face: FontFace, bytes: &[u8]) -> usize {
+        let face = face.standard();
         let index = match self.fonts.iter().position(|(f, ..)| *f == face) {
             Some(i) => i,
             None => {

@@ -146,6 +146,7 @@ impl Line {
                         strike: false,
                         color,
                         link: None,
+                        lang: None,
                     });
                 }
             }
@@ -360,6 +361,7 @@ fn single(line: &Line, id: &str) -> TextBox {
         align: Align::Left,
         valign: VAlign::Top,
         line_height: 1.2,
+        direction: None,
     };
     let width = frame_width(&text);
     let laid = layout_text(&text, width);
@@ -413,6 +415,7 @@ fn joined(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
         align: Align::Left,
         valign: VAlign::Top,
         line_height,
+        direction: None,
     };
     let width = lines
         .iter()

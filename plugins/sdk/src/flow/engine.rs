@@ -200,6 +200,7 @@ impl<'a> Engine<'a> {
         Text {
             runs: runs(inlines, base),
             line_height: BODY_LINE_HEIGHT,
+            direction: direction(inlines),
             ..Text::default_layout()
         }
     }
@@ -363,6 +364,7 @@ impl<'a> Engine<'a> {
         (
             Text {
                 runs: runs(inlines, base),
+                direction: direction(inlines),
                 ..Text::default_layout()
             },
             size,

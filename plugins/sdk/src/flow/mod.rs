@@ -14,6 +14,9 @@
 //! - code blocks in Courier 9.5 pt on a light grey background, inline code in Courier;
 //! - links blue and underlined, with [`Run::link`](crate::Run) set so exporters make them
 //!   clickable; `#anchor` links to a heading become `#page=N`;
+//! - an inline's own family and language go to its run; a paragraph, heading or table cell
+//!   takes the direction of its first inline that has one, and a right-to-left one is set
+//!   flush right (list markers and quote bars stay on the left);
 //! - A4 pages with 56.7 pt (2 cm) margins by default.
 //!
 //! Paragraphs, code blocks and table rows that run past the bottom of a page are split
@@ -26,7 +29,7 @@ mod engine;
 mod style;
 mod table;
 
-use crate::model::{Align, FontFamily, Page};
+use crate::model::{Align, Direction, FontFamily, Page};
 
 /// How deep importers nest lists and quotes before flattening; deeper levels are laid out at
 /// this depth. Layout also stops indenting here, so text keeps a usable width.
@@ -44,6 +47,14 @@ pub struct Inline {
     pub strike: bool,
     /// Link target: a URL, or `#anchor` for a heading of the same document.
     pub link: Option<String>,
+    /// The family the source asked for (HTML `font-family`, `<font face>`), instead of the
+    /// block's; inline code stays in Courier.
+    pub font: Option<FontFamily>,
+    /// The language of the text when it is not the document's ([`Run::lang`](crate::Run)).
+    pub lang: Option<String>,
+    /// The base direction of the block the text is in (HTML `dir`): the first inline of a
+    /// paragraph, heading or table cell that has one sets its [`Text::direction`](crate::Text).
+    pub dir: Option<Direction>,
 }
 
 impl Inline {

@@ -1,7 +1,7 @@
 //! The look of flow layout: sizes, spacing, colours, and inline styles turned into runs.
 
 use super::Inline;
-use crate::model::{Color, FontFamily, Run};
+use crate::model::{Color, Direction, FontFamily, Run};
 
 pub(super) const HEADING_SIZES: [f64; 6] = [24.0, 18.0, 14.0, 12.0, 11.0, 10.0];
 /// Space above a heading, as a multiple of its size (more for big headings, which open
@@ -63,7 +63,7 @@ pub(super) fn runs(inlines: &[Inline], base: Base) -> Vec<Run> {
             font: if inline.code {
                 FontFamily::Courier
             } else {
-                base.font
+                inline.font.unwrap_or(base.font)
             },
             size: if inline.code {
                 base.size * INLINE_CODE_SCALE
@@ -80,6 +80,7 @@ pub(super) fn runs(inlines: &[Inline], base: Base) -> Vec<Run> {
                 base.color
             },
             link: inline.link.clone(),
+            lang: inline.lang.clone(),
         };
         match out.last_mut() {
             Some(last) if same_style(last, &run) => last.text.push_str(&run.text),
@@ -98,6 +99,12 @@ fn same_style(a: &Run, b: &Run) -> bool {
         && a.strike == b.strike
         && a.color == b.color
         && a.link == b.link
+        && a.lang == b.lang
+}
+
+/// The direction the inlines set for their paragraph: their first one's.
+pub(super) fn direction(inlines: &[Inline]) -> Option<Direction> {
+    inlines.iter().find_map(|i| i.dir)
 }
 
 /// Whether the inlines hold anything to draw.

@@ -50,6 +50,7 @@ impl Engine<'_> {
                             },
                         ),
                         align: aligns.get(c).copied().unwrap_or_default(),
+                        direction: direction(inlines),
                         ..Text::default_layout()
                     }
                 })

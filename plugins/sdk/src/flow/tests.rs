@@ -398,3 +398,49 @@ fn slugs_follow_github() {
     assert_eq!(slug("Hello, World!"), "hello-world");
     assert_eq!(slug(" Set up `quire` "), "set-up-quire");
 }
+
+#[test]
+fn inline_family_language_and_direction_reach_the_model() {
+    let rtl = |text: &str| Inline {
+        dir: Some(crate::model::Direction::Rtl),
+        ..Inline::plain(text)
+    };
+    let blocks = [
+        Block::Paragraph(vec![
+            rtl("مرحبا "),
+            Inline {
+                font: Some(FontFamily::Courier),
+                lang: Some("ja".into()),
+                ..rtl("骨")
+            },
+        ]),
+        Block::Heading {
+            level: 2,
+            inlines: vec![Inline {
+                font: Some(FontFamily::Times),
+                ..Inline::plain("Serif heading")
+            }],
+        },
+        p("plain"),
+    ];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    check(&pages, &[]);
+    let boxes = texts(&pages);
+    let para = &boxes[0].text;
+    assert_eq!(para.direction, Some(crate::model::Direction::Rtl));
+    assert_eq!(
+        (para.runs[0].font, para.runs[0].lang.as_deref()),
+        (FontFamily::Times, None)
+    );
+    assert_eq!(
+        (para.runs[1].font, para.runs[1].lang.as_deref()),
+        (FontFamily::Courier, Some("ja"))
+    );
+    let heading = &boxes[1].text;
+    assert_eq!(
+        (heading.runs[0].font, heading.runs[0].bold),
+        (FontFamily::Times, true)
+    );
+    assert_eq!(heading.direction, None);
+    assert_eq!(boxes[2].text.direction, None);
+}

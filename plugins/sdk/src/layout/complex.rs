@@ -1,36 +1,46 @@
 //! The parts of layout only some scripts need: bidi levels for paragraphs holding
-//! right-to-left text, and shaped widths for scripts whose glyphs depend on their
-//! neighbours. Latin text never gets here past two cheap scans.
+//! right-to-left text or set right to left ([`Text::direction`]), and shaped widths for
+//! scripts whose glyphs depend on their neighbours. Latin text never gets here past two
+//! cheap scans.
 
 use std::collections::HashMap;
 
-use unicode_bidi::BidiInfo;
+use unicode_bidi::{BidiInfo, Level};
 
 use super::Atom;
 use crate::fonts;
 use crate::metrics::FontFace;
-use crate::model::Text;
+use crate::model::{Direction, Text};
 
 /// Sets each atom's bidi level and paragraph direction, paragraph by paragraph (`\n`
-/// separates them), for paragraphs with a right-to-left character; others stay level 0.
-pub(super) fn resolve_bidi(atoms: &mut [Atom]) {
+/// separates them), for paragraphs with a right-to-left character or whose `direction` is
+/// right to left; others stay level 0, which is what a left-to-right paragraph without
+/// right-to-left characters resolves to.
+pub(super) fn resolve_bidi(atoms: &mut [Atom], direction: Option<Direction>) {
     let mut start = 0;
     while start < atoms.len() {
         let end = atoms[start..]
             .iter()
             .position(|a| a.ch == '\n')
             .map_or(atoms.len(), |p| start + p);
-        if atoms[start..end].iter().any(|a| fonts::is_rtl(a.ch)) {
-            resolve_paragraph(&mut atoms[start..end]);
+        if direction == Some(Direction::Rtl)
+            || atoms[start..end].iter().any(|a| fonts::is_rtl(a.ch))
+        {
+            resolve_paragraph(&mut atoms[start..end], direction);
         }
         start = end + 1;
     }
 }
 
-fn resolve_paragraph(atoms: &mut [Atom]) {
+fn resolve_paragraph(atoms: &mut [Atom], direction: Option<Direction>) {
     let text: String = atoms.iter().map(|a| a.ch).collect();
-    // No default level: the first strong character decides (UAX #9 P2, P3).
-    let info = BidiInfo::new(&text, None);
+    // The text's direction is the paragraph embedding level; without one the first strong
+    // character decides (UAX #9 P2, P3).
+    let level = direction.map(|d| match d {
+        Direction::Ltr => Level::ltr(),
+        Direction::Rtl => Level::rtl(),
+    });
+    let info = BidiInfo::new(&text, level);
     let rtl = info.paragraphs.first().is_some_and(|p| p.level.is_rtl());
     for (atom, (byte, _)) in atoms.iter_mut().zip(text.char_indices()) {
         atom.level = info.levels.get(byte).map_or(0, |l| l.number());
@@ -93,14 +103,15 @@ fn stretch_key(text: &Text, atoms: &[Atom], i: usize) -> Option<StretchKey> {
 }
 
 fn shape_stretch(text: &Text, atoms: &mut [Atom], (run, face, rtl): StretchKey) {
-    let Some(size) = text.runs.get(run).map(|r| super::sane_size(r.size)) else {
+    let Some(r) = text.runs.get(run) else {
         return;
     };
+    let size = super::sane_size(r.size);
     let Some(upem) = fonts::info(face).map(|i| f64::from(i.units_per_em.max(1))) else {
         return;
     };
     let word: String = atoms.iter().map(|a| a.ch).collect();
-    let glyphs = fonts::shape(face, &word, rtl);
+    let glyphs = fonts::shape(face, &word, rtl, FontFace::of_run(r).lang);
     if glyphs.is_empty() {
         return;
     }

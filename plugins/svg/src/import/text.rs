@@ -93,6 +93,7 @@ fn lines(ctx: &mut Ctx, t: &usvg::Text, map: &Map, opacity: f64) -> Vec<Line> {
                 strike: decoration.line_through().is_some(),
                 color: (colour != quire_sdk::Color::BLACK).then_some(colour),
                 link: None,
+                lang: None,
             });
         }
         let (align, end_x) = match chunk.anchor() {

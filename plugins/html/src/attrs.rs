@@ -1,0 +1,275 @@
+//! What an element says about the text inside it besides its name: its language (`lang`,
+//! `xml:lang`), its direction (`dir`, `<bdi>`, `<bdo>`) and its font (`style="font-family:
+//! …"`, `<font face>`). All three are inherited: the builder keeps a stack of each, and every
+//! inline takes the innermost.
+//!
+//! - `lang` goes to the run when it is not the document's (`<html lang>`), so a `<span
+//!   lang="ja">` in a Chinese page is drawn with Japanese glyph forms.
+//! - `dir` on a block element (`<p>`, `<div>`, `<td>`, `<html>`, `<body>` …) is the base
+//!   direction of the paragraphs inside (`auto`: each one's first strong letter); on an
+//!   inline element it isolates its content as a browser does (RLI/LRI/FSI … PDI), and `<bdo
+//!   dir>` overrides the direction of every letter inside (RLO/LRO … PDF). The controls are
+//!   invisible characters of the text that the layout's bidi pass reads.
+//! - A family list maps to the first family we draw with: the generic `serif`,
+//!   `sans-serif`, `monospace`, `system-ui`, well-known names (Times New Roman, Georgia ->
+//!   Times; Arial, Verdana -> Helvetica; Courier New, Consolas -> Courier) and names that say
+//!   `Mono`, `Sans` or `Serif`. A list with none of those changes nothing. Style sheets are
+//!   not read.
+
+use quire_sdk::model::{Direction, FontFamily};
+use scraper::node::Element;
+
+use crate::builder::Builder;
+use crate::walk::is_block;
+
+/// What entering an element pushed, to be popped on leaving it.
+#[derive(Default)]
+pub struct Scope {
+    lang: bool,
+    font: bool,
+    dir: bool,
+    /// The control that closes an isolate or override opened on entering.
+    close: Option<char>,
+}
+
+const RLI: char = '\u{2067}';
+const LRI: char = '\u{2066}';
+const FSI: char = '\u{2068}';
+const PDI: char = '\u{2069}';
+const RLO: char = '\u{202E}';
+const LRO: char = '\u{202D}';
+const PDF: char = '\u{202C}';
+
+/// `dir`'s value: `Some(None)` for `auto`, `None` when absent or not a direction.
+fn dir_attr(e: &Element) -> Option<Option<Direction>> {
+    match e.attr("dir")?.trim().to_ascii_lowercase().as_str() {
+        "rtl" => Some(Some(Direction::Rtl)),
+        "ltr" => Some(Some(Direction::Ltr)),
+        "auto" => Some(None),
+        _ => None,
+    }
+}
+
+/// The element's `lang` (or `xml:lang`), when it is a language tag.
+pub fn lang_attr(e: &Element) -> Option<&str> {
+    e.attr("lang")
+        .or_else(|| e.attr("xml:lang"))
+        .map(str::trim)
+        .filter(|l| quire_sdk::validate::is_language_tag(l))
+}
+
+/// The family an element asks for: its inline style's `font-family`, else `<font face>`.
+fn font_attr(e: &Element) -> Option<FontFamily> {
+    let from_style = e.attr("style").and_then(style_family);
+    from_style.or_else(|| {
+        (e.name() == "font")
+            .then(|| e.attr("face").and_then(family_list))
+            .flatten()
+    })
+}
+
+/// The family of the last `font-family` declaration of an inline style that names one we
+/// draw with.
+pub fn style_family(style: &str) -> Option<FontFamily> {
+    style.split(';').rev().find_map(|decl| {
+        let (name, value) = decl.split_once(':')?;
+        name.trim()
+            .eq_ignore_ascii_case("font-family")
+            .then(|| family_list(value))
+            .flatten()
+    })
+}
+
+/// The generic CSS name of a family we draw with.
+pub fn generic_name(family: FontFamily) -> &'static str {
+    match family {
+        FontFamily::Times => "serif",
+        FontFamily::Courier => "monospace",
+        _ => "sans-serif",
+    }
+}
+
+/// The first family of a CSS family list (`'Times New Roman', serif`) that we draw with.
+pub fn family_list(list: &str) -> Option<FontFamily> {
+    let list = list.trim();
+    let list = list.strip_suffix("!important").map_or(list, str::trim_end);
+    list.split(',').find_map(|name| {
+        let name = name.trim().trim_matches(|c| c == '"' || c == '\'').trim();
+        family(
+            &name
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_ascii_lowercase(),
+        )
+    })
+}
+
+/// One family name, lower case with single spaces.
+fn family(name: &str) -> Option<FontFamily> {
+    const SERIF: &[&str] = &[
+        "serif",
+        "ui-serif",
+        "times",
+        "times new roman",
+        "times-roman",
+        "tinos",
+        "georgia",
+        "cambria",
+        "garamond",
+        "palatino",
+        "palatino linotype",
+        "book antiqua",
+        "baskerville",
+        "constantia",
+        "century schoolbook",
+        "nimbus roman",
+        "charter",
+        "bitstream charter",
+        "minion pro",
+        "hoefler text",
+    ];
+    const SANS: &[&str] = &[
+        "sans-serif",
+        "system-ui",
+        "ui-sans-serif",
+        "-apple-system",
+        "blinkmacsystemfont",
+        "arial",
+        "helvetica",
+        "helvetica neue",
+        "verdana",
+        "tahoma",
+        "trebuchet ms",
+        "segoe ui",
+        "calibri",
+        "candara",
+        "roboto",
+        "open sans",
+        "lato",
+        "arimo",
+        "geneva",
+        "lucida grande",
+        "lucida sans unicode",
+        "ubuntu",
+        "cantarell",
+        "inter",
+        "gill sans",
+        "futura",
+        "avenir",
+        "franklin gothic medium",
+        "montserrat",
+        "oxygen",
+        "arial unicode ms",
+    ];
+    const MONO: &[&str] = &[
+        "monospace",
+        "ui-monospace",
+        "courier",
+        "courier new",
+        "consolas",
+        "menlo",
+        "monaco",
+        "lucida console",
+        "source code pro",
+        "fira code",
+        "sfmono-regular",
+        "sf mono",
+        "cousine",
+        "inconsolata",
+        "cascadia code",
+        "andale mono",
+        "lucida sans typewriter",
+    ];
+    if MONO.contains(&name) || name.contains("mono") {
+        Some(FontFamily::Courier)
+    } else if SANS.contains(&name) || name.contains("sans") {
+        Some(FontFamily::Helvetica)
+    } else if SERIF.contains(&name) || name.contains("serif") {
+        Some(FontFamily::Times)
+    } else {
+        None
+    }
+}
+
+impl Builder<'_> {
+    /// Pushes what `e` says about its text; [`leave`](Self::leave) pops it.
+    pub fn enter(&mut self, e: &Element) -> Scope {
+        let mut scope = Scope::default();
+        if let Some(lang) = lang_attr(e) {
+            self.style.langs.push(lang.to_string());
+            scope.lang = true;
+        }
+        if let Some(font) = font_attr(e) {
+            self.style.fonts.push(font);
+            scope.font = true;
+        }
+        let dir = dir_attr(e);
+        if e.name() == "bdo" {
+            if let Some(Some(d)) = dir {
+                self.control(if d == Direction::Rtl { RLO } else { LRO });
+                scope.close = Some(PDF);
+            }
+        } else if is_block(e.name()) {
+            if let Some(d) = dir {
+                self.style.dirs.push(d);
+                scope.dir = true;
+            }
+        } else if let Some(open) = match dir {
+            Some(Some(Direction::Rtl)) => Some(RLI),
+            Some(Some(Direction::Ltr)) => Some(LRI),
+            Some(None) => Some(FSI),
+            None if e.name() == "bdi" => Some(FSI),
+            None => None,
+        } {
+            self.control(open);
+            scope.close = Some(PDI);
+        }
+        scope
+    }
+
+    pub fn leave(&mut self, scope: Scope) {
+        if let Some(close) = scope.close {
+            self.control(close);
+        }
+        if scope.lang {
+            self.style.langs.pop();
+        }
+        if scope.font {
+            self.style.fonts.pop();
+        }
+        if scope.dir {
+            self.style.dirs.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_lists() {
+        assert_eq!(
+            family_list("'Times New Roman', serif"),
+            Some(FontFamily::Times)
+        );
+        assert_eq!(family_list("\"Courier New\""), Some(FontFamily::Courier));
+        assert_eq!(
+            family_list("Fantasy Font, cursive, ARIAL !important"),
+            Some(FontFamily::Helvetica)
+        );
+        assert_eq!(family_list("system-ui"), Some(FontFamily::Helvetica));
+        assert_eq!(family_list("Noto Serif CJK JP"), Some(FontFamily::Times));
+        assert_eq!(family_list("Noto Sans Arabic"), Some(FontFamily::Helvetica));
+        assert_eq!(family_list("DejaVu Sans Mono"), Some(FontFamily::Courier));
+        assert_eq!(family_list("Georgia"), Some(FontFamily::Times));
+        assert_eq!(
+            family_list("Verdana, sans-serif"),
+            Some(FontFamily::Helvetica)
+        );
+        assert_eq!(family_list("Noto Naskh Arabic, fantasy"), None);
+        assert_eq!(family_list("inherit"), None);
+        assert_eq!(family_list(""), None);
+    }
+}
