@@ -404,7 +404,7 @@ impl<'a> Engine<'a> {
     /// or beside a list marker for them not to be left alone at the foot of a page.
     pub(super) fn first_chunk(&self, block: &Block, ctx: Ctx) -> f64 {
         match block {
-            Block::Paragraph(inlines) => first_line(&self.body_text(inlines, ctx), ctx.width),
+            Block::Paragraph(inlines) => opening_lines(&self.body_text(inlines, ctx), ctx.width),
             Block::Heading { level, inlines } => {
                 let (text, size) = self.heading_text(*level, inlines, ctx);
                 text_height(&text, ctx.width) + size * HEADING_SPACE_AFTER
@@ -632,8 +632,14 @@ pub(super) fn lines_fitting(lines: &[Line], room: f64) -> usize {
     lines.len()
 }
 
-fn first_line(text: &Text, width: f64) -> f64 {
-    layout_text(text, width).first().map_or(0.0, |l| l.height)
+/// The height of the lines a paragraph must start a page's foot with: one line when it has
+/// only one, else two, since [`Engine::place_text`] never leaves a lone first line there.
+fn opening_lines(text: &Text, width: f64) -> f64 {
+    layout_text(text, width)
+        .iter()
+        .take(2)
+        .map(|l| l.height)
+        .sum()
 }
 
 /// Turns `#anchor` links to headings into `#page=N`, the form exporters understand.

@@ -146,6 +146,36 @@ fn heading_moves_to_the_next_page_with_its_paragraph() {
     check(&pages, &[]);
 }
 
+/// Whatever the room left at a page's foot, a heading is never left there alone: not when
+/// the paragraph after it needs two lines to start there (no lone first line), either.
+#[test]
+fn a_heading_is_never_left_alone_at_the_foot_of_a_page() {
+    let page_of = |pages: &[Page], text: &str| {
+        pages.iter().position(|pg| {
+            pg.shapes
+                .iter()
+                .any(|s| matches!(s, Shape::Text(t) if t.text.plain_text().starts_with(text)))
+        })
+    };
+    for filler_lines in 30..60 {
+        let blocks = vec![
+            p("line\n".repeat(filler_lines).trim_end()),
+            Block::Heading {
+                level: 2,
+                inlines: vec![Inline::plain("Article 1.")],
+            },
+            p("first\nsecond\nthird"),
+        ];
+        let (pages, _) = layout(&blocks, &PageSetup::default());
+        assert_eq!(
+            page_of(&pages, "Article 1."),
+            page_of(&pages, "first"),
+            "{filler_lines} lines of filler"
+        );
+        check(&pages, &[]);
+    }
+}
+
 #[test]
 fn nested_lists_indent_and_markers_sit_left() {
     let blocks = vec![Block::List {
