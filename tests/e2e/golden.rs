@@ -6,6 +6,9 @@
 //! A missing reference (or QUIRE_BLESS=1) writes the new render there and fails: look at
 //! it (the text-* cases beside Chromium's print, `scripts/text-pictures.py`), then commit
 //! it. Every case runs; all mismatches are reported together.
+//! At 40 dpi a picture catches a changed line break, a lost line or glyph, a page that
+//! flows differently; not a regional glyph form or a mark's exact place, which the native
+//! tests check (`quire-fonts` run_lang, `quire-pdf` scripts).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

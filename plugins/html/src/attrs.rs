@@ -42,7 +42,11 @@ const PDF: char = '\u{202C}';
 
 /// `dir`'s value: `Some(None)` for `auto`, `None` when absent or not a direction.
 fn dir_attr(e: &Element) -> Option<Option<Direction>> {
-    match e.attr("dir")?.trim().to_ascii_lowercase().as_str() {
+    direction(e.attr("dir")?)
+}
+
+fn direction(value: &str) -> Option<Option<Direction>> {
+    match value.trim().to_ascii_lowercase().as_str() {
         "rtl" => Some(Some(Direction::Rtl)),
         "ltr" => Some(Some(Direction::Ltr)),
         "auto" => Some(None),
@@ -56,6 +60,22 @@ pub fn lang_attr(e: &Element) -> Option<&str> {
         .or_else(|| e.attr("xml:lang"))
         .map(str::trim)
         .filter(|l| quire_sdk::validate::is_language_tag(l))
+}
+
+/// An attribute this module reads, as the parser keeps it on formatting elements (whose
+/// other attributes it drops): in a canonical form, so that few distinct sets arise; none
+/// for an attribute not read here or a value that says nothing we use.
+pub fn canonical(name: &str, value: &str) -> Option<String> {
+    let value = value.trim();
+    match name {
+        "lang" | "xml:lang" => {
+            quire_sdk::validate::is_language_tag(value).then(|| value.to_string())
+        }
+        "dir" => direction(value).map(|_| value.to_ascii_lowercase()),
+        "face" => family_list(value).map(|f| generic_name(f).to_string()),
+        "style" => style_family(value).map(|f| format!("font-family: {}", generic_name(f))),
+        _ => None,
+    }
 }
 
 /// The family an element asks for: its inline style's `font-family`, else `<font face>`.

@@ -101,11 +101,18 @@ pub struct Builder<'a> {
     pub base: Option<String>,
     /// The document's language (`<html lang>`): runs in it need no `lang` of their own.
     pub doc_lang: Option<String>,
+    /// The distinct languages runs were given, at most [`MAX_RUN_LANGS`]: past them a run
+    /// keeps the document's, before the layout's own bound (`fonts::Lang::MAX`) would
+    /// drop languages in an order that differs between import and export.
+    run_langs: std::cell::RefCell<Vec<String>>,
     /// Links left unclickable because they are relative to an unknown address, and the
     /// first of them.
     pub relative_links: usize,
     pub first_relative: Option<String>,
 }
+
+/// How many distinct run languages a page may have (real pages have a handful).
+pub const MAX_RUN_LANGS: usize = 64;
 
 impl<'a> Builder<'a> {
     pub fn new(images: &'a [Asset]) -> Self {
@@ -121,6 +128,7 @@ impl<'a> Builder<'a> {
             headings: Vec::new(),
             base: None,
             doc_lang: None,
+            run_langs: Default::default(),
             relative_links: 0,
             first_relative: None,
         }
@@ -278,19 +286,30 @@ impl<'a> Builder<'a> {
             strike: self.style.strike > 0,
             link: self.style.links.iter().rev().flatten().next().cloned(),
             font: self.style.fonts.last().copied(),
-            lang: self
-                .style
-                .langs
-                .last()
-                .filter(|l| {
-                    !self
-                        .doc_lang
-                        .as_ref()
-                        .is_some_and(|d| d.eq_ignore_ascii_case(l))
-                })
-                .cloned(),
+            lang: self.run_lang(),
             dir: self.style.dirs.last().copied().flatten(),
         }
+    }
+
+    /// The language of a run here: the innermost `lang` when it is not the document's and
+    /// is among the first [`MAX_RUN_LANGS`] distinct ones.
+    fn run_lang(&self) -> Option<String> {
+        let lang = self.style.langs.last()?;
+        if self
+            .doc_lang
+            .as_ref()
+            .is_some_and(|d| d.eq_ignore_ascii_case(lang))
+        {
+            return None;
+        }
+        let mut known = self.run_langs.borrow_mut();
+        if !known.contains(lang) {
+            if known.len() >= MAX_RUN_LANGS {
+                return None;
+            }
+            known.push(lang.clone());
+        }
+        Some(lang.clone())
     }
 
     /// An invisible bidi control (an isolate or override around an element's text), which

@@ -45,9 +45,14 @@ const FORMATTING: &[&str] = &[
     "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
 ];
 
-/// How many distinct sets of kept attributes formatting elements may have; past them, a
-/// formatting element loses its attributes like one with an id.
+/// How many distinct (element, kept attributes) pairs formatting elements may have; past
+/// them, a formatting element loses its attributes like one with an id. The tree builder
+/// rebuilds up to three of each distinct pair at every block, so this bounds that work at
+/// 3 x (13 bare tags + 8) elements, near the 39 of attribute-less formatting.
 const MAX_FORMATTING_SETS: usize = 8;
+
+/// A formatting element's kept attributes, sorted by name, values canonical.
+type KeptAttributes = Vec<(String, String)>;
 
 /// Elements that never hold child elements.
 const VOID: &[&str] = &[
@@ -149,8 +154,8 @@ struct Guard<S> {
     dropped_total: Cell<usize>,
     /// Start tags let through.
     elements: Cell<usize>,
-    /// The sets of attributes kept on formatting elements so far.
-    formatting_sets: RefCell<Vec<Vec<(String, String)>>>,
+    /// The distinct (tag, kept attributes) pairs let through, at most [`MAX_FORMATTING_SETS`].
+    formatting_sets: RefCell<Vec<(String, KeptAttributes)>>,
 }
 
 /// The estimated stack of open elements (below `html`/`head`/`body`), with counts of the
@@ -269,34 +274,22 @@ impl<S> Guard<S> {
 
     /// Strips a formatting element's attributes to what the importer reads, in canonical
     /// form, while few distinct sets of them have been seen; else entirely.
-    fn strip_formatting(&self, attrs: &mut Vec<html5ever::Attribute>) {
-        let mut kept: Vec<(String, String)> = Vec::new();
+    fn strip_formatting(&self, tag: &str, attrs: &mut Vec<html5ever::Attribute>) {
+        let mut kept: KeptAttributes = Vec::new();
         for a in attrs.iter() {
-            let value = a.value.trim();
-            let canonical = match &*a.name.local {
-                "lang" if quire_sdk::validate::is_language_tag(value) => Some(value.to_string()),
-                "dir" => Some(value.to_ascii_lowercase())
-                    .filter(|d| matches!(d.as_str(), "ltr" | "rtl" | "auto")),
-                "face" => crate::attrs::family_list(value)
-                    .map(crate::attrs::generic_name)
-                    .map(str::to_string),
-                "style" => crate::attrs::style_family(value)
-                    .map(|f| format!("font-family: {}", crate::attrs::generic_name(f))),
-                _ => None,
-            };
-            if let Some(v) = canonical {
+            if let Some(v) = crate::attrs::canonical(&a.name.local, &a.value) {
                 kept.push((a.name.local.to_string(), v));
             }
         }
         kept.sort();
         let mut sets = self.formatting_sets.borrow_mut();
-        let known = sets.contains(&kept);
+        let known = sets.iter().any(|(t, k)| t == tag && *k == kept);
         if kept.is_empty() || (!known && sets.len() >= MAX_FORMATTING_SETS) {
             attrs.clear();
             return;
         }
         if !known {
-            sets.push(kept.clone());
+            sets.push((tag.to_string(), kept.clone()));
         }
         attrs.retain(|a| kept.iter().any(|(n, _)| *n == *a.name.local));
         for a in attrs.iter_mut() {
@@ -317,7 +310,8 @@ impl<S> Guard<S> {
                     return None;
                 }
                 if FORMATTING.contains(&name) {
-                    self.strip_formatting(&mut tag.attrs);
+                    let name = name.to_string();
+                    self.strip_formatting(&name, &mut tag.attrs);
                 }
                 if matches!(name, "html" | "head" | "body") {
                     return Some(tag);
@@ -530,5 +524,35 @@ mod tests {
         let parsed = parse(&page);
         assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
         assert!(parsed.html.tree.nodes().count() < 3_000 * 8 + 3_000 * 3 * MAX_FORMATTING_SETS);
+    }
+
+    /// Noah's Ark keeps three of each distinct formatting element, and the tree builder
+    /// rebuilds them all in every block: the kept attribute sets are counted per element
+    /// with one cap for all, so 13 tags in 9 variants each cannot make every block rebuild
+    /// 13 x 9 x 3 elements.
+    #[test]
+    fn kept_attribute_sets_bound_the_formatting_every_block_rebuilds() {
+        let mut opening = String::new();
+        for tag in FORMATTING {
+            for variant in 0..9 {
+                let attrs = if variant == 0 {
+                    String::new()
+                } else {
+                    format!(" lang=x{variant}")
+                };
+                for _ in 0..3 {
+                    opening.push_str(&format!("<p><{tag}{attrs}>x"));
+                }
+            }
+        }
+        let blocks = 300;
+        let before = parse(&opening).html.tree.nodes().count();
+        let parsed = parse(&format!("{opening}{}", "<p>x".repeat(blocks)));
+        let per_block = (parsed.html.tree.nodes().count() - before) / blocks;
+        let bound = 3 * (FORMATTING.len() + MAX_FORMATTING_SETS) + 2;
+        assert!(
+            per_block <= bound,
+            "{per_block} nodes per block, bound {bound}"
+        );
     }
 }

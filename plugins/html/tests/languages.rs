@@ -117,6 +117,29 @@ fn element_lang_differs_from_the_document_s() {
     assert_eq!(run(doc, "无效").lang, None);
 }
 
+/// A page of many languages keeps the first 64 distinct ones on its runs; the rest are read
+/// as the document's, the same way in the importer's layout and every export's. `<b
+/// xml:lang>` keeps its language like `<span xml:lang>`.
+#[test]
+fn run_languages_are_bounded_per_page() {
+    let spans: String = (0..100)
+        .map(|i| format!("<p><span lang=\"x-l{i}\">w{i}</span></p>"))
+        .collect();
+    let out = import(&format!(
+        "<html lang=\"en\"><body><p><b xml:lang=\"ja\">b</b></p>{spans}</body></html>"
+    ));
+    let doc = &out.document;
+    assert_eq!(run(doc, "b").lang.as_deref(), Some("ja"));
+    let langs: std::collections::HashSet<&str> = boxes(doc)
+        .into_iter()
+        .flat_map(|t| &t.text.runs)
+        .filter_map(|r| r.lang.as_deref())
+        .collect();
+    assert_eq!(langs.len(), 64, "{langs:?}");
+    assert_eq!(run(doc, "w62").lang.as_deref(), Some("x-l62"));
+    assert_eq!(run(doc, "w99").lang, None);
+}
+
 #[test]
 fn font_family_from_style_and_font_face() {
     let out = import(

@@ -253,10 +253,12 @@ pub fn is_invisible(ch: char) -> bool {
     matches!(ch as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF)
 }
 
-/// Combining marks that follow a letter of any script (acute, grave, tilde, hook above, dot
-/// below ... as in decomposed Vietnamese): the letter and its marks are one cluster.
+/// The combining diacritics of letters (acute, grave, tilde, hook above, dot below ... as in
+/// decomposed Vietnamese, and their extensions): the letter and its marks are one cluster.
+/// Marks for symbols (U+20D0..) and half marks are left out: the faces that have them (math,
+/// symbols) may lack the letter, which would then become a box.
 pub fn is_combining_mark(ch: char) -> bool {
-    matches!(ch as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+    matches!(ch as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF)
 }
 
 /// How many marks after a letter [`face_lead`] looks at: bounds the work of a hostile run of

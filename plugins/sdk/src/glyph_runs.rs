@@ -93,7 +93,7 @@ pub fn pieces(s: &str, rtl: bool, face: FontFace) -> Vec<Piece> {
             continue;
         }
         let lead = lead_glyph(i);
-        let standard = |pieces: &mut Vec<Piece>| match face.encode(ch) {
+        let standard = |pieces: &mut Vec<Piece>, ch: char| match face.encode(ch) {
             Some(b) => {
                 let ch = if rtl { mirrored(ch) } else { ch };
                 push_standard(pieces, ch, face.code_width(b));
@@ -103,13 +103,13 @@ pub fn pieces(s: &str, rtl: bool, face: FontFace) -> Vec<Piece> {
         };
         let glyph = match lead {
             None => {
-                standard(&mut pieces);
+                standard(&mut pieces, ch);
                 i += 1;
                 continue;
             }
             Some((_, Some(glyph))) => glyph,
             Some((lead, None)) => {
-                if lead != ch && standard(&mut pieces) {
+                if lead != ch && standard(&mut pieces, ch) {
                     // A letter whose mark no font has: the letter stays standard.
                     i += 1;
                     continue;
@@ -144,12 +144,18 @@ pub fn pieces(s: &str, rtl: bool, face: FontFace) -> Vec<Piece> {
                 continue;
             }
         }
-        // Unshaped: each character its own glyph; a letter led to the library by its marks
-        // keeps its standard glyph.
-        if !standard(&mut pieces) {
-            push_library(&mut pieces, glyph, ch);
+        // Unshaped, the whole word at once (one character at a time would scan the rest of
+        // the word again for each): each character its own glyph; a letter led to the
+        // library by its marks keeps its standard glyph.
+        for (j, &(_, c)) in chars.iter().enumerate().take(end).skip(i) {
+            if fonts::is_invisible(c) || standard(&mut pieces, c) {
+                continue;
+            }
+            if let Some((_, Some(g))) = lead_glyph(j) {
+                push_library(&mut pieces, g, c);
+            }
         }
-        i += 1;
+        i = end;
     }
     if rtl {
         pieces.reverse();

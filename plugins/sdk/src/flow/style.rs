@@ -109,7 +109,12 @@ pub(super) fn direction(inlines: &[Inline]) -> Option<Direction> {
 
 /// Whether the inlines hold anything to draw.
 pub(super) fn has_text(inlines: &[Inline]) -> bool {
-    inlines.iter().any(|i| !i.text.trim().is_empty())
+    // Bidi controls alone (an empty `<bdi>`) draw nothing: no blank paragraph for them.
+    inlines.iter().any(|i| {
+        i.text
+            .chars()
+            .any(|c| !c.is_whitespace() && !crate::fonts::is_invisible(c))
+    })
 }
 
 /// Replaces tabs by spaces up to the next multiple of four columns, as terminals show code.

@@ -176,6 +176,18 @@ fn a_heading_is_never_left_alone_at_the_foot_of_a_page() {
     }
 }
 
+/// A paragraph of nothing but bidi controls (an empty `<bdi>`, a `dir` span around a block)
+/// draws nothing and takes no room.
+#[test]
+fn a_paragraph_of_bidi_controls_alone_is_no_paragraph() {
+    let blocks = vec![p("\u{2068}\u{2069}"), p("text")];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    let shapes = &pages[0].shapes;
+    assert_eq!(shapes.len(), 1, "{shapes:?}");
+    let (alone, _) = layout(&[p("text")], &PageSetup::default());
+    assert_eq!(shapes[0].frame(), alone[0].shapes[0].frame());
+}
+
 #[test]
 fn nested_lists_indent_and_markers_sit_left() {
     let blocks = vec![Block::List {
