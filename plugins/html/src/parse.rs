@@ -13,8 +13,8 @@
 //!   eight million nodes in 50 s). The guard strips the attributes of the formatting elements
 //!   (`b`, `i`, `font`, ...; not `a`, of which only one is ever active), but for what the
 //!   importer reads of them ([`crate::attrs`]): `lang`, `dir`, and the family of `face` and
-//!   of `style`'s `font-family` as a generic name, in at most [`MAX_FORMATTING_SETS`]
-//!   distinct sets per page. Ids on such elements are lost, so they cannot be link targets.
+//!   of `style`'s `font-family` as a generic name ([`crate::attrs::canonical`]), in at most
+//!   [`MAX_FORMATTING_SETS`] distinct (element, attributes) pairs per page. Ids on such elements are lost, so they cannot be link targets.
 //!
 //! The estimate only decides when to drop; below the limit every token reaches the tree
 //! builder as the tokenizer produced it (attributes of formatting elements aside), so the
