@@ -48,6 +48,7 @@
 mod cache;
 mod index;
 mod native;
+pub use native::install_default_library;
 mod outline;
 mod select;
 mod shape;

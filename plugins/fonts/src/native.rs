@@ -5,6 +5,19 @@ use quire_sdk::fonts::{FaceInfo, FontLibrary, RawGlyph, ShapedGlyph, Style};
 
 use crate::{Library, Query};
 
+/// Opens the default font directories and installs them as the SDK's library, as the host
+/// does for a component: for converters run natively (tests, tools). Panics with the
+/// install step when the default fonts are missing.
+pub fn install_default_library() {
+    let library = Library::open(&Library::default_roots());
+    assert!(
+        library.len() > 100,
+        "the default fonts are missing: `make fonts` installs them ({:?})",
+        library.skipped()
+    );
+    quire_sdk::fonts::install(Box::new(library));
+}
+
 impl FontLibrary for Library {
     fn map(&self, style: Style, lang: &str, text: &str) -> Vec<Option<RawGlyph>> {
         let q = Query {

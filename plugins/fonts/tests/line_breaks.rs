@@ -3,19 +3,11 @@
 //! keep their punctuation (kinsoku), a closing parenthesis stays with its word. The texts
 //! are the UDHR extracts of tests/text.
 
-use quire_fonts::Library;
-use quire_sdk::fonts;
 use quire_sdk::layout::{layout_text, layout_text_with_starts, min_content_width, Line};
 use quire_sdk::model::Text;
 
 fn with_fonts() {
-    let library = Library::open(&Library::default_roots());
-    assert!(
-        library.len() > 100,
-        "the default fonts are missing: `make fonts` installs them ({:?})",
-        library.skipped()
-    );
-    fonts::install(Box::new(library));
+    quire_fonts::install_default_library();
 }
 
 /// The paragraph after `heading` in the extract of `lang`.

@@ -1,7 +1,6 @@
 //! A run's own language (`Run::lang`, HTML's `lang` on an element) reaches the library's
 //! choice of face, in layout and in what exports draw, and a serif run gets a serif face.
 
-use quire_fonts::Library;
 use quire_sdk::fonts;
 use quire_sdk::glyph_runs::{pieces, Piece};
 use quire_sdk::layout::layout_text;
@@ -9,13 +8,7 @@ use quire_sdk::metrics::FontFace;
 use quire_sdk::model::{FontFamily, Run, Text};
 
 fn with_fonts() {
-    let library = Library::open(&Library::default_roots());
-    assert!(
-        library.len() > 100,
-        "the default fonts are missing: `make fonts` installs them ({:?})",
-        library.skipped()
-    );
-    fonts::install(Box::new(library));
+    quire_fonts::install_default_library();
 }
 
 fn run(text: &str, lang: Option<&str>, font: FontFamily) -> Run {

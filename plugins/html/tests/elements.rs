@@ -5,15 +5,6 @@ mod common;
 use common::*;
 use quire_sdk::{Align, Asset, ConvertError, FontFamily, Run, Shape, TextBox};
 
-fn boxes(doc: &quire_sdk::Document) -> Vec<&TextBox> {
-    doc.shapes()
-        .filter_map(|s| match s {
-            Shape::Text(t) => Some(t),
-            _ => None,
-        })
-        .collect()
-}
-
 fn runs(doc: &quire_sdk::Document) -> Vec<&Run> {
     boxes(doc).into_iter().flat_map(|t| &t.text.runs).collect()
 }

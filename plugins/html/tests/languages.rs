@@ -4,16 +4,7 @@ mod common;
 
 use common::*;
 use quire_sdk::layout::layout_text;
-use quire_sdk::{Direction, FontFamily, Run, Shape, TextBox};
-
-fn boxes(doc: &quire_sdk::Document) -> Vec<&TextBox> {
-    doc.shapes()
-        .filter_map(|s| match s {
-            Shape::Text(t) => Some(t),
-            _ => None,
-        })
-        .collect()
-}
+use quire_sdk::{Direction, FontFamily, Run, TextBox};
 
 /// The text box whose text is `text`.
 fn text_box<'a>(doc: &'a quire_sdk::Document, text: &str) -> &'a TextBox {

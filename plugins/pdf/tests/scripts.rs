@@ -7,19 +7,12 @@ mod common;
 use std::process::Command;
 
 use common::*;
-use quire_fonts::Library;
 use quire_sdk::fonts;
 use quire_sdk::layout::layout_text;
 use quire_sdk::*;
 
 fn with_fonts() {
-    let library = Library::open(&Library::default_roots());
-    assert!(
-        library.len() > 100,
-        "the default fonts are missing: `make fonts` installs them ({:?})",
-        library.skipped()
-    );
-    fonts::install(Box::new(library));
+    quire_fonts::install_default_library();
 }
 
 fn paragraph(s: &str) -> Text {

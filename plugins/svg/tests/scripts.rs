@@ -5,19 +5,11 @@
 
 mod common;
 
-use quire_fonts::Library;
-use quire_sdk::fonts;
 use quire_sdk::metrics::FontFace;
 use quire_sdk::*;
 
 fn with_fonts() {
-    let library = Library::open(&Library::default_roots());
-    assert!(
-        library.len() > 100,
-        "the default fonts are missing: `make fonts` installs them ({:?})",
-        library.skipped()
-    );
-    fonts::install(Box::new(library));
+    quire_fonts::install_default_library();
 }
 
 const TEXTS: [&str; 6] = [

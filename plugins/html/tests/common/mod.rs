@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use quire_sdk::{Asset, Document, ImportRequest, Imported, Shape};
+use quire_sdk::{Asset, Document, ImportRequest, Imported, Shape, TextBox};
 
 pub fn corpus() -> std::path::PathBuf {
     quire_sdk::corpus_dir().join("html")
@@ -61,4 +61,14 @@ pub fn assert_paragraph(doc: &Document, paragraph: &str) {
 
 pub fn all_text(doc: &Document) -> String {
     texts(doc).join("\n")
+}
+
+/// The document's text boxes, in order.
+pub fn boxes(doc: &Document) -> Vec<&TextBox> {
+    doc.shapes()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some(t),
+            _ => None,
+        })
+        .collect()
 }
