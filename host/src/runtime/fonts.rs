@@ -32,8 +32,11 @@ const MAX_OUTLINE_BYTES: usize = 64 << 20;
 /// The most an index file may hold (the index of every font of a desktop is a few hundred KB).
 const MAX_INDEX: u64 = 32 << 20;
 
-/// The font library of this host, opened on first use: a Latin-only conversion never
-/// asks for it, and `quire convert` of a small file should not index 300 font files.
+/// The font library of this host. It is opened once, on a thread of its own as soon as the
+/// host starts (see [`FontLibrary::open_in_background`]) or by the first call that needs
+/// it, whichever comes first: even Latin text needs it, for the faces the standard fonts
+/// are embedded with, and the walk of a few hundred font files should overlap the loading
+/// of the converters rather than follow it.
 pub struct FontLibrary {
     roots: Vec<PathBuf>,
     /// Where the library's index is kept: the compile cache, whose directory is checked
@@ -61,6 +64,20 @@ impl FontLibrary {
 
     pub fn roots(&self) -> &[PathBuf] {
         &self.roots
+    }
+
+    /// Starts opening the library on a thread of its own; [`FontLibrary::get`] waits for it.
+    pub fn open_in_background(self: &Arc<Self>) {
+        let library = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name("font-library".into())
+            .spawn(move || {
+                library.get();
+            });
+        if let Err(e) = spawned {
+            // Not fatal: the first call that draws text opens it instead.
+            tracing::warn!("cannot open the font library in the background: {e}");
+        }
     }
 
     pub fn get(&self) -> &Library {

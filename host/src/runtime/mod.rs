@@ -136,6 +136,7 @@ pub struct PluginSettings {
 impl Plugins {
     pub async fn open(db: Db, blobs: Blobs, settings: PluginSettings) -> anyhow::Result<Plugins> {
         let fonts = FontLibrary::new(settings.font_roots, settings.cache_dir.clone());
+        fonts.open_in_background();
         let sandbox = Arc::new(Sandbox::new(settings.cache_dir, fonts.clone())?);
         let plugins = Plugins {
             sandbox,
