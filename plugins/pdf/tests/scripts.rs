@@ -304,3 +304,91 @@ fn a_letter_and_its_combining_marks_are_shaped_as_one_cluster() {
         "{text:?}"
     );
 }
+
+/// A viewer types a new answer in the field's `/DA` font. For a form in Russian or Japanese
+/// that font is a library face embedded with the letters of the form's scripts, so a name
+/// the document never showed can be typed: pypdf regenerates the appearance as a viewer
+/// does, and the flattened page reads back the typed text. With named Helvetica (the form
+/// before this font), pypdf cannot encode the Cyrillic or the kana and the text is lost.
+#[test]
+fn a_viewer_can_type_an_answer_in_the_forms_script() {
+    with_fonts();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/forms_type.py");
+    for (name, label, typed) in [
+        ("type-ru", "Фамилия и имя", "Щукин Юрий Эдуардович"),
+        ("type-ja", "氏名（ふりがな）", "やまだ たろう ヤマダ"),
+    ] {
+        let mut doc = Document::new(Kind::Pdf);
+        let mut page = Page::new(595.0, 842.0);
+        page.shapes.push(text_box(
+            "label",
+            Rect::new(50.0, 40.0, 400.0, 20.0),
+            vec![run(label, FontFamily::Helvetica, 12.0)],
+            Align::Left,
+        ));
+        doc.pages.push(page);
+        doc.fields.push(Field {
+            key: "who".into(),
+            field_type: FieldType::Text,
+            label: label.into(),
+            required: false,
+            page: 1,
+            frame: Rect::new(50.0, 70.0, 400.0, 24.0),
+            options: Vec::new(),
+            value: None,
+        });
+        let (path, _) = export_checked(&request(doc, vec![]), name);
+        let typed_path = path.with_extension("typed.pdf");
+        let run = Command::new("python3")
+            .arg(&script)
+            .args([&path, &typed_path])
+            .args(["who", typed])
+            .output()
+            .expect("python3 with pypdf (make test installs it)");
+        let warnings = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{name}: {warnings}");
+        assert!(!warnings.contains("not supported"), "{name}: {warnings}");
+        let flat = path.with_extension("flat.pdf");
+        let qpdf = tool(
+            "qpdf",
+            &[
+                "--flatten-annotations=all",
+                typed_path.to_str().unwrap(),
+                flat.to_str().unwrap(),
+            ],
+        );
+        assert!(
+            qpdf.status.success() || qpdf.status.code() == Some(3),
+            "{qpdf:?}"
+        );
+        let text = text_of(&flat, Some(1));
+        let squeezed: String = text.split_whitespace().collect();
+        let wanted: String = typed.split_whitespace().collect();
+        assert!(
+            squeezed.contains(&wanted),
+            "{name}: typed {typed:?}, read back {text:?}"
+        );
+        let raw = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        assert!(!raw.contains("/DA (/Helv"), "{name}: typed in Helvetica");
+    }
+    // A Western form whose only other character is a symbol stays typed in Helvetica, which
+    // every viewer has: the symbol font has no letters.
+    let mut doc = Document::new(Kind::Pdf);
+    doc.pages.push(Page::new(595.0, 842.0));
+    doc.fields.push(Field {
+        key: "agree".into(),
+        field_type: FieldType::Text,
+        label: "☐ Ja, ich stimme zu".into(),
+        required: false,
+        page: 1,
+        frame: Rect::new(50.0, 70.0, 400.0, 24.0),
+        options: Vec::new(),
+        value: None,
+    });
+    let (_, out) = export_checked(&request(doc, vec![]), "type-de");
+    let raw = String::from_utf8_lossy(&out.bytes);
+    assert!(
+        raw.contains("/DA (/Helv 0 Tf 0 g)"),
+        "the form is typed in Helvetica"
+    );
+}

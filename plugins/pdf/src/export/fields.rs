@@ -13,6 +13,7 @@
 //! complete form of that page's fields.
 
 mod appearance;
+mod typing;
 
 use std::collections::{HashMap, HashSet};
 
@@ -21,7 +22,7 @@ use pdf_writer::types::{
 };
 use pdf_writer::writers::Catalog;
 use pdf_writer::{Chunk, Filter, Finish, Name, Ref, Str, TextStr};
-use quire_sdk::{Field, FieldType, Rect};
+use quire_sdk::{Document, Field, FieldType, Rect};
 use serde_json::Value;
 
 use super::canvas::num;
@@ -37,11 +38,24 @@ const YES: &[u8] = b"Yes";
 /// The state name every button has for "not chosen".
 const OFF: &[u8] = b"Off";
 
-/// The two fonts the appearances and the AcroForm's `/DR` share.
+/// The fonts of the AcroForm's `/DR`: named Helvetica and ZapfDingbats, and the library
+/// font new answers are typed in when the form's text is not all WinAnsi (see `typing`).
 #[derive(Clone, Copy)]
 struct Fonts {
     helv: Ref,
     zadb: Ref,
+    /// Registry index and object of the typing font.
+    typing: Option<(usize, Ref)>,
+}
+
+impl Fonts {
+    /// The `/DR` name of the font text fields are typed in.
+    fn typed_in(&self) -> String {
+        match self.typing {
+            Some((index, _)) => typing::name(index),
+            None => "Helv".to_string(),
+        }
+    }
 }
 
 /// One question: every box of one key, in document order.
@@ -73,13 +87,15 @@ enum Answer {
 }
 
 pub struct Form<'d> {
+    doc: &'d Document,
     groups: Vec<Group<'d>>,
     chunk: Chunk,
     fonts: Option<Fonts>,
 }
 
 impl<'d> Form<'d> {
-    pub fn new(fields: &'d [Field]) -> Self {
+    pub fn new(doc: &'d Document) -> Self {
+        let fields = &doc.fields;
         let mut groups: Vec<Group> = Vec::new();
         let mut by_key: HashMap<&str, usize> = HashMap::new();
         for f in fields {
@@ -115,6 +131,7 @@ impl<'d> Form<'d> {
             }
         }
         Form {
+            doc,
             groups,
             chunk: Chunk::new(),
             fonts: None,
@@ -134,6 +151,7 @@ impl<'d> Form<'d> {
     ) -> Vec<Ref> {
         let mut ids = Vec::new();
         let Form {
+            doc,
             groups,
             chunk,
             fonts,
@@ -148,9 +166,14 @@ impl<'d> Form<'d> {
                     continue;
                 };
                 // The `/DR` fonts, numbered with the first widget.
-                fonts.get_or_insert_with(|| Fonts {
-                    helv: res.refs.alloc(),
-                    zadb: res.refs.alloc(),
+                let fonts = *fonts.get_or_insert_with(|| {
+                    let typing = typing::typing_font(doc, res)
+                        .map(|index| (index, res.library_font_ref(index)));
+                    Fonts {
+                        helv: res.refs.alloc(),
+                        zadb: res.refs.alloc(),
+                        typing,
+                    }
                 });
                 // A key whose boxes end up with no widget gets no field; its number stays
                 // unused (a free entry in the cross-reference table).
@@ -161,6 +184,7 @@ impl<'d> Form<'d> {
                     page,
                     page_height: size.1,
                     parent,
+                    typed_in: fonts.typed_in(),
                 };
                 let kids = write_box(&mut out, g, position, frame);
                 if kids.ids.is_empty() {
@@ -189,11 +213,17 @@ impl<'d> Form<'d> {
         };
         let mut form = catalog.form();
         form.fields(self.groups.iter().filter_map(|g| g.id));
-        form.default_appearance(Str(b"/Helv 0 Tf 0 g"));
+        // Size 0: a viewer fits the text to the box.
+        let da = format!("/{} 0 Tf 0 g", fonts.typed_in());
+        form.default_appearance(Str(da.as_bytes()));
         let mut dr = form.default_resources();
-        dr.fonts()
+        let mut dr_fonts = dr.fonts();
+        dr_fonts
             .pair(Name(b"Helv"), fonts.helv)
             .pair(Name(b"ZaDb"), fonts.zadb);
+        if let Some((index, font)) = fonts.typing {
+            dr_fonts.pair(Name(typing::name(index).as_bytes()), font);
+        }
     }
 
     /// Writes the field dictionaries and fonts, and hands back every object of the form.
@@ -209,7 +239,8 @@ impl<'d> Form<'d> {
         }
         for g in &self.groups {
             if let Some(id) = g.id {
-                write_field(&mut self.chunk, id, g);
+                let typed_in = fonts_typed_in(self.fonts);
+                write_field(&mut self.chunk, id, g, &typed_in);
             }
         }
         self.chunk
@@ -223,6 +254,8 @@ struct Out<'a, 'r> {
     page: Ref,
     page_height: f64,
     parent: Ref,
+    /// The `/DR` font new answers are typed in.
+    typed_in: String,
 }
 
 /// The widgets written for one box.
@@ -396,7 +429,10 @@ fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
         }
     }
     if size > 0.0 {
-        annot.pair(Name(b"DA"), Str(default_appearance(size).as_bytes()));
+        annot.pair(
+            Name(b"DA"),
+            Str(default_appearance(&out.typed_in, size).as_bytes()),
+        );
     }
     match normal {
         Normal::One(stream) => annot.appearance().normal().stream(stream),
@@ -448,7 +484,7 @@ fn write_appearance(
 }
 
 /// Writes the field dictionary of `g`: name, label, type, flags, value, options, kids.
-fn write_field(chunk: &mut Chunk, id: Ref, g: &Group) {
+fn write_field(chunk: &mut Chunk, id: Ref, g: &Group, typed_in: &str) {
     let ty = g.first.field_type;
     let mut field = chunk.form_field(id);
     field.partial_name(TextStr(g.key));
@@ -485,7 +521,10 @@ fn write_field(chunk: &mut Chunk, id: Ref, g: &Group) {
         }
         FieldType::Signature => {}
         _ => {
-            field.pair(Name(b"DA"), Str(default_appearance(g.size).as_bytes()));
+            field.pair(
+                Name(b"DA"),
+                Str(default_appearance(typed_in, g.size).as_bytes()),
+            );
         }
     }
     let options = &g.first.options;
@@ -523,10 +562,14 @@ fn write_field(chunk: &mut Chunk, id: Ref, g: &Group) {
     field.finish();
 }
 
-/// `/DA` for Helvetica at `size` in black.
-fn default_appearance(size: f32) -> String {
+/// `/DA` for `/DR` font `font` at `size` in black.
+fn default_appearance(font: &str, size: f32) -> String {
     let size = if size > 0.0 { size } else { 10.0 };
-    format!("/Helv {} Tf 0 g", (size * 100.0).round() / 100.0)
+    format!("/{font} {} Tf 0 g", (size * 100.0).round() / 100.0)
+}
+
+fn fonts_typed_in(fonts: Option<Fonts>) -> String {
+    fonts.map_or_else(|| "Helv".to_string(), |f| f.typed_in())
 }
 
 /// The first row a list box shows: the top, unless that would hide the first selection.

@@ -93,7 +93,7 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
         });
     }
 
-    let mut form = Form::new(&doc.fields);
+    let mut form = Form::new(doc);
     for p in &drawn {
         let mut annots = write_links(&mut pdf, &mut res.refs, &p.links, &drawn);
         annots.extend(form.widgets(p.number, p.page, (p.width, p.height), &mut res));

@@ -5,8 +5,8 @@
 //! the widget's own: origin at its bottom left, y up, `w` by `h` points. Text is drawn as
 //! page text is, in the document's embedded fonts, and marks are paths. `/Helv` and
 //! ZapfDingbats (`/ZaDb`, the captions' font) are named, not embedded, in the AcroForm's
-//! `/DR` only: they are what a viewer types a new answer in when it regenerates an
-//! appearance after an edit, and a subset could not draw what is typed next.
+//! `/DR`: what a viewer types a new answer in when it regenerates an appearance after an
+//! edit, unless the form is in another script (`super::typing`).
 
 use std::collections::BTreeSet;
 
