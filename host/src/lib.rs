@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod documents;
 pub mod error;
+pub mod file_kinds;
 pub mod fonts;
 pub mod forms;
 pub mod mail;

@@ -158,3 +158,46 @@ fn one_page_of_a_long_pdf_reads_that_page_alone_and_draws_it_the_same() {
     assert!(a.2.iter().any(|&p| p < 128), "page 40 has ink");
     assert!(a.2 == b.2, "page 40 is drawn alike both ways");
 }
+
+/// `quire convert` goes by the extension: other spellings of one (`.JPEG`) are the
+/// declared one, and `.xml` is read by its root element (draw.io saves diagrams so).
+#[test]
+fn other_spellings_and_xml_files_are_converted() {
+    let data = tempfile::tempdir().unwrap();
+    for (source, saved_as) in [
+        ("images/form-patient-intake-photo.jpg", "photo.JPEG"),
+        ("drawio/bpmn-example.drawio", "process.xml"),
+        ("svg/resvg-entity-reference.svg", "picture.xml"),
+    ] {
+        let input = data.path().join(saved_as);
+        std::fs::copy(corpus(source), &input).unwrap();
+        let out = data.path().join(format!("{saved_as}.pdf"));
+        let run = quire(data.path())
+            .arg("convert")
+            .arg(&input)
+            .args(["--to", "pdf", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{saved_as}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        run_tool(Command::new("qpdf").arg("--check").arg(&out));
+    }
+    let other = data.path().join("feed.xml");
+    std::fs::write(&other, "<?xml version=\"1.0\"?><rss/>").unwrap();
+    let run = quire(data.path())
+        .arg("convert")
+        .arg(&other)
+        .args(["--to", "pdf"])
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("neither a draw.io diagram nor an SVG"),
+        "{stderr}"
+    );
+}

@@ -190,3 +190,40 @@ fn multipart_mistakes_are_named() {
     );
     assert_eq!(status, 413, "{r}");
 }
+
+/// draw.io saves diagrams as `.xml` too, and clients send them as generic XML: the root
+/// element (`<mxfile>`, or an SVG's `<svg>`) says which importer reads them.
+#[test]
+fn xml_files_are_read_by_their_root_element() {
+    let s = shared();
+    let t = &s.token(&s.account("pro"));
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("process.xml");
+    std::fs::copy(corpus("drawio/bpmn-example.drawio"), &saved).unwrap();
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/diagrams",
+        &[&format!("file=@{}", saved.display())],
+    );
+    assert_eq!(status, 201, "{r}");
+    assert_eq!(r["document"]["kind"], "diagram");
+
+    let svg = std::fs::read(corpus("svg/resvg-entity-reference.svg")).unwrap();
+    let r = s.send_raw("POST", t, "/api/v1/diagrams", "application/xml", svg);
+    assert_eq!(r.status, 201, "{}", r.text());
+    let drawio = std::fs::read(corpus("drawio/bpmn-example.drawio")).unwrap();
+    let r = s.send_raw("POST", t, "/api/v1/diagrams", "text/xml", drawio);
+    assert_eq!(r.status, 201, "{}", r.text());
+
+    // XML of neither kind is refused with the formats that are read.
+    let r = s.send_raw(
+        "POST",
+        t,
+        "/api/v1/diagrams",
+        "application/xml",
+        b"<rss/>".to_vec(),
+    );
+    assert_eq!(r.status, 415, "{}", r.text());
+}

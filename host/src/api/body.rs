@@ -10,6 +10,7 @@ use futures_util::StreamExt;
 use http_body_util::BodyExt;
 use std::collections::BTreeMap;
 
+use crate::file_kinds;
 use quire_sdk::{validate, Asset, Document, Kind};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -273,22 +274,26 @@ pub struct Readable {
 
 impl Readable {
     /// The media type a file name stands for: an importer's own extension, or a common
-    /// other spelling of one (`.jpeg`, `.markdown`, `.htm`).
-    pub fn by_file_name(&self, file_name: &str) -> Option<String> {
+    /// other spelling of one (`.jpeg`, `.markdown`, `.htm`); for `.xml`, the format its
+    /// root element names (draw.io or SVG).
+    pub fn by_file_name(&self, file_name: &str, bytes: &[u8]) -> Option<String> {
         let (_, ext) = file_name.rsplit_once('.')?;
-        let ext = ext.to_ascii_lowercase();
-        let ext = match ext.as_str() {
-            "jpeg" | "jpe" => "jpg",
-            "markdown" | "mdown" => "md",
-            "htm" | "xhtml" => "html",
-            "mermaid" => "mmd",
-            "dio" => "drawio",
-            other => other,
-        };
+        if file_kinds::is_generic_xml(ext) {
+            return file_kinds::sniff_xml(bytes).and_then(|t| self.resolve(t));
+        }
+        let ext = file_kinds::canonical_extension(ext);
         self.extensions
             .iter()
-            .find(|(e, _)| e == ext)
+            .find(|(e, _)| *e == ext)
             .map(|(_, media_type)| media_type.clone())
+    }
+
+    /// [`Readable::resolve`], reading the root element of a body declared only as XML.
+    pub fn resolve_content(&self, given: &str, bytes: &[u8]) -> Option<String> {
+        if file_kinds::is_generic_xml(given) {
+            return file_kinds::sniff_xml(bytes).and_then(|t| self.resolve(t));
+        }
+        self.resolve(given)
     }
 
     /// The media type the importer is asked for when a client says `given`: an exact match,
@@ -550,7 +555,7 @@ pub fn parse_upload(
             takes(kind, readable)
         )));
     }
-    let Some(media_type) = readable.resolve(&content_type) else {
+    let Some(media_type) = readable.resolve_content(&content_type, &body) else {
         return Err(readable.unsupported(format!("{content_type} cannot be read")));
     };
     // An empty body is an empty file of that type: its importer judges it (an empty

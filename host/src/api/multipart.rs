@@ -220,7 +220,7 @@ fn media_type(
         .clone()
         .filter(|t| t != "application/octet-stream" && t != "text/plain");
     if let Some(declared) = &declared {
-        if let Some(found) = readable.resolve(declared) {
+        if let Some(found) = readable.resolve_content(declared, &file.bytes) {
             return Ok(found);
         }
     }
@@ -231,7 +231,7 @@ fn media_type(
     let by_file_name = file
         .file_name
         .as_deref()
-        .and_then(|n| readable.by_file_name(n));
+        .and_then(|n| readable.by_file_name(n, &file.bytes));
     let by_content = body::sniff_image(&file.bytes)
         .or_else(|| {
             file.bytes

@@ -8,6 +8,7 @@ use anyhow::{bail, Context};
 use quire_sdk::validate;
 
 use crate::app::App;
+use crate::file_kinds;
 use crate::runtime::{CallStats, Converted};
 
 #[derive(clap::Args, Debug)]
@@ -82,13 +83,19 @@ pub async fn run(app: &App, args: ConvertArgs) -> anyhow::Result<()> {
         let text = String::from_utf8(bytes).context("the model is not UTF-8")?;
         (validate::parse_and_check(&text, [])?, Vec::new())
     } else {
-        let media_type = app
-            .plugins
-            .formats(false)
-            .into_iter()
-            .find(|f| f.extension == from || f.media_type == from)
-            .map(|f| f.media_type)
-            .unwrap_or(from);
+        let media_type = if file_kinds::is_generic_xml(&from) {
+            file_kinds::sniff_xml(&bytes)
+                .context("the XML file is neither a draw.io diagram nor an SVG picture (its root element says which); say its format with --from")?
+                .to_string()
+        } else {
+            let extension = file_kinds::canonical_extension(&from);
+            app.plugins
+                .formats(false)
+                .into_iter()
+                .find(|f| f.extension == extension || f.media_type == from)
+                .map(|f| f.media_type)
+                .unwrap_or(from)
+        };
         let mut options = args.options.clone();
         // One page of a long document: an importer that can read that page alone (the PDF
         // one) need not read the others; the page is then page 1 of what it gives.
