@@ -390,12 +390,51 @@ fn anchors_link_to_pages() {
 fn bad_input_is_a_sentence_not_a_panic() {
     let e = convert(request("")).map(|o| o.document.pages.len());
     assert_eq!(e, Ok(1));
+    // A UTF-8 byte-order mark says what the file is: bytes after it that are not UTF-8 are
+    // damage, not another encoding.
     let mut req = request("");
-    req.bytes = b"# caf\xe9\n".to_vec();
+    req.bytes = b"\xEF\xBB\xBF# caf\xe9\n".to_vec();
     match convert(req) {
         Err(ConvertError::Damaged(s)) => assert!(s.contains("UTF-8"), "{s}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn windows_1252_markdown_is_read_with_a_warning() {
+    // A French and German note as a Windows editor saves it "ANSI": é = E9, € = 80,
+    // ’ = 92, — = 97, « » = AB BB, ß = DF, „ “ = 84 93, … = 85.
+    let cp1252: &[u8] = b"# Le caf\xE9 de l\x92\xE9t\xE9\n\n\
+        \xC0 No\xEBl, le menu co\xFBte 12 \x80 \x97 c\x92est \xAB d\xE9j\xE0 \xBB complet\x85\n\n\
+        Gr\xFC\xDFe aus der Stra\xDFe: \x84\xD6l\x93 f\xFCr 3,50 \x80.\n";
+    let expected = [
+        "Le caf\u{e9} de l\u{2019}\u{e9}t\u{e9}",
+        "\u{c0} No\u{eb}l, le menu co\u{fb}te 12 \u{20ac} \u{2014} c\u{2019}est \u{ab} d\u{e9}j\u{e0} \u{bb} complet\u{2026}",
+        "Gr\u{fc}\u{df}e aus der Stra\u{df}e: \u{201e}\u{d6}l\u{201c} f\u{fc}r 3,50 \u{20ac}.",
+    ];
+    let out = convert(ImportRequest {
+        bytes: cp1252.to_vec(),
+        ..request("")
+    })
+    .unwrap();
+    valid(&out);
+    for text in expected {
+        find(&out, text);
+    }
+    let latin_warnings: Vec<&String> = out
+        .warnings
+        .iter()
+        .filter(|w| w.contains("not UTF-8") && w.contains("Windows-1252 (Latin-1)"))
+        .collect();
+    assert_eq!(latin_warnings.len(), 1, "{:?}", out.warnings);
+
+    // The same note in UTF-8 reads the same, with no warning.
+    let utf8 = format!("# {}\n\n{}\n\n{}\n", expected[0], expected[1], expected[2]);
+    let out = import(&utf8);
+    for text in expected {
+        find(&out, text);
+    }
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
 }
 
 #[test]
