@@ -3,8 +3,9 @@
 //!
 //! Pipeline: bytes -> text (UTF-8, or UTF-16 with a byte-order mark, else Windows-1252 with a
 //! warning; CRLF and CR become LF)
-//! -> YAML front matter skipped, its `title` kept -> pulldown-cmark events -> flow IR
-//! ([`build`]) -> pages ([`quire_sdk::flow::layout`]).
+//! -> YAML front matter skipped, its `title`, `author`, `date` and `lang` kept -> pulldown-cmark
+//! events -> flow IR ([`build`]), after the title block pandoc draws from the front matter
+//! ([`title_block`]) -> pages ([`quire_sdk::flow::layout`]).
 //!
 //! Pictures come beside the text in `request.images`, named as the Markdown references them;
 //! only their header is read here ([`quire_sdk::image_probe`], for the pixel size). A picture
@@ -15,6 +16,7 @@
 mod build;
 mod front_matter;
 mod html;
+mod title_block;
 
 use pulldown_cmark::{Options, Parser};
 use quire_sdk::flow::{self, PageSetup};
@@ -71,7 +73,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     let (body, front) = front_matter::split_all(&text);
     let title = match request.option("title").map(str::trim) {
         Some(t) if !t.is_empty() => Some(t.to_string()),
-        _ => front.title,
+        _ => front.title.clone(),
     };
     // Before the layout: the language picks glyph forms, and so widths.
     quire_sdk::fonts::set_lang(front.lang.as_deref().unwrap_or(""));
@@ -82,9 +84,13 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_GFM;
     let parser = Parser::new_ext(body, options);
-    let (blocks, builder) = build::Builder::new(&request.images).build(parser);
-    let (pages, flow_warnings) = flow::layout(&blocks, &setup);
+    let (body_blocks, builder) = build::Builder::new(&request.images).build(parser);
+    let title_block = title_block::blocks(&front, title.as_deref());
+    let mut blocks = title_block.clone();
+    blocks.extend(body_blocks);
+    let (mut pages, flow_warnings) = flow::layout(&blocks, &setup);
     drop(blocks);
+    title_block::centre(&mut pages, &title_block, &setup);
 
     if pages.len() > MAX_PAGES {
         return Err(ConvertError::TooLarge(format!(

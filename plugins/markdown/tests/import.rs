@@ -353,6 +353,71 @@ fn front_matter_title_html_crlf_and_tasks() {
 }
 
 #[test]
+fn front_matter_title_authors_and_date_make_a_centred_title_block() {
+    let md = "---\ntitle: \"Rapport annuel 2024\"\nauthor:\n  - Ana Lima\n  - 'Jo O''Brien'\n\
+              date: 28 janvier 2025\nlang: fr\n---\n\
+              Premier paragraphe du rapport.\n\n# Une section\n\nSuite.\n";
+    let out = import(md);
+    assert_eq!(out.document.title.as_deref(), Some("Rapport annuel 2024"));
+    let first_page: Vec<&TextBox> = out.document.pages[0]
+        .shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let texts: Vec<String> = first_page.iter().map(|t| t.text.plain_text()).collect();
+    assert_eq!(
+        texts[..4],
+        [
+            "Rapport annuel 2024",
+            "Ana Lima\nJo O'Brien",
+            "28 janvier 2025",
+            "Premier paragraphe du rapport."
+        ],
+    );
+    let [title, authors, date, body] = [0, 1, 2, 3].map(|i| first_page[i]);
+    assert_eq!(title.frame.y, 56.7, "the title opens the page");
+    for (above, below) in [(title, authors), (authors, date), (date, body)] {
+        assert!(
+            above.frame.bottom() <= below.frame.y,
+            "{above:?} above {below:?}"
+        );
+    }
+    for part in [title, authors, date] {
+        assert_eq!(part.text.align, Align::Center, "{part:?}");
+    }
+    assert_eq!(body.text.align, Align::Left);
+    assert_eq!(find(&out, "Une section").text.align, Align::Left);
+    let size = |t: &TextBox| t.text.runs[0].size;
+    assert!(size(title) > size(body), "{} > {}", size(title), size(body));
+    assert_eq!((size(authors), size(date)), (size(body), size(body)));
+
+    // An inline list of authors and a title from the request's option.
+    let mut req = request("---\nauthor: [Ana Lima, \"Smith, Jo\"]\n---\nBody.\n");
+    req.options = vec![("title".into(), "Given".into())];
+    let out = convert(req).unwrap();
+    valid(&out);
+    assert_eq!(find(&out, "Given").text.align, Align::Center);
+    assert_eq!(find(&out, "Ana Lima\nSmith, Jo").text.align, Align::Center);
+    assert_eq!(find(&out, "Body.").text.align, Align::Left);
+}
+
+#[test]
+fn front_matter_without_title_author_or_date_draws_nothing() {
+    let plain = import("Body text.\n");
+    let other_keys = import("---\nlayout: post\nlang: en\ntags: [a, b]\n---\nBody text.\n");
+    assert_eq!(other_keys.document.pages, plain.document.pages);
+    // The `title` option alone names the document without drawing it, as before.
+    let mut req = request("Body text.\n");
+    req.options = vec![("title".into(), "Given".into())];
+    let named = convert(req).unwrap();
+    assert_eq!(named.document.title.as_deref(), Some("Given"));
+    assert_eq!(named.document.pages, plain.document.pages);
+}
+
+#[test]
 fn quotes_rules_footnotes_and_foreign_text() {
     let out = import("> quoted *text*\n\n---\n\nNote[^a] and 漢字 €.\n\n[^a]: The note.\n");
     find(&out, "quoted text");
