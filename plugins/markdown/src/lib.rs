@@ -1,9 +1,11 @@
 //! Markdown importer: CommonMark plus GitHub's tables, strikethrough, task lists, footnotes
 //! and alerts, laid out on pages with the SDK's flow layout.
 //!
-//! Pipeline: bytes -> text (UTF-8, or UTF-16 with a byte-order mark; CRLF and CR become LF)
-//! -> YAML front matter skipped, its `title` kept -> pulldown-cmark events -> flow IR
-//! ([`build`]) -> pages ([`quire_sdk::flow::layout`]).
+//! Pipeline: bytes -> text (UTF-8, or UTF-16 with a byte-order mark, else Windows-1252 with a
+//! warning; CRLF and CR become LF)
+//! -> YAML front matter skipped, its `title`, `author`, `date` and `lang` kept -> pulldown-cmark
+//! events -> flow IR ([`build`]), after the title block pandoc draws from the front matter
+//! ([`title_block`]) -> pages ([`quire_sdk::flow::layout`]).
 //!
 //! Pictures come beside the text in `request.images`, named as the Markdown references them;
 //! only their header is read here ([`quire_sdk::image_probe`], for the pixel size). A picture
@@ -14,6 +16,7 @@
 mod build;
 mod front_matter;
 mod html;
+mod title_block;
 
 use pulldown_cmark::{Options, Parser};
 use quire_sdk::flow::{self, PageSetup};
@@ -65,11 +68,12 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         )));
     }
     let setup = page_setup(request.option("paper"))?;
-    let text = normalize_newlines(decode(&request.bytes)?);
+    let decoded = decode(&request.bytes)?;
+    let text = normalize_newlines(decoded.text);
     let (body, front) = front_matter::split_all(&text);
     let title = match request.option("title").map(str::trim) {
         Some(t) if !t.is_empty() => Some(t.to_string()),
-        _ => front.title,
+        _ => front.title.clone(),
     };
     // Before the layout: the language picks glyph forms, and so widths.
     quire_sdk::fonts::set_lang(front.lang.as_deref().unwrap_or(""));
@@ -80,9 +84,13 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_GFM;
     let parser = Parser::new_ext(body, options);
-    let (blocks, builder) = build::Builder::new(&request.images).build(parser);
-    let (pages, flow_warnings) = flow::layout(&blocks, &setup);
+    let (body_blocks, builder) = build::Builder::new(&request.images).build(parser);
+    let title_block = title_block::blocks(&front, title.as_deref());
+    let mut blocks = title_block.clone();
+    blocks.extend(body_blocks);
+    let (mut pages, flow_warnings) = flow::layout(&blocks, &setup);
     drop(blocks);
+    title_block::centre(&mut pages, &title_block, &setup);
 
     if pages.len() > MAX_PAGES {
         return Err(ConvertError::TooLarge(format!(
@@ -101,7 +109,8 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     document.title = title;
     document.lang = front.lang;
     document.pages = pages;
-    let mut warnings = builder.warnings;
+    let mut warnings: Vec<String> = decoded.warning.into_iter().collect();
+    warnings.extend(builder.warnings);
     warnings.extend(flow_warnings);
     Ok(Imported {
         document,
@@ -127,11 +136,26 @@ fn page_setup(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
     Ok(setup)
 }
 
+/// The decoded text, and a warning when its encoding had to be guessed.
+struct Decoded {
+    text: String,
+    warning: Option<String>,
+}
+
 /// Text from bytes: UTF-8 (a byte-order mark is dropped), or UTF-16 when a byte-order mark
-/// says so. Anything else is refused with the offset of the first bad byte.
-fn decode(bytes: &[u8]) -> Result<String, ConvertError> {
+/// says so. Bytes that are neither are read as Windows-1252, as pandoc and browsers fall
+/// back: a file saved as "Latin-1" or "ANSI" by a Western editor is that, and refusing it
+/// would leave the sender nothing to do but find another tool. A UTF-8 byte-order mark
+/// followed by bytes that are not UTF-8 is refused: the file says what it is, and is damaged.
+fn decode(bytes: &[u8]) -> Result<Decoded, ConvertError> {
+    let sure = |text: String| {
+        Ok(Decoded {
+            text,
+            warning: None,
+        })
+    };
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        return utf8(rest, 3);
+        return sure(utf8(rest, 3)?);
     }
     let utf16 = |rest: &[u8], le: bool| {
         if !rest.len().is_multiple_of(2) {
@@ -157,23 +181,45 @@ fn decode(bytes: &[u8]) -> Result<String, ConvertError> {
             })
     };
     if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
-        return utf16(rest, true);
+        return sure(utf16(rest, true)?);
     }
     if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
-        return utf16(rest, false);
+        return sure(utf16(rest, false)?);
     }
-    utf8(bytes, 0)
+    match std::str::from_utf8(bytes) {
+        Ok(text) => sure(text.to_string()),
+        Err(e) => Ok(Decoded {
+            text: windows_1252(bytes),
+            warning: Some(format!(
+                "the Markdown is not UTF-8 text (the byte at offset {} is not valid UTF-8); \
+                 it was read as Windows-1252 (Latin-1): if some characters look wrong, save \
+                 the file as UTF-8 and send it again",
+                e.valid_up_to()
+            )),
+        }),
+    }
 }
 
 fn utf8(bytes: &[u8], skipped: usize) -> Result<String, ConvertError> {
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(s.to_string()),
         Err(e) => Err(ConvertError::Damaged(format!(
-            "the Markdown is not UTF-8 text: the byte at offset {} is not valid UTF-8; \
-             save the file as UTF-8 and send it again",
+            "the Markdown starts with a UTF-8 byte-order mark but is not UTF-8 text: the byte \
+             at offset {} is not valid UTF-8; save the file as UTF-8 and send it again",
             e.valid_up_to() + skipped
         ))),
     }
+}
+
+/// Windows-1252 as the WHATWG Encoding Standard decodes it: every byte is a character.
+/// The SDK's WinAnsi table (the same code page, which PDF calls WinAnsiEncoding) gives the
+/// printable ones; control bytes and the five bytes the code page leaves undefined (0x81,
+/// 0x8D, 0x8F, 0x90, 0x9D) stand for the code point of the same number, C0 and C1 controls.
+fn windows_1252(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| quire_sdk::metrics::winansi_char(b).unwrap_or(char::from(b)))
+        .collect()
 }
 
 /// CRLF and lone CR line ends as LF, so code blocks and hard breaks carry no `\r`.
@@ -191,13 +237,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn decodes_utf8_and_utf16_and_refuses_the_rest() {
-        assert_eq!(decode(b"\xEF\xBB\xBFhi").unwrap(), "hi");
-        assert_eq!(decode(b"\xFF\xFEh\0i\0").unwrap(), "hi");
-        assert_eq!(decode(b"\xFE\xFF\0h\0i").unwrap(), "hi");
-        let e = decode(b"ok \xE9t\xE9").unwrap_err();
+    fn decodes_utf8_and_utf16_and_reads_the_rest_as_windows_1252() {
+        let text = |bytes: &[u8]| decode(bytes).unwrap().text;
+        assert_eq!(text(b"\xEF\xBB\xBFhi"), "hi");
+        assert_eq!(text(b"\xFF\xFEh\0i\0"), "hi");
+        assert_eq!(text(b"\xFE\xFF\0h\0i"), "hi");
+        assert!(decode("caf\u{e9}".as_bytes()).unwrap().warning.is_none());
+        let latin = decode(b"ok \xE9t\xE9 \x80").unwrap();
+        assert_eq!(latin.text, "ok \u{e9}t\u{e9} \u{20ac}");
         assert!(
-            matches!(&e, ConvertError::Damaged(s) if s.contains("offset 3")),
+            latin
+                .warning
+                .as_deref()
+                .is_some_and(|w| w.contains("offset 3") && w.contains("Windows-1252")),
+            "{:?}",
+            latin.warning
+        );
+        let e = decode(b"\xEF\xBB\xBFok \xE9").map(|d| d.text).unwrap_err();
+        assert!(
+            matches!(&e, ConvertError::Damaged(s) if s.contains("offset 6")),
             "{e:?}"
         );
         assert!(matches!(
@@ -208,6 +266,28 @@ mod tests {
             decode(b"\xFF\xFE\x00\xD8"),
             Err(ConvertError::Damaged(_))
         ));
+    }
+
+    #[test]
+    fn windows_1252_maps_every_byte_as_whatwg_does() {
+        let all: Vec<u8> = (0..=255).collect();
+        let text: Vec<char> = windows_1252(&all).chars().collect();
+        assert_eq!(text.len(), 256);
+        assert_eq!(
+            &text[..0x80],
+            &(0..0x80u8).map(char::from).collect::<Vec<_>>()[..]
+        );
+        let high: String = text[0x80..0xA0].iter().collect();
+        assert_eq!(
+            high,
+            "\u{20ac}\u{81}\u{201a}\u{192}\u{201e}\u{2026}\u{2020}\u{2021}\u{2c6}\u{2030}\u{160}\
+             \u{2039}\u{152}\u{8d}\u{17d}\u{8f}\u{90}\u{2018}\u{2019}\u{201c}\u{201d}\u{2022}\
+             \u{2013}\u{2014}\u{2dc}\u{2122}\u{161}\u{203a}\u{153}\u{9d}\u{17e}\u{178}"
+        );
+        assert_eq!(
+            &text[0xA0..],
+            &(0xA0..=0xFFu8).map(char::from).collect::<Vec<_>>()[..]
+        );
     }
 
     #[test]

@@ -353,6 +353,71 @@ fn front_matter_title_html_crlf_and_tasks() {
 }
 
 #[test]
+fn front_matter_title_authors_and_date_make_a_centred_title_block() {
+    let md = "---\ntitle: \"Rapport annuel 2024\"\nauthor:\n  - Ana Lima\n  - 'Jo O''Brien'\n\
+              date: 28 janvier 2025\nlang: fr\n---\n\
+              Premier paragraphe du rapport.\n\n# Une section\n\nSuite.\n";
+    let out = import(md);
+    assert_eq!(out.document.title.as_deref(), Some("Rapport annuel 2024"));
+    let first_page: Vec<&TextBox> = out.document.pages[0]
+        .shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let texts: Vec<String> = first_page.iter().map(|t| t.text.plain_text()).collect();
+    assert_eq!(
+        texts[..4],
+        [
+            "Rapport annuel 2024",
+            "Ana Lima\nJo O'Brien",
+            "28 janvier 2025",
+            "Premier paragraphe du rapport."
+        ],
+    );
+    let [title, authors, date, body] = [0, 1, 2, 3].map(|i| first_page[i]);
+    assert_eq!(title.frame.y, 56.7, "the title opens the page");
+    for (above, below) in [(title, authors), (authors, date), (date, body)] {
+        assert!(
+            above.frame.bottom() <= below.frame.y,
+            "{above:?} above {below:?}"
+        );
+    }
+    for part in [title, authors, date] {
+        assert_eq!(part.text.align, Align::Center, "{part:?}");
+    }
+    assert_eq!(body.text.align, Align::Left);
+    assert_eq!(find(&out, "Une section").text.align, Align::Left);
+    let size = |t: &TextBox| t.text.runs[0].size;
+    assert!(size(title) > size(body), "{} > {}", size(title), size(body));
+    assert_eq!((size(authors), size(date)), (size(body), size(body)));
+
+    // An inline list of authors and a title from the request's option.
+    let mut req = request("---\nauthor: [Ana Lima, \"Smith, Jo\"]\n---\nBody.\n");
+    req.options = vec![("title".into(), "Given".into())];
+    let out = convert(req).unwrap();
+    valid(&out);
+    assert_eq!(find(&out, "Given").text.align, Align::Center);
+    assert_eq!(find(&out, "Ana Lima\nSmith, Jo").text.align, Align::Center);
+    assert_eq!(find(&out, "Body.").text.align, Align::Left);
+}
+
+#[test]
+fn front_matter_without_title_author_or_date_draws_nothing() {
+    let plain = import("Body text.\n");
+    let other_keys = import("---\nlayout: post\nlang: en\ntags: [a, b]\n---\nBody text.\n");
+    assert_eq!(other_keys.document.pages, plain.document.pages);
+    // The `title` option alone names the document without drawing it, as before.
+    let mut req = request("Body text.\n");
+    req.options = vec![("title".into(), "Given".into())];
+    let named = convert(req).unwrap();
+    assert_eq!(named.document.title.as_deref(), Some("Given"));
+    assert_eq!(named.document.pages, plain.document.pages);
+}
+
+#[test]
 fn quotes_rules_footnotes_and_foreign_text() {
     let out = import("> quoted *text*\n\n---\n\nNote[^a] and 漢字 €.\n\n[^a]: The note.\n");
     find(&out, "quoted text");
@@ -390,12 +455,51 @@ fn anchors_link_to_pages() {
 fn bad_input_is_a_sentence_not_a_panic() {
     let e = convert(request("")).map(|o| o.document.pages.len());
     assert_eq!(e, Ok(1));
+    // A UTF-8 byte-order mark says what the file is: bytes after it that are not UTF-8 are
+    // damage, not another encoding.
     let mut req = request("");
-    req.bytes = b"# caf\xe9\n".to_vec();
+    req.bytes = b"\xEF\xBB\xBF# caf\xe9\n".to_vec();
     match convert(req) {
         Err(ConvertError::Damaged(s)) => assert!(s.contains("UTF-8"), "{s}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn windows_1252_markdown_is_read_with_a_warning() {
+    // A French and German note as a Windows editor saves it "ANSI": é = E9, € = 80,
+    // ’ = 92, — = 97, « » = AB BB, ß = DF, „ “ = 84 93, … = 85.
+    let cp1252: &[u8] = b"# Le caf\xE9 de l\x92\xE9t\xE9\n\n\
+        \xC0 No\xEBl, le menu co\xFBte 12 \x80 \x97 c\x92est \xAB d\xE9j\xE0 \xBB complet\x85\n\n\
+        Gr\xFC\xDFe aus der Stra\xDFe: \x84\xD6l\x93 f\xFCr 3,50 \x80.\n";
+    let expected = [
+        "Le caf\u{e9} de l\u{2019}\u{e9}t\u{e9}",
+        "\u{c0} No\u{eb}l, le menu co\u{fb}te 12 \u{20ac} \u{2014} c\u{2019}est \u{ab} d\u{e9}j\u{e0} \u{bb} complet\u{2026}",
+        "Gr\u{fc}\u{df}e aus der Stra\u{df}e: \u{201e}\u{d6}l\u{201c} f\u{fc}r 3,50 \u{20ac}.",
+    ];
+    let out = convert(ImportRequest {
+        bytes: cp1252.to_vec(),
+        ..request("")
+    })
+    .unwrap();
+    valid(&out);
+    for text in expected {
+        find(&out, text);
+    }
+    let latin_warnings: Vec<&String> = out
+        .warnings
+        .iter()
+        .filter(|w| w.contains("not UTF-8") && w.contains("Windows-1252 (Latin-1)"))
+        .collect();
+    assert_eq!(latin_warnings.len(), 1, "{:?}", out.warnings);
+
+    // The same note in UTF-8 reads the same, with no warning.
+    let utf8 = format!("# {}\n\n{}\n\n{}\n", expected[0], expected[1], expected[2]);
+    let out = import(&utf8);
+    for text in expected {
+        find(&out, text);
+    }
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
 }
 
 #[test]
