@@ -23,7 +23,8 @@ pub fn blocks(front: &FrontMatter, title: Option<&str>) -> Vec<Block> {
     let mut blocks = Vec::new();
     if let Some(title) = title {
         blocks.push(Block::Heading {
-            level: 1,
+            // The title: no link anchor of its own (see `Block::Heading`).
+            level: 0,
             inlines: vec![Inline::plain(title)],
         });
     }

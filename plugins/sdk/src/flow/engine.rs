@@ -386,16 +386,21 @@ impl<'a> Engine<'a> {
         } else {
             h
         });
-        let mut anchor = slug(&text.plain_text());
-        if self.anchors.contains_key(&anchor) {
-            let base = anchor.clone();
-            let mut n = 1;
-            while self.anchors.contains_key(&anchor) {
-                anchor = format!("{base}-{n}");
-                n += 1;
+        let mut text = text;
+        if level == 0 {
+            text.align = Align::Center;
+        } else {
+            let mut anchor = slug(&text.plain_text());
+            if self.anchors.contains_key(&anchor) {
+                let base = anchor.clone();
+                let mut n = 1;
+                while self.anchors.contains_key(&anchor) {
+                    anchor = format!("{base}-{n}");
+                    n += 1;
+                }
             }
+            self.anchors.insert(anchor, self.pages.len() + 1);
         }
-        self.anchors.insert(anchor, self.pages.len() + 1);
         self.place_text(text, ctx.x, ctx.width, 0.0, None);
         self.space(after);
     }

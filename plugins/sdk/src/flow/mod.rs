@@ -69,7 +69,9 @@ impl Inline {
 /// One block of the flow.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
-    /// Level 1 to 6 (others are clamped).
+    /// Level 1 to 6 (others are clamped), or 0 for the document's title (pandoc's title
+    /// block): set as level 1, centred, with no link anchor, so a body heading of the same
+    /// text keeps the anchor `#its-slug`.
     Heading {
         level: u8,
         inlines: Vec<Inline>,

@@ -486,3 +486,31 @@ fn inline_family_language_and_direction_reach_the_model() {
     assert_eq!(heading.direction, None);
     assert_eq!(boxes[2].text.direction, None);
 }
+
+/// A document's title (level 0) is centred and takes no anchor: a body heading of the same
+/// text, here on page 2, keeps `#setup`, which a link earlier in the text follows.
+#[test]
+fn the_title_is_centred_and_leaves_its_anchor_to_the_heading() {
+    let title = Block::Heading {
+        level: 0,
+        inlines: vec![Inline::plain("Setup")],
+    };
+    let to_setup = Block::Paragraph(vec![Inline {
+        link: Some("#setup".into()),
+        ..Inline::plain("see the setup")
+    }]);
+    let heading = Block::Heading {
+        level: 1,
+        inlines: vec![Inline::plain("Setup")],
+    };
+    let blocks = vec![title, to_setup, Block::PageBreak, heading];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    let all = texts(&pages);
+    assert_eq!(all[0].text.align, Align::Center);
+    let link = all
+        .iter()
+        .flat_map(|t| &t.text.runs)
+        .find_map(|r| r.link.as_deref());
+    assert_eq!(link, Some("#page=2"));
+    check(&pages, &[]);
+}
