@@ -19,20 +19,20 @@ pub type DomNode<'a> = NodeRef<'a, Node>;
 pub const MAX_DOM_DEPTH: usize = 160;
 
 /// Elements whose content is not for reading: scripts and styles, embedded objects and
-/// media (their content is fallback for old browsers), form controls, vector graphics, the
-/// head (its `<title>` is read separately).
+/// media (their content is fallback for old browsers), form controls (but a text area shows
+/// its text), vector graphics, the head (its `<title>` is read separately).
 /// Dropped elements that take room on a line in a browser (a picture, a control): where
 /// they stood between two words, a space keeps the words apart.
 const REPLACED: &[&str] = &[
     "applet", "audio", "button", "canvas", "embed", "iframe", "input", "meter", "object",
-    "progress", "select", "svg", "textarea", "video",
+    "progress", "select", "svg", "video",
 ];
 
 const DROPPED: &[&str] = &[
     "applet", "area", "audio", "base", "button", "canvas", "datalist", "embed", "frame",
     "frameset", "head", "iframe", "input", "link", "map", "meta", "meter", "noembed", "noframes",
     "noscript", "object", "optgroup", "option", "param", "progress", "script", "select", "source",
-    "style", "svg", "template", "textarea", "title", "track", "video",
+    "style", "svg", "template", "title", "track", "video",
 ];
 
 /// Elements that start and end a block of their own but add nothing else.
@@ -139,7 +139,8 @@ impl Builder<'_> {
                 }
                 self.block(node, depth);
             }
-            "pre" | "listing" | "xmp" | "plaintext" => self.pre(node),
+            // A text area shows its text as written, in a monospace font, as browsers do.
+            "pre" | "listing" | "xmp" | "plaintext" | "textarea" => self.pre(node),
             "ul" | "ol" | "menu" => self.list(node, e, depth),
             "li" => self.item(node, depth),
             "blockquote" => self.quote(node, depth),

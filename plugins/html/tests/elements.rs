@@ -47,7 +47,7 @@ fn script_style_and_other_hidden_content_is_absent() {
          <p>visible<script>document.write('inline-secret')</script> text</p>\
          <noscript>noscript-secret</noscript><template><p>template-secret</p></template>\
          <div hidden>hidden-secret</div><p style='display: none'>none-secret</p>\
-         <form><label>Name</label><input value='input-secret'><textarea>area-secret</textarea>\
+         <form><label>Name</label><input value='input-secret'>\
          <select><option>option-secret</option></select><button>button-secret</button></form>\
          <svg><text>svg-secret</text></svg><iframe>frame-secret</iframe></body></html>",
     );
@@ -456,4 +456,25 @@ fn too_many_elements_are_too_large() {
         matches!(&e, ConvertError::TooLarge(m) if m.contains("500000 elements")),
         "{e:?}"
     );
+}
+
+/// A text area shows its text, and `<xmp>` its markup, as written: line breaks kept,
+/// entities of the text area decoded, in a monospace font (a browser's defaults for both).
+#[test]
+fn text_areas_and_xmp_show_their_text_as_written() {
+    let out = import(
+        "<p>Before</p><form><textarea name=note>Dear &amp; kind\n  second line</textarea></form>\
+         <xmp>Raw <b>markup</b> &amp; stays</xmp><p>After</p>",
+    );
+    let all = all_text(&out.document);
+    assert!(all.contains("Dear & kind\n  second line"), "{all}");
+    assert!(all.contains("Raw <b>markup</b> &amp; stays"), "{all}");
+    for text in ["Dear & kind", "Raw <b>markup</b>"] {
+        let shown = runs(&out.document)
+            .into_iter()
+            .find(|r| r.text.contains(text))
+            .unwrap_or_else(|| panic!("no run holds {text:?}"));
+        assert_eq!(shown.font, quire_sdk::FontFamily::Courier, "{text}");
+    }
+    assert!(all.find("Before") < all.find("Dear") && all.find("stays") < all.find("After"));
 }
