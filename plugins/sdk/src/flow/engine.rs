@@ -453,8 +453,10 @@ impl<'a> Engine<'a> {
             LIST_INDENT
         };
         let indent = self.indent(ctx, wanted);
+        // A right-to-left list is indented from the right, its markers to the right of it.
+        let rtl = items.first().is_some_and(|item| reads_right_to_left(item));
         let inner = Ctx {
-            x: ctx.x + indent,
+            x: if rtl { ctx.x } else { ctx.x + indent },
             width: ctx.width - indent,
             depth: ctx.depth + 1,
             list_depth: ctx.list_depth + 1,
@@ -464,7 +466,11 @@ impl<'a> Engine<'a> {
         let gap = if ctx.tight { 2.0 } else { self.para_space() };
         self.space(gap);
         for (n, item) in items.iter().enumerate() {
-            let marker = if ordered {
+            // In a right-to-left list `3.` reads `.3`, as browsers show it (the number keeps
+            // its own order, the full stop follows it leftwards).
+            let marker = if ordered && rtl {
+                format!(".{}", start.saturating_add(n as u64))
+            } else if ordered {
                 format!("{}.", start.saturating_add(n as u64))
             } else {
                 bullet(ctx.list_depth).to_string()
@@ -475,16 +481,22 @@ impl<'a> Engine<'a> {
             self.ensure(first.min(self.content_height()));
             let y0 = self.start_block();
             let page = self.pages.len();
+            // Either way the marker hugs the item's text.
             let marker_text = Text {
                 runs: runs(&[Inline::plain(marker)], body),
-                align: Align::Right,
+                align: if rtl { Align::Left } else { Align::Right },
                 line_height: BODY_LINE_HEIGHT,
                 ..Text::default_layout()
             };
             let marker_h = text_height(&marker_text, f64::INFINITY);
             if indent > MARKER_GAP {
                 let id = self.id("t");
-                let frame = Rect::new(ctx.x, y0, indent - MARKER_GAP, marker_h);
+                let marker_x = if rtl {
+                    ctx.x + ctx.width - indent + MARKER_GAP
+                } else {
+                    ctx.x
+                };
+                let frame = Rect::new(marker_x, y0, indent - MARKER_GAP, marker_h);
                 self.push(Shape::Text(TextBox {
                     id,
                     frame,
@@ -507,8 +519,10 @@ impl<'a> Engine<'a> {
 
     fn quote(&mut self, blocks: &[Block], ctx: Ctx) {
         let indent = self.indent(ctx, QUOTE_INDENT);
+        // A right-to-left quote is indented from the right, its bar on the right edge.
+        let rtl = reads_right_to_left(blocks);
         let inner = Ctx {
-            x: ctx.x + indent,
+            x: if rtl { ctx.x } else { ctx.x + indent },
             width: ctx.width - indent,
             depth: ctx.depth + 1,
             color: Some(QUOTE_TEXT),
@@ -520,7 +534,11 @@ impl<'a> Engine<'a> {
         }
         let y0 = self.start_block();
         self.quotes.push(OpenQuote {
-            x: ctx.x,
+            x: if rtl {
+                ctx.x + ctx.width - QUOTE_BAR_WIDTH
+            } else {
+                ctx.x
+            },
             start: y0,
         });
         self.blocks(blocks, inner);

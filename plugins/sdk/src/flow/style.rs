@@ -107,6 +107,34 @@ pub(super) fn direction(inlines: &[Inline]) -> Option<Direction> {
     inlines.iter().find_map(|i| i.dir)
 }
 
+/// Whether `blocks` (a list item, a quote) read right to left: the direction of their first
+/// block with text, said outright (HTML `dir`) or else by its first strong character
+/// (UAX #9 P2, P3), as its paragraph is laid out. Their list markers and quote bars then
+/// stand on the right.
+pub(super) fn reads_right_to_left(blocks: &[super::Block]) -> bool {
+    use super::Block;
+    for block in blocks {
+        let inlines = match block {
+            Block::Paragraph(inlines) | Block::Heading { inlines, .. } => inlines,
+            Block::List { items, .. } => match items.first() {
+                Some(item) => return reads_right_to_left(item),
+                None => continue,
+            },
+            Block::Quote(inner) => return reads_right_to_left(inner),
+            _ => continue,
+        };
+        if !has_text(inlines) {
+            continue;
+        }
+        if let Some(dir) = direction(inlines) {
+            return dir == Direction::Rtl;
+        }
+        let text: String = inlines.iter().map(|i| i.text.as_str()).collect();
+        return unicode_bidi::get_base_direction(text.as_str()) == unicode_bidi::Direction::Rtl;
+    }
+    false
+}
+
 /// Whether the inlines hold anything to draw.
 pub(super) fn has_text(inlines: &[Inline]) -> bool {
     // Bidi controls alone (an empty `<bdi>`) draw nothing: no blank paragraph for them.

@@ -514,3 +514,70 @@ fn the_title_is_centred_and_leaves_its_anchor_to_the_heading() {
     assert_eq!(link, Some("#page=2"));
     check(&pages, &[]);
 }
+
+/// A list or quote whose text reads right to left (by its first strong letter, or `dir`)
+/// is mirrored as browsers mirror it: the item's text indented from the right, the marker to
+/// its right (`1.` drawn as `.1`), the quote's bar on the right edge.
+#[test]
+fn right_to_left_lists_and_quotes_stand_on_the_right() {
+    let item = |text: &str| vec![p(text)];
+    let blocks = vec![
+        Block::List {
+            ordered: true,
+            start: 1,
+            items: vec![item("السلام عليكم"), item("شكرا")],
+            tight: true,
+        },
+        Block::Quote(vec![p("שלום עולם")]),
+        Block::List {
+            ordered: false,
+            start: 1,
+            items: vec![item("left to right")],
+            tight: true,
+        },
+    ];
+    let setup = PageSetup::default();
+    let (pages, _) = layout(&blocks, &setup);
+    let all = texts(&pages);
+    let find = |s: &str| {
+        *all.iter()
+            .find(|t| t.text.plain_text() == s)
+            .unwrap_or_else(|| panic!("no box {s:?}"))
+    };
+    let first = find("السلام عليكم");
+    let marker = find(".1");
+    assert!(
+        marker.frame.x >= first.frame.right() - 0.5,
+        "marker {:?} right of the item {:?}",
+        marker.frame,
+        first.frame
+    );
+    assert!(
+        first.frame.x <= setup.margin_left + 0.5,
+        "{:?}",
+        first.frame
+    );
+    let quoted = find("שלום עולם");
+    let bar = pages[0]
+        .shapes
+        .iter()
+        .find_map(|s| match s {
+            Shape::Node(n) if n.frame.w == 3.0 => Some(n),
+            _ => None,
+        })
+        .expect("quote bar");
+    assert!(
+        bar.frame.x >= quoted.frame.right(),
+        "{:?} {:?}",
+        bar.frame,
+        quoted.frame
+    );
+    // A left-to-right list keeps its marker on the left.
+    let latin = find("left to right");
+    let bullet = all
+        .iter()
+        .find(|t| t.frame.y == latin.frame.y && t.frame.x < latin.frame.x)
+        .expect("a bullet left of the Latin item");
+    assert!(bullet.frame.right() <= latin.frame.x);
+    check(&pages, &[]);
+}
