@@ -201,3 +201,60 @@ fn other_spellings_and_xml_files_are_converted() {
         "{stderr}"
     );
 }
+
+/// A model written with `--to json` keeps its pictures beside it (`photo.assets/`), so it
+/// can be edited and converted again: the PDF made from the model shows the picture.
+#[test]
+fn a_model_with_pictures_converts_again_from_its_directory() {
+    let data = tempfile::tempdir().unwrap();
+    let model = data.path().join("photo.json");
+    let run = quire(data.path())
+        .arg("convert")
+        .arg(corpus("images/form-patient-intake-photo.jpg"))
+        .args(["--to", "json", "-o"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let pictures: Vec<_> = std::fs::read_dir(data.path().join("photo.assets"))
+        .expect("the pictures' directory")
+        .collect();
+    assert_eq!(pictures.len(), 1, "{pictures:?}");
+
+    let pdf = data.path().join("again.pdf");
+    let run = quire(data.path())
+        .arg("convert")
+        .arg(&model)
+        .args(["--to", "pdf", "-o"])
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let images = run_tool(Command::new("pdfimages").arg("-list").arg(&pdf));
+    assert_eq!(images.lines().count(), 3, "one picture:\n{images}");
+
+    // Without its directory the model is refused with the picture it misses.
+    std::fs::rename(
+        data.path().join("photo.assets"),
+        data.path().join("elsewhere"),
+    )
+    .unwrap();
+    let run = quire(data.path())
+        .arg("convert")
+        .arg(&model)
+        .args(["--to", "pdf", "-o"])
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("was not supplied"), "{stderr}");
+}

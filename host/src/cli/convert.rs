@@ -8,6 +8,7 @@ use anyhow::{bail, Context};
 use quire_sdk::validate;
 
 use crate::app::App;
+use crate::cli::model_assets;
 use crate::file_kinds;
 use crate::runtime::{CallStats, Converted};
 
@@ -81,7 +82,13 @@ pub async fn run(app: &App, args: ConvertArgs) -> anyhow::Result<()> {
     let mut page = args.page;
     let (document, assets) = if from == "json" || from == "application/json" {
         let text = String::from_utf8(bytes).context("the model is not UTF-8")?;
-        (validate::parse_and_check(&text, [])?, Vec::new())
+        let assets = if args.input.as_os_str() == "-" {
+            Vec::new()
+        } else {
+            model_assets::read(&model_assets::dir_of(&args.input))?
+        };
+        let names = assets.iter().map(|a| a.name.as_str());
+        (validate::parse_and_check(&text, names)?, assets)
     } else {
         let media_type = if file_kinds::is_generic_xml(&from) {
             file_kinds::sniff_xml(&bytes)
@@ -117,6 +124,14 @@ pub async fn run(app: &App, args: ConvertArgs) -> anyhow::Result<()> {
     let out = if args.to == "json" {
         let mut json = serde_json::to_vec_pretty(&document)?;
         json.push(b'\n');
+        match &args.output {
+            Some(path) => model_assets::write(&model_assets::dir_of(path), &assets)?,
+            None if !assets.is_empty() => eprintln!(
+                "warning: the model's {} picture(s) are written only beside an output file (-o)",
+                assets.len()
+            ),
+            None => {}
+        }
         json
     } else {
         let exported = app

@@ -4,6 +4,7 @@
 mod admin;
 mod convert;
 mod fonts;
+mod model_assets;
 mod plugins;
 
 use clap::{Parser, Subcommand};
