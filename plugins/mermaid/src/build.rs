@@ -1,5 +1,5 @@
 //! A resolved flowchart to the document model: styles applied, labels measured, the graph
-//! laid out, shapes nested in their subgraphs.
+//! laid out, shapes nested in their subgraphs, the front matter title drawn above.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,6 +15,7 @@ use crate::layout::{self, ClusterSpec, EdgeSpec, EndRef, NodeSpec};
 use crate::parse::{self, EndId, Head, Label, Resolved};
 use crate::shapes;
 use crate::style::Look;
+use crate::title;
 
 /// Mermaid's default theme: node fill and border, subgraph fill and border, line colour.
 pub const NODE_FILL: Color = Color::rgb(0xec, 0xec, 0xff);
@@ -117,6 +118,18 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
         .map(|n| n.id.clone())
         .chain(groups.iter().map(|g| g.id.clone()))
         .collect();
+    let drawn_title = chart
+        .title
+        .as_deref()
+        .map(label::decode_entities)
+        .filter(|t| !t.trim().is_empty());
+    if drawn_title.is_some() {
+        // The drawn title's id is reserved; only a quoted subgraph id can already hold it.
+        for g in groups.iter_mut().filter(|g| g.id == title::ID) {
+            g.id = unique_id(title::ID.to_string(), &mut used);
+        }
+        used.insert(title::ID.to_string());
+    }
     let id_of = |e: EndId| match e {
         EndId::Node(i) => nodes[i].id.clone(),
         EndId::Group(g) => groups[g].id.clone(),
@@ -259,6 +272,9 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     top.extend(finished.into_iter().flatten().map(Shape::Group));
     top.extend(connectors.into_iter().map(Shape::Connector));
     page.shapes = top;
+    if let Some(text) = &drawn_title {
+        title::place(&mut page, text, graph.spacing.margin);
+    }
 
     let mut doc = Document::new(Kind::Diagram);
     doc.title = chart

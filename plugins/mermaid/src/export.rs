@@ -1,7 +1,7 @@
 //! A diagram model to mermaid flowchart text: nodes with the nearest mermaid shape, groups as
-//! subgraphs, attached connectors as links, colours as `style`/`classDef`/`linkStyle`. What
-//! mermaid cannot express (pen strokes, pictures, connectors with a loose end) is counted and
-//! left out.
+//! subgraphs, attached connectors as links, colours as `style`/`classDef`/`linkStyle`, the
+//! title (the drawn one, else the document's) as front matter. What mermaid cannot express
+//! (pen strokes, pictures, connectors with a loose end) is counted and left out.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -14,6 +14,7 @@ use quire_sdk::{
 use crate::build::{GROUP_FILL, GROUP_STROKE, LINE, NODE_FILL, NODE_STROKE};
 use crate::shapes::{self, Syntax};
 use crate::style::PX;
+use crate::title;
 
 pub const MEDIA_TYPE: &str = "text/vnd.mermaid";
 
@@ -108,10 +109,15 @@ pub fn to_mermaid(doc: &Document, pages: &[usize]) -> (String, Counts) {
     };
     // Ids first, for every shape mermaid can hold, so links can name them.
     let mut connectors: Vec<&Connector> = Vec::new();
+    let mut drawn_title: Option<String> = None;
     for &p in pages {
         for shape in ShapeWalk::new(&doc.pages[p].shapes) {
             counts.shapes += 1;
             match shape {
+                // Written back as the front matter, never as a node.
+                Shape::Text(t) if title::is_title(shape) => {
+                    drawn_title.get_or_insert_with(|| t.text.plain_text());
+                }
                 Shape::Node(_) | Shape::Text(_) | Shape::Group(_) => {
                     let id = w.claim(shape.id());
                     w.ids.insert(shape.id().to_string(), id);
@@ -121,7 +127,9 @@ pub fn to_mermaid(doc: &Document, pages: &[usize]) -> (String, Counts) {
             }
         }
     }
-    if let Some(title) = doc.title.as_deref().filter(|t| !t.trim().is_empty()) {
+    // The drawn title is what the diagram shows; the document's own title stands in for it.
+    let front_title = drawn_title.as_deref().or(doc.title.as_deref());
+    if let Some(title) = front_title.filter(|t| !t.trim().is_empty()) {
         let t = title.replace(['\n', '\r'], " ");
         let _ = write!(
             w.out,
@@ -200,6 +208,7 @@ impl Writer {
     fn shape(&mut self, shape: &Shape, depth: usize) {
         let indent = "    ".repeat(depth);
         match shape {
+            _ if title::is_title(shape) => {}
             Shape::Node(n) => {
                 let id = self.id(&n.id);
                 let line = node_line(&id, n);

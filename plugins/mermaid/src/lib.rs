@@ -15,6 +15,7 @@ pub mod layout;
 mod parse;
 mod shapes;
 mod style;
+mod title;
 
 use quire_sdk::{
     ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported, PluginInfo,
