@@ -392,3 +392,38 @@ fn a_viewer_can_type_an_answer_in_the_forms_script() {
         "the form is typed in Helvetica"
     );
 }
+
+/// A face drawing both WinAnsi text (as the embedded standard font) and other characters
+/// (as a library font) is embedded once: Liberation Sans for "Việt Nam" is one font
+/// program, which both font dictionaries name, and the text reads back whole.
+#[test]
+fn a_face_drawn_as_standard_and_library_font_is_embedded_once() {
+    with_fonts();
+    let mut doc = Document::new(Kind::Pdf);
+    let mut page = Page::new(595.0, 842.0);
+    page.shapes.push(text_box(
+        "t",
+        Rect::new(50.0, 50.0, 400.0, 40.0),
+        vec![run("Việt Nam, Ελλάδα, Россия", FontFamily::Helvetica, 12.0)],
+        Align::Left,
+    ));
+    doc.pages.push(page);
+    let (path, out) = export_checked(&request(doc, vec![]), "shared-face");
+    let raw = String::from_utf8_lossy(&out.bytes);
+    // `/Length1` is a TrueType program stream's own key (both descriptors name it).
+    assert_eq!(raw.matches("/Length1").count(), 1, "one font program");
+    let listing = Command::new("pdffonts").arg(&path).output().unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    let names: Vec<&str> = listing
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(names.len(), 2, "{listing}");
+    assert_eq!(
+        names[0], names[1],
+        "both fonts name the shared subset:\n{listing}"
+    );
+    let text = text_of(&path, Some(1));
+    assert!(text.contains("Việt Nam, Ελλάδα, Россия"), "{text}");
+}

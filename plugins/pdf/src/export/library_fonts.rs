@@ -30,6 +30,18 @@ struct Embedded {
     cids: HashMap<u16, u16>,
     /// Advance of .notdef (CID 0, glyph 0) in 1/1000 em, once it is drawn.
     notdef_width: Option<f32>,
+    /// The program of an embedded standard font of the same face, which holds these glyphs
+    /// too: the face is embedded once (see [`LibraryFonts::share`]).
+    shared: Option<SharedProgram>,
+}
+
+/// A font program written once for a standard font and a library font of one face.
+struct SharedProgram {
+    file: Ref,
+    /// `ABCDEF+PostScriptName` of the shared subset.
+    base: String,
+    /// The glyph of the shared subset each CID i + 1 draws.
+    gids: Vec<u16>,
 }
 
 #[derive(Default)]
@@ -52,6 +64,7 @@ impl LibraryFonts {
                     texts: Vec::new(),
                     cids: HashMap::new(),
                     notdef_width: None,
+                    shared: None,
                 });
                 self.used.len() - 1
             }
@@ -70,6 +83,24 @@ impl LibraryFonts {
             e.glyphs.len() as u16
         });
         (index, cid)
+    }
+
+    /// The original glyph ids this document draws from library face `face`, unless they
+    /// already share a program.
+    pub fn glyphs_of(&self, face: u32) -> Option<&[u16]> {
+        self.used
+            .iter()
+            .find(|e| e.face == face && e.shared.is_none())
+            .map(|e| e.glyphs.as_slice())
+    }
+
+    /// Draws face `face` from the program `file` (named `base`) that a standard font of the
+    /// same face embeds, where CID i + 1 is glyph `gids[i]`: a face drawing both WinAnsi and
+    /// other text (Liberation Sans for Latin and Greek) is embedded once, not twice.
+    pub fn share(&mut self, face: u32, file: Ref, base: String, gids: Vec<u16>) {
+        if let Some(e) = self.used.iter_mut().find(|e| e.face == face) {
+            e.shared = Some(SharedProgram { file, base, gids });
+        }
     }
 
     pub fn name(index: usize) -> String {
@@ -98,6 +129,9 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
             e.face
         )
     })?;
+    if let Some(shared) = &e.shared {
+        return write_sharing_font(chunk, refs, e, shared, &info);
+    }
     let program = fonts::subset(e.face, &e.glyphs);
     let (cid_font, descriptor, cmap) = (refs.alloc(), refs.alloc(), refs.alloc());
     let tag = subset_tag(e);
@@ -173,6 +207,64 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
             info.family
         )),
     }
+}
+
+/// A library font whose glyphs live in a standard font's program (TrueType only: the
+/// standard fonts are Liberation): its own CIDs, widths and `/ToUnicode`, and a
+/// `CIDToGIDMap` stream into the shared program.
+fn write_sharing_font(
+    chunk: &mut Chunk,
+    refs: &mut Refs,
+    e: &Embedded,
+    shared: &SharedProgram,
+    info: &FaceInfo,
+) -> Result<(), String> {
+    let (cid_font, descriptor, cmap, gid_map) =
+        (refs.alloc(), refs.alloc(), refs.alloc(), refs.alloc());
+    let base = shared.base.as_str();
+    chunk
+        .type0_font(e.font)
+        .base_font(Name(base.as_bytes()))
+        .encoding_predefined(Name(b"Identity-H"))
+        .descendant_font(cid_font)
+        .to_unicode(cmap);
+    let system = SystemInfo {
+        registry: Str(b"Adobe"),
+        ordering: Str(b"Identity"),
+        supplement: 0,
+    };
+    let mut cid = chunk.cid_font(cid_font);
+    cid.subtype(CidFontType::Type2)
+        .base_font(Name(base.as_bytes()))
+        .system_info(system)
+        .font_descriptor(descriptor)
+        .default_width(0.0)
+        .cid_to_gid_map_stream(gid_map);
+    match e.notdef_width {
+        Some(w) => cid
+            .widths()
+            .consecutive(0, std::iter::once(w).chain(e.widths.iter().copied())),
+        None => cid.widths().consecutive(1, e.widths.iter().copied()),
+    };
+    cid.finish();
+    write_descriptor(chunk, descriptor, base, info, Some(shared.file));
+    let map: Vec<u8> = std::iter::once(0u16)
+        .chain(shared.gids.iter().copied())
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    chunk
+        .stream(gid_map, &deflate(&map))
+        .filter(Filter::FlateDecode);
+    let mut unicode = UnicodeCmap::new(Name(b"Quire-UTF16"), system);
+    for (i, text) in e.texts.iter().enumerate() {
+        if !text.is_empty() {
+            unicode.pair_with_multiple(i as u16 + 1, text.chars());
+        }
+    }
+    chunk
+        .cmap(cmap, &deflate(&unicode.finish()))
+        .filter(Filter::FlateDecode);
+    Ok(())
 }
 
 /// The font descriptor of an embedded face, pointing at its program `file` when it has one.

@@ -305,7 +305,14 @@ impl<'a> Resources<'a> {
     pub fn finish(mut self) -> (Chunk, Refs, Vec<String>) {
         let mut standard = StandardFonts::default();
         for (face, r, codes) in &self.fonts {
-            standard.write(&mut self.chunk, &mut self.refs, *face, *r, codes);
+            standard.write(
+                &mut self.chunk,
+                &mut self.refs,
+                &mut self.library,
+                *face,
+                *r,
+                codes,
+            );
         }
         self.library
             .write(&mut self.chunk, &mut self.refs, &mut self.warnings);

@@ -15,7 +15,9 @@ use pdf_writer::{Chunk, Filter, Finish, Name, Ref, Str};
 use quire_sdk::fonts;
 use quire_sdk::metrics::{winansi_char, FontFace};
 
-use super::library_fonts::{deflate, sanitized, tag_of, write_descriptor, write_program};
+use super::library_fonts::{
+    deflate, sanitized, tag_of, write_descriptor, write_program, LibraryFonts,
+};
 use super::resources::Refs;
 
 /// The encoding every embedded standard font shares: byte n is CID n.
@@ -34,11 +36,12 @@ impl StandardFonts {
         &mut self,
         chunk: &mut Chunk,
         refs: &mut Refs,
+        library: &mut LibraryFonts,
         face: FontFace,
         font: Ref,
         codes: &[bool; 256],
     ) {
-        if !face.uses_winansi() || !self.embed(chunk, refs, face, font, codes) {
+        if !face.uses_winansi() || !self.embed(chunk, refs, library, face, font, codes) {
             let mut type1 = chunk.type1_font(font);
             type1.base_font(Name(face.base_font_name().as_bytes()));
             // Symbol and ZapfDingbats have their own built-in encodings; WinAnsi would remap
@@ -53,6 +56,7 @@ impl StandardFonts {
         &mut self,
         chunk: &mut Chunk,
         refs: &mut Refs,
+        library: &mut LibraryFonts,
         face: FontFace,
         font: Ref,
         codes: &[bool; 256],
@@ -86,6 +90,22 @@ impl StandardFonts {
                 }
             };
             gid_of_code[usize::from(code)] = at as u16 + 1;
+        }
+        // The glyphs the document draws from the same face as a library font (Vietnamese
+        // `ạ`, Greek, Cyrillic beside the WinAnsi text) join this subset after the WinAnsi
+        // ones, so the face is embedded once; the library font maps its CIDs into it.
+        let mut shared_gids = Vec::new();
+        if let Some(extra) = library.glyphs_of(library_face) {
+            for &gid in extra {
+                let at = match unique.iter().position(|&u| u == gid) {
+                    Some(at) => at,
+                    None => {
+                        unique.push(gid);
+                        unique.len() - 1
+                    }
+                };
+                shared_gids.push(at as u16 + 1);
+            }
         }
         let Ok(program) = fonts::subset(library_face, &unique) else {
             return false;
@@ -132,6 +152,9 @@ impl StandardFonts {
 
         write_descriptor(chunk, descriptor, &base, &info, Some(file));
         write_program(chunk, file, false, &program);
+        if !shared_gids.is_empty() {
+            library.share(library_face, file, base.clone(), shared_gids);
+        }
 
         let map: Vec<u8> = gid_of_code.iter().flat_map(|g| g.to_be_bytes()).collect();
         chunk
