@@ -129,14 +129,21 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
             e.face
         )
     })?;
-    if let Some(shared) = &e.shared {
-        return write_sharing_font(chunk, refs, e, shared, &info);
-    }
-    let program = fonts::subset(e.face, &e.glyphs);
+    // Its own subset, where CID n is glyph n; or a standard font's program of the same face
+    // (TrueType: Liberation), into which a `CIDToGIDMap` stream sends each CID.
+    let (base, own) = match &e.shared {
+        Some(shared) => (shared.base.clone(), Ok(None)),
+        None => (
+            format!("{}+{}", subset_tag(e), sanitized(&info.postscript_name)),
+            fonts::subset(e.face, &e.glyphs).map(Some),
+        ),
+    };
     let (cid_font, descriptor, cmap) = (refs.alloc(), refs.alloc(), refs.alloc());
-    let tag = subset_tag(e);
-    let ps_name = sanitized(&info.postscript_name);
-    let base = format!("{tag}+{ps_name}");
+    // The program's object, and its bytes when this font writes it.
+    let program = own.map(|bytes| {
+        let file = e.shared.as_ref().map_or_else(|| refs.alloc(), |s| s.file);
+        (file, bytes)
+    });
 
     let mut type0 = chunk.type0_font(e.font);
     if info.cff {
@@ -165,8 +172,15 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
     .system_info(system)
     .font_descriptor(descriptor)
     .default_width(0.0);
-    if !info.cff {
-        cid.cid_to_gid_map_predefined(Name(b"Identity"));
+    let gid_map = e.shared.as_ref().map(|shared| (refs.alloc(), &shared.gids));
+    match gid_map {
+        Some((map, _)) => {
+            cid.cid_to_gid_map_stream(map);
+        }
+        None if !info.cff => {
+            cid.cid_to_gid_map_predefined(Name(b"Identity"));
+        }
+        None => {}
     }
     match e.notdef_width {
         Some(w) => cid
@@ -175,8 +189,16 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
         None => cid.widths().consecutive(1, e.widths.iter().copied()),
     };
     cid.finish();
+    if let Some((map, gids)) = gid_map {
+        let bytes: Vec<u8> = std::iter::once(0u16)
+            .chain(gids.iter().copied())
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        chunk
+            .stream(map, &deflate(&bytes))
+            .filter(Filter::FlateDecode);
+    }
 
-    let program = program.map(|bytes| (refs.alloc(), bytes));
     write_descriptor(
         chunk,
         descriptor,
@@ -198,73 +220,17 @@ fn write_font(chunk: &mut Chunk, refs: &mut Refs, e: &Embedded) -> Result<(), St
         .finish();
 
     match program {
-        Ok((file, bytes)) => {
+        Ok((file, Some(bytes))) => {
             write_program(chunk, file, info.cff, &bytes);
             Ok(())
         }
+        // The standard font writes the shared program.
+        Ok((_, None)) => Ok(()),
         Err(why) => Err(format!(
             "the font {} could not be embedded ({why}); readers show its text in a font of their own",
             info.family
         )),
     }
-}
-
-/// A library font whose glyphs live in a standard font's program (TrueType only: the
-/// standard fonts are Liberation): its own CIDs, widths and `/ToUnicode`, and a
-/// `CIDToGIDMap` stream into the shared program.
-fn write_sharing_font(
-    chunk: &mut Chunk,
-    refs: &mut Refs,
-    e: &Embedded,
-    shared: &SharedProgram,
-    info: &FaceInfo,
-) -> Result<(), String> {
-    let (cid_font, descriptor, cmap, gid_map) =
-        (refs.alloc(), refs.alloc(), refs.alloc(), refs.alloc());
-    let base = shared.base.as_str();
-    chunk
-        .type0_font(e.font)
-        .base_font(Name(base.as_bytes()))
-        .encoding_predefined(Name(b"Identity-H"))
-        .descendant_font(cid_font)
-        .to_unicode(cmap);
-    let system = SystemInfo {
-        registry: Str(b"Adobe"),
-        ordering: Str(b"Identity"),
-        supplement: 0,
-    };
-    let mut cid = chunk.cid_font(cid_font);
-    cid.subtype(CidFontType::Type2)
-        .base_font(Name(base.as_bytes()))
-        .system_info(system)
-        .font_descriptor(descriptor)
-        .default_width(0.0)
-        .cid_to_gid_map_stream(gid_map);
-    match e.notdef_width {
-        Some(w) => cid
-            .widths()
-            .consecutive(0, std::iter::once(w).chain(e.widths.iter().copied())),
-        None => cid.widths().consecutive(1, e.widths.iter().copied()),
-    };
-    cid.finish();
-    write_descriptor(chunk, descriptor, base, info, Some(shared.file));
-    let map: Vec<u8> = std::iter::once(0u16)
-        .chain(shared.gids.iter().copied())
-        .flat_map(u16::to_be_bytes)
-        .collect();
-    chunk
-        .stream(gid_map, &deflate(&map))
-        .filter(Filter::FlateDecode);
-    let mut unicode = UnicodeCmap::new(Name(b"Quire-UTF16"), system);
-    for (i, text) in e.texts.iter().enumerate() {
-        if !text.is_empty() {
-            unicode.pair_with_multiple(i as u16 + 1, text.chars());
-        }
-    }
-    chunk
-        .cmap(cmap, &deflate(&unicode.finish()))
-        .filter(Filter::FlateDecode);
-    Ok(())
 }
 
 /// The font descriptor of an embedded face, pointing at its program `file` when it has one.
