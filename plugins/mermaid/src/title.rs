@@ -80,15 +80,7 @@ fn drawing_bounds(shapes: &[Shape]) -> Option<Rect> {
             });
         }
     }
-    let first = points.first()?;
-    let (mut x0, mut y0, mut x1, mut y1) = (first.x, first.y, first.x, first.y);
-    for p in &points {
-        x0 = x0.min(p.x);
-        y0 = y0.min(p.y);
-        x1 = x1.max(p.x);
-        y1 = y1.max(p.y);
-    }
-    Some(Rect::new(x0, y0, x1 - x0, y1 - y0))
+    quire_sdk::geometry::points_bounds(&points)
 }
 
 /// Moves every shape, nested ones and link bends included, by (`dx`, `dy`).

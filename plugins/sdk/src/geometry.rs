@@ -419,9 +419,14 @@ pub fn bounds(segments: &[Segment]) -> Option<Rect> {
             Segment::Close => {}
         }
     }
-    let first = *pts.first()?;
+    points_bounds(&pts)
+}
+
+/// The smallest rectangle holding every one of `points`; `None` for none.
+pub fn points_bounds(points: &[Point]) -> Option<Rect> {
+    let first = *points.first()?;
     let (mut x0, mut y0, mut x1, mut y1) = (first.x, first.y, first.x, first.y);
-    for p in &pts {
+    for p in points {
         x0 = x0.min(p.x);
         y0 = y0.min(p.y);
         x1 = x1.max(p.x);
