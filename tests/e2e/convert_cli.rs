@@ -14,17 +14,31 @@ fn quire(data: &std::path::Path) -> Command {
     cmd
 }
 
+/// Runs `quire convert INPUT --to TO [-o OUT]` on the data directory `data`.
+fn convert(
+    data: &std::path::Path,
+    input: impl AsRef<std::ffi::OsStr>,
+    to: &str,
+    out: Option<&std::path::Path>,
+) -> std::process::Output {
+    let mut cmd = quire(data);
+    cmd.arg("convert").arg(input).args(["--to", to]);
+    if let Some(out) = out {
+        cmd.arg("-o").arg(out);
+    }
+    cmd.output().unwrap()
+}
+
 #[test]
 fn markdown_to_pdf_on_an_empty_data_directory() {
     let data = tempfile::tempdir().unwrap();
     let out = data.path().join("out.pdf");
-    let run = quire(data.path())
-        .arg("convert")
-        .arg(corpus("markdown/pdfjs-getting-started.md"))
-        .args(["--to", "pdf", "-o"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let run = convert(
+        data.path(),
+        corpus("markdown/pdfjs-getting-started.md"),
+        "pdf",
+        Some(&out),
+    );
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
     // It reports what each sandboxed stage cost.
@@ -66,13 +80,7 @@ fn markdown_to_model_json_and_back_through_the_model() {
     assert!(!doc.pages.is_empty());
     // The model is itself an input.
     let pdf = data.path().join("again.pdf");
-    let run = quire(data.path())
-        .arg("convert")
-        .arg(&model)
-        .args(["--to", "pdf", "-o"])
-        .arg(&pdf)
-        .output()
-        .unwrap();
+    let run = convert(data.path(), &model, "pdf", Some(&pdf));
     assert!(
         run.status.success(),
         "{}",
@@ -86,12 +94,7 @@ fn an_unknown_format_names_what_is_served() {
     let data = tempfile::tempdir().unwrap();
     let input = data.path().join("x.doc");
     std::fs::write(&input, b"hello").unwrap();
-    let run = quire(data.path())
-        .arg("convert")
-        .arg(&input)
-        .args(["--to", "pdf"])
-        .output()
-        .unwrap();
+    let run = convert(data.path(), &input, "pdf", None);
     assert!(!run.status.success());
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -172,13 +175,7 @@ fn other_spellings_and_xml_files_are_converted() {
         let input = data.path().join(saved_as);
         std::fs::copy(corpus(source), &input).unwrap();
         let out = data.path().join(format!("{saved_as}.pdf"));
-        let run = quire(data.path())
-            .arg("convert")
-            .arg(&input)
-            .args(["--to", "pdf", "-o"])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let run = convert(data.path(), &input, "pdf", Some(&out));
         assert!(
             run.status.success(),
             "{saved_as}: {}",
@@ -188,12 +185,7 @@ fn other_spellings_and_xml_files_are_converted() {
     }
     let other = data.path().join("feed.xml");
     std::fs::write(&other, "<?xml version=\"1.0\"?><rss/>").unwrap();
-    let run = quire(data.path())
-        .arg("convert")
-        .arg(&other)
-        .args(["--to", "pdf"])
-        .output()
-        .unwrap();
+    let run = convert(data.path(), &other, "pdf", None);
     assert!(!run.status.success());
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -208,13 +200,12 @@ fn other_spellings_and_xml_files_are_converted() {
 fn a_model_with_pictures_converts_again_from_its_directory() {
     let data = tempfile::tempdir().unwrap();
     let model = data.path().join("photo.json");
-    let run = quire(data.path())
-        .arg("convert")
-        .arg(corpus("images/form-patient-intake-photo.jpg"))
-        .args(["--to", "json", "-o"])
-        .arg(&model)
-        .output()
-        .unwrap();
+    let run = convert(
+        data.path(),
+        corpus("images/form-patient-intake-photo.jpg"),
+        "json",
+        Some(&model),
+    );
     assert!(
         run.status.success(),
         "{}",
@@ -226,13 +217,7 @@ fn a_model_with_pictures_converts_again_from_its_directory() {
     assert_eq!(pictures.len(), 1, "{pictures:?}");
 
     let pdf = data.path().join("again.pdf");
-    let run = quire(data.path())
-        .arg("convert")
-        .arg(&model)
-        .args(["--to", "pdf", "-o"])
-        .arg(&pdf)
-        .output()
-        .unwrap();
+    let run = convert(data.path(), &model, "pdf", Some(&pdf));
     assert!(
         run.status.success(),
         "{}",
@@ -247,13 +232,7 @@ fn a_model_with_pictures_converts_again_from_its_directory() {
         data.path().join("elsewhere"),
     )
     .unwrap();
-    let run = quire(data.path())
-        .arg("convert")
-        .arg(&model)
-        .args(["--to", "pdf", "-o"])
-        .arg(&pdf)
-        .output()
-        .unwrap();
+    let run = convert(data.path(), &model, "pdf", Some(&pdf));
     assert!(!run.status.success());
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(stderr.contains("was not supplied"), "{stderr}");
