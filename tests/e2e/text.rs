@@ -351,18 +351,7 @@ fn pdfs_with_embedded_cjk_and_arabic_fonts_keep_their_text_through_import() {
     for lang in ["zh-Hans", "ja", "ar"] {
         let html = repo_root().join(format!("tests/text/{lang}.html"));
         let theirs = work.path().join(format!("{lang}-chromium.pdf"));
-        run_tool(
-            Command::new(crate::browser::chromium())
-                .args([
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--no-pdf-header-footer",
-                    "--disable-background-networking",
-                ])
-                .arg(format!("--print-to-pdf={}", theirs.display()))
-                .arg(format!("file://{}", html.display())),
-        );
+        chromium_print(&html, &theirs);
         let chromium_text = run_tool(
             Command::new("pdftotext")
                 .args(["-enc", "UTF-8"])
@@ -400,4 +389,53 @@ fn pdfs_with_embedded_cjk_and_arabic_fonts_keep_their_text_through_import() {
             our_text.chars().take(400).collect::<String>()
         );
     }
+}
+
+/// Chromium's print of `html` into `pdf`, with its default page and margins.
+fn chromium_print(html: &std::path::Path, pdf: &std::path::Path) {
+    run_tool(
+        Command::new(crate::browser::chromium())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-pdf-header-footer",
+                "--disable-background-networking",
+            ])
+            .arg(format!("--print-to-pdf={}", pdf.display()))
+            .arg(format!("file://{}", html.display())),
+    );
+}
+
+/// Embedding fonts must not make files bigger than the tool a user would otherwise pick:
+/// every language's HTML makes a PDF no larger than Chromium's print of the same file.
+#[test]
+fn pdfs_are_no_larger_than_chromiums_print_of_the_same_html() {
+    let s = shared();
+    let t = s.token(&s.account("pro"));
+    let work = tempfile::tempdir().unwrap();
+    let mut table = Vec::new();
+    let mut larger = Vec::new();
+    for lang in EVERY_LANGUAGE {
+        let html_path = repo_root().join(format!("tests/text/{lang}.html"));
+        let theirs = work.path().join(format!("{lang}-chromium.pdf"));
+        chromium_print(&html_path, &theirs);
+        let html = std::fs::read_to_string(&html_path).unwrap();
+        let r = s.send_json("POST", &t, "/api/v1/pdfs", &json!({"html": html}));
+        assert_eq!(r.status, 201, "{lang}: {}", r.text());
+        let id = r.json()["document"]["id"].as_str().unwrap().to_string();
+        let pdf = s.get(&t, &format!("/api/v1/documents/{id}.pdf"));
+        assert_eq!(pdf.status, 200, "{lang}");
+        let (ours, chromium) = (pdf.body.len(), std::fs::metadata(&theirs).unwrap().len());
+        table.push(format!("{lang}: {ours} bytes, Chromium {chromium}"));
+        if ours as u64 > chromium {
+            larger.push(lang);
+        }
+    }
+    eprintln!("PDF sizes:\n{}", table.join("\n"));
+    assert!(
+        larger.is_empty(),
+        "larger than Chromium's: {larger:?}\n{}",
+        table.join("\n")
+    );
 }

@@ -52,6 +52,7 @@ pub use native::install_default_library;
 mod outline;
 mod select;
 mod shape;
+mod slim;
 mod subset;
 mod words;
 
@@ -358,7 +359,8 @@ impl Library {
     /// A subset of `face` holding .notdef and `glyphs` (original glyph ids, each at most once,
     /// no .notdef), where glyphs[i] becomes glyph id i+1, so that the caller's glyph ids are
     /// simply positions in its list. For a TrueType (glyf) face: a whole TrueType font file
-    /// (composite glyphs' components are appended after the listed glyphs); for a CFF face:
+    /// (composite glyphs' components are appended after the listed glyphs), without hinting
+    /// (`slim`); for a CFF face:
     /// the bare CID-keyed CFF table of the subset, as PDF's FontFile3 /CIDFontType0C wants it.
     pub fn subset(&self, face: u32, glyphs: &[u16]) -> Result<Vec<u8>, String> {
         let f = self
@@ -373,6 +375,10 @@ impl Library {
             )
         })?;
         subset::subset(data, f.index, f.info.cff, f.num_glyphs, glyphs)
+            .map(|font| match f.info.cff {
+                true => font,
+                false => slim::slim(font, &f.info.family),
+            })
             // The file name, not the path: the message may reach a converter, and where the
             // host keeps its fonts is none of its business.
             .map_err(|e| format!("{} face {}: {e}", file.name, f.index))

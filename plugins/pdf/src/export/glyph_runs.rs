@@ -4,8 +4,9 @@
 //!
 //! Characters the run's standard face encodes are one byte each in that font (embedded as
 //! its Liberation face, `standard_fonts`); others are CIDs of the library face that has them
-//! (`library_fonts`). A shaped word is shown glyph by glyph, where the shaper put each, inside an `/ActualText` span holding the word, so text
-//! extraction gives the characters in logical order whatever the glyphs' order.
+//! (`library_fonts`). A shaped word keeps each glyph where the shaper put it (`show` writes it
+//! as one `TJ`), inside an `/ActualText` span holding the word, so text extraction gives the
+//! characters in logical order whatever the glyphs' order.
 
 use quire_sdk::fonts::LibraryGlyph;
 use quire_sdk::glyph_runs::{self, Piece as Drawn};
@@ -22,12 +23,15 @@ pub enum Font {
     Library(usize),
 }
 
-/// A shaped glyph: its CID and where it sits from the piece's start, in 1/1000 em.
+/// A shaped glyph: its CID, where it sits from the piece's start and how far the reader's
+/// pen advances after it (its `/W` width, which a kerned or joined glyph's shaped advance
+/// need not be), in 1/1000 em.
 #[derive(Debug, Clone, Copy)]
 pub struct PlacedGlyph {
     pub cid: u16,
     pub x: f64,
     pub y: f64,
+    pub advance: f64,
 }
 
 pub enum Piece {
@@ -38,7 +42,7 @@ pub enum Piece {
         bytes: Vec<u8>,
         width: f64,
     },
-    /// A shaped word, glyph by glyph.
+    /// A shaped word, each glyph where the shaper put it.
     Shaped {
         font: usize,
         glyphs: Vec<PlacedGlyph>,
@@ -123,6 +127,7 @@ pub fn encode(s: &str, rtl: bool, face: FontFace, res: &mut Resources) -> Vec<Pi
                             cid,
                             x: g.x,
                             y: g.y,
+                            advance: res.library_width(i, cid),
                         }
                     })
                     .collect();
@@ -149,6 +154,7 @@ pub fn encode(s: &str, rtl: bool, face: FontFace, res: &mut Resources) -> Vec<Pi
                         cid,
                         x: 0.0,
                         y: 0.0,
+                        advance: res.library_width(index, cid),
                     }],
                     width,
                     actual_text: Some(ch.to_string()),

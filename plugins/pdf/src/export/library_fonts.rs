@@ -85,6 +85,16 @@ impl LibraryFonts {
         (index, cid)
     }
 
+    /// The advance the PDF gives CID `cid` of font `index` (its `/W` entry), in 1/1000 em.
+    pub fn width(&self, index: usize, cid: u16) -> f64 {
+        let e = &self.used[index];
+        let width = match cid {
+            0 => e.notdef_width,
+            n => e.widths.get(usize::from(n) - 1).copied(),
+        };
+        f64::from(width.unwrap_or(0.0))
+    }
+
     /// The original glyph ids this document draws from library face `face`, unless they
     /// already share a program.
     pub fn glyphs_of(&self, face: u32) -> Option<&[u16]> {

@@ -11,6 +11,7 @@ mod picture;
 mod png;
 mod resources;
 mod shapes;
+mod show;
 mod standard_fonts;
 mod text;
 

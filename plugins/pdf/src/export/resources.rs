@@ -129,6 +129,11 @@ impl<'a> Resources<'a> {
         self.library.cid(&mut self.refs, glyph, text)
     }
 
+    /// The advance library font `index` gives `cid`, in 1/1000 em.
+    pub fn library_width(&self, index: usize, cid: u16) -> f64 {
+        self.library.width(index, cid)
+    }
+
     /// The object of standard font `index`, for resources outside pages (appearances).
     pub fn standard_font_ref(&self, index: usize) -> Ref {
         self.fonts[index].1

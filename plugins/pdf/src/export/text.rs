@@ -3,14 +3,14 @@
 //! where they have the character, else with an embedded subset of the font library's face
 //! that has it (see `library_fonts`).
 
-use pdf_writer::{Name, Str, TextStr};
 use quire_sdk::glyph_runs::{LINE_THICKNESS, STRIKE_OFFSET, UNDERLINE_OFFSET};
 use quire_sdk::layout::{layout_text, Line};
 use quire_sdk::metrics::FontFace;
 use quire_sdk::{Color, Rect, Run, Text, VAlign};
 
-use super::canvas::{num, Canvas, Link};
+use super::canvas::{Canvas, Link};
 use super::glyph_runs::{encode, Font, Piece};
+use super::show::TextObject;
 
 /// Lines of `text` laid out at `width`, or none when it has nothing to draw.
 fn lines(text: &Text, width: f64) -> Vec<Line> {
@@ -110,85 +110,29 @@ fn draw_lines(canvas: &mut Canvas, text: &Text, lines: &[Line], area: Rect) {
     }
 
     canvas.save();
-    canvas.content.begin_text();
-    let mut current: Option<(Font, f32)> = None;
     let mut colour: Option<Color> = None;
+    let mut shown = TextObject::begin(&mut canvas.content);
     for p in &placed {
-        let Some(first) = p.pieces.first() else {
-            continue;
-        };
-        let size = num(p.run.size);
-        set_font(canvas, &mut current, first.font(), size);
         let c = p.run.color.unwrap_or(Color::BLACK);
         if colour != Some(c) {
             canvas.fill_color(c);
             colour = Some(c);
         }
-        let y = canvas.y(p.baseline);
-        // Each piece starts where the previous one ended, as the layout measured them.
-        let em = p.run.size / 1000.0;
-        let mut pen = p.x;
-        for piece in &p.pieces {
-            set_font(canvas, &mut current, piece.font(), size);
-            match piece {
-                Piece::Run { bytes, .. } => {
-                    canvas
-                        .content
-                        .set_text_matrix([1.0, 0.0, 0.0, 1.0, num(pen), y]);
-                    canvas.content.show(Str(bytes));
-                }
-                Piece::Shaped {
-                    glyphs,
-                    actual_text,
-                    ..
-                } => {
-                    if let Some(text) = actual_text {
-                        canvas
-                            .content
-                            .begin_marked_content_with_properties(Name(b"Span"))
-                            .properties()
-                            .actual_text(TextStr(text));
-                    }
-                    for g in glyphs {
-                        let gx = num(pen + g.x * em);
-                        let gy = y + num(g.y * em);
-                        canvas.content.set_text_matrix([1.0, 0.0, 0.0, 1.0, gx, gy]);
-                        canvas.content.show(Str(&g.cid.to_be_bytes()));
-                    }
-                    if actual_text.is_some() {
-                        canvas.content.end_marked_content();
-                    }
-                }
-            }
-            pen += piece.width() * em;
-        }
+        let y = canvas.page_y(p.baseline);
+        shown.show(&mut canvas.content, &p.pieces, p.x, y, p.run.size);
     }
-    canvas.content.end_text();
+    for font in shown.end(&mut canvas.content) {
+        match font {
+            Font::Standard(i) => canvas.used.fonts.insert(i),
+            Font::Library(i) => canvas.used.library_fonts.insert(i),
+        };
+    }
 
     for p in &placed {
         decorate(canvas, p);
     }
     canvas.restore();
     collect_links(canvas, &placed);
-}
-
-/// Selects `font` at `size` unless it is the current one, and says the page uses it.
-fn set_font(canvas: &mut Canvas, current: &mut Option<(Font, f32)>, font: Font, size: f32) {
-    if *current == Some((font, size)) {
-        return;
-    }
-    let name = match font {
-        Font::Standard(i) => {
-            canvas.used.fonts.insert(i);
-            super::resources::Resources::font_name(i)
-        }
-        Font::Library(i) => {
-            canvas.used.library_fonts.insert(i);
-            super::library_fonts::LibraryFonts::name(i)
-        }
-    };
-    canvas.content.set_font(Name(name.as_bytes()), size);
-    *current = Some((font, size));
 }
 
 /// Underline and strike-through, as thin filled bars in the run's colour.

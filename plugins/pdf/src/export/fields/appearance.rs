@@ -10,15 +10,15 @@
 
 use std::collections::BTreeSet;
 
-use pdf_writer::{Content, Name, Str};
+use pdf_writer::{Content, Name};
 use quire_sdk::fonts;
 use quire_sdk::layout::layout_text;
 use quire_sdk::metrics::FontFace;
 use quire_sdk::{FontFamily, Text};
 
-use crate::export::glyph_runs::{encode, Font, Piece};
-use crate::export::library_fonts::LibraryFonts;
+use crate::export::glyph_runs::{encode, Font};
 use crate::export::resources::Resources;
+use crate::export::show::TextObject;
 
 /// Light fill behind every box, so an empty form is visible on paper.
 pub const FILL: [f32; 3] = [0.91, 0.94, 1.0];
@@ -122,7 +122,7 @@ impl<'r, 'a> Sketch<'r, 'a> {
     }
 
     /// Shows `s` at `size` from (`x`, `baseline`) in black, as page text is drawn
-    /// (`glyph_runs`: embedded library faces, shaped words placed glyph by glyph, the
+    /// (`glyph_runs`: embedded library faces, shaped words placed as the shaper put them, the
     /// missing-glyph box), in the direction of its first strong character.
     fn show_text(&mut self, s: &str, x: f32, baseline: f32, size: f32) {
         let s: String = s.chars().filter(|c| !c.is_control()).collect();
@@ -132,36 +132,18 @@ impl<'r, 'a> Sketch<'r, 'a> {
             .is_some_and(fonts::is_rtl);
         let pieces = encode(&s, rtl, HELVETICA, self.res);
         let c = &mut self.content;
-        c.begin_text();
+        let mut shown = TextObject::begin(c);
         c.set_fill_gray(0.0);
-        let em = size / 1000.0;
-        let mut pen = x;
-        for piece in &pieces {
-            // The page text's fonts, embedded; `/Helv` of the `/DR` is only what a viewer
-            // types new answers in.
-            let font = piece.font();
-            self.fonts.insert(font);
-            let name = match font {
-                Font::Standard(index) => Resources::font_name(index),
-                Font::Library(index) => LibraryFonts::name(index),
-            };
-            c.set_font(Name(name.as_bytes()), size);
-            match piece {
-                Piece::Run { bytes, .. } => {
-                    c.set_text_matrix([1.0, 0.0, 0.0, 1.0, pen, baseline]);
-                    c.show(Str(bytes));
-                }
-                Piece::Shaped { glyphs, .. } => {
-                    for g in glyphs {
-                        let (gx, gy) = (pen + g.x as f32 * em, baseline + g.y as f32 * em);
-                        c.set_text_matrix([1.0, 0.0, 0.0, 1.0, gx, gy]);
-                        c.show(Str(&g.cid.to_be_bytes()));
-                    }
-                }
-            }
-            pen += piece.width() as f32 * em;
-        }
-        c.end_text();
+        shown.show(
+            c,
+            &pieces,
+            f64::from(x),
+            f64::from(baseline),
+            f64::from(size),
+        );
+        // The page text's fonts, embedded; `/Helv` of the `/DR` is only what a viewer
+        // types new answers in.
+        self.fonts.extend(shown.end(c));
     }
 
     /// Starts the variable-text section a viewer replaces when the field is edited, clipped
