@@ -44,15 +44,18 @@ host: toolchain
 build: plugins host
 
 run: build fonts
+	@bash scripts/link-cli.sh $(TARGET_DIR)/release/quire
 	$(TARGET_DIR)/release/quire serve
 
 # The API suite runs against SQLite and against a real Postgres started here. The tests
 # run the `quire` binary `cargo test` builds itself (the workspace's feature set), so a
-# separate host build would only compile the dependency graph twice.
+# separate host build would only compile the dependency graph twice. `--tests`: every
+# unit and integration test, not the doc tests (there are none; collecting them would
+# still expand every crate once more). The profile: see Cargo.toml.
 test: deps plugins
 	bash scripts/check-setup.sh
 	node --test host/web/
-	PATH="$(PY_TOOLS):$$PATH" QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --release --workspace
+	PATH="$(PY_TOOLS):$$PATH" QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --profile release-tests --workspace --tests
 
 lint: toolchain
 	$(CARGO) fmt --all -- --check

@@ -276,7 +276,7 @@ async fn swaps_are_atomic_and_rollback_restores_the_previous_version() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn compiled_components_are_cached_and_tampered_artifacts_ignored() {
-    let (dir, plugins) = fresh_plugins(quick_limits()).await;
+    let (dir, plugins) = fresh_plugins_caching_in_own_dir(quick_limits()).await;
     drop(plugins);
     let cache = dir.path().join("cache");
     let artifacts: Vec<_> = std::fs::read_dir(&cache)
