@@ -261,6 +261,46 @@ pub async fn account(db: &Db, id: &str) -> Result<Account> {
     Ok(account_from_row(&row)?)
 }
 
+/// How many accounts `quire admin account list` prints at most.
+pub const LIST_LIMIT: i64 = 10_000;
+
+/// Accounts, oldest first (at most [`LIST_LIMIT`]), those whose email contains `email` when
+/// it is given.
+pub async fn list(db: &Db, email: Option<&str>) -> Result<Vec<Account>> {
+    // `instr`/`strpos` rather than LIKE: the text is matched as it is, `%` and `_` included.
+    let filter = match (email, db.backend == crate::store::Backend::Postgres) {
+        (None, _) => "",
+        (Some(_), false) => "WHERE instr(lower(a.email), lower($1)) > 0",
+        (Some(_), true) => "WHERE strpos(lower(a.email), lower($1)) > 0",
+    };
+    let sql = format!(
+        "SELECT {ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.name = a.plan {filter}
+         ORDER BY a.created, a.id LIMIT {LIST_LIMIT}"
+    );
+    let mut query = sqlx::query(&sql);
+    if let Some(email) = email {
+        query = query.bind(email);
+    }
+    let rows = query.fetch_all(&db.pool).await?;
+    rows.iter()
+        .map(account_from_row)
+        .collect::<std::result::Result<_, _>>()
+        .map_err(Error::from)
+}
+
+/// The account with id or email `key`.
+pub async fn find(db: &Db, key: &str) -> Result<Account> {
+    let row = sqlx::query(&format!(
+        "SELECT {ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.name = a.plan
+         WHERE a.id = $1 OR lower(a.email) = lower($1)"
+    ))
+    .bind(key)
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("no account with the id or email {key}")))?;
+    Ok(account_from_row(&row)?)
+}
+
 pub async fn set_plan(db: &Db, id: &str, plan_name: &str) -> Result<()> {
     plan(db, plan_name).await?;
     let done = sqlx::query("UPDATE accounts SET plan = $1 WHERE id = $2")

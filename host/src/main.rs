@@ -17,7 +17,9 @@ fn main() -> std::process::ExitCode {
             tracing_subscriber::EnvFilter::try_new(filter)
                 .unwrap_or_else(|_| "quire=info,warn".into()),
         )
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // Colour codes only for a person at a terminal, never into a file or a journal.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     // One JSON object per line for log collectors; each carries the request's span (its
     // id, method and route) like the text lines do.
     match format {

@@ -15,7 +15,7 @@ pub struct Server {
     pub database_url: Option<String>,
     child: Option<Child>,
     pub port: u16,
-    admin_port: u16,
+    pub admin_port: u16,
 }
 
 /// The compile cache every server and CLI run of this test process shares, as the
@@ -198,6 +198,12 @@ impl Server {
         for (k, v) in env {
             cmd.env(k, v);
         }
+        self.spawn_command(cmd);
+    }
+
+    /// Starts `cmd`, a `quire serve` listening on this server's port, and waits until it
+    /// accepts connections.
+    pub fn spawn_command(&mut self, mut cmd: Command) {
         self.child = Some(cmd.spawn().expect("starting quire serve"));
         let started = Instant::now();
         loop {

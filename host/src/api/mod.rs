@@ -206,6 +206,8 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         app.config.addr,
         app.config.admin_addr
     );
+    // So the links the CLI prints for this data directory point here.
+    crate::config::record_served_at(&app.config.data_dir, &app.config.base_url)?;
 
     if !crate::accounts::any_account(&app.db).await? {
         tracing::info!(

@@ -11,15 +11,20 @@ use crate::store::{BlobLocation, Blobs, Db};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum AdminCommand {
+    /// Accounts: make, list, show, move to another plan, sign in.
     #[command(subcommand)]
     Account(AccountCommand),
+    /// API credentials (client id and secret) of an account.
     #[command(subcommand)]
     Credential(CredentialCommand),
+    /// Plans: what an account may do, and how much.
     #[command(subcommand)]
     Plan(PlanCommand),
     /// Takes a document out of the bin.
     Restore {
+        /// The document's id.
         doc_id: String,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
@@ -30,22 +35,28 @@ pub enum AdminCommand {
     /// names) into DIR while the server runs. Again into the same DIR, only new blobs are
     /// copied. Postgres installations back up with pg_dump instead.
     Backup {
+        /// Where the copy goes (made if missing).
         dir: std::path::PathBuf,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
     /// Brings a backup made by `quire admin backup` back into the data directory
     /// (QUIRE_DATA, which must hold no database yet) and the blob store (QUIRE_BLOBS).
     RestoreBackup {
+        /// A directory `quire admin backup` wrote.
         dir: std::path::PathBuf,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
     /// Mail waiting to be sent (invitations, submission notices); `--all` adds sent mail
     /// and mail given up (refused for good by the relay, or not taken in 3 days).
     Outbox {
+        /// Also mail already sent or given up.
         #[arg(long)]
         all: bool,
+        /// Prints one JSON object instead of lines.
         #[arg(long)]
         json: bool,
     },
@@ -58,8 +69,10 @@ pub enum BlobsCommand {
     /// variables set. Blobs already there are skipped, each copy is checked against its
     /// name, and nothing is deleted: point `QUIRE_BLOBS` at the new store afterwards.
     Migrate {
+        /// The store to copy into: a directory, or s3://BUCKET[/PREFIX].
         #[arg(long)]
         to: String,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
@@ -145,30 +158,60 @@ pub async fn restore_backup(
 
 #[derive(clap::Subcommand, Debug)]
 pub enum AccountCommand {
+    /// Makes an account; prints its id.
     Create {
+        /// The account's email address (unique; sign-in links are mailed to it).
         #[arg(long)]
         email: String,
         /// A plan's name: a row of the plans table (free, pro and enterprise to begin with).
         #[arg(long)]
         plan: String,
+        /// Prints one JSON object (`{"id": ...}`) instead of a sentence.
         #[arg(long)]
         json: bool,
     },
+    /// Lists the accounts, oldest first: id, email, plan.
+    List {
+        /// Only accounts whose email contains this text.
+        #[arg(long)]
+        email: Option<String>,
+        /// Prints one JSON object instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Shows one account, found by its id or its email: plan, storage used, credentials.
+    Show {
+        /// The account's id or email address.
+        account: String,
+        /// Prints one JSON object instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Moves an account to another plan.
     SetPlan {
+        /// The account's id.
         id: String,
+        /// The plan's name.
         plan: String,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
+    /// Marks an account's email address as confirmed (as its confirmation link would).
     ConfirmEmail {
+        /// The account's id.
         id: String,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
     /// Prints a one-time sign-in link for the account's browser pages (valid 15 minutes;
-    /// counts against the account's sign-in links per hour like a mailed one).
+    /// counts against the account's sign-in links per hour like a mailed one), on the base
+    /// URL the server last started with on this data directory.
     LoginLink {
+        /// The account's id.
         id: String,
+        /// Prints one JSON object instead of the link.
         #[arg(long)]
         json: bool,
     },
@@ -178,29 +221,39 @@ pub enum AccountCommand {
 pub enum CredentialCommand {
     /// A new credential; its secret is shown once.
     Create {
+        /// The id of the account it acts for.
         #[arg(long)]
         account: String,
+        /// Space-separated scopes its tokens carry.
         #[arg(long, default_value = "documents:read documents:write")]
         scopes: String,
+        /// Prints one JSON object (`client_id`, `client_secret`) instead of lines.
         #[arg(long)]
         json: bool,
     },
     /// A new secret; the old one stays valid for 24 hours.
     Rotate {
+        /// The credential's client id.
         client_id: String,
+        /// Prints one JSON object instead of lines.
         #[arg(long)]
         json: bool,
     },
     /// Immediate: the credential and its tokens stop working.
     Revoke {
+        /// The credential's client id.
         client_id: String,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
     /// Narrows (or widens) the scopes; tokens already issued follow.
     SetScopes {
+        /// The credential's client id.
         client_id: String,
+        /// Space-separated scopes (documents:read, documents:write).
         scopes: String,
+        /// Prints one JSON object instead of a sentence.
         #[arg(long)]
         json: bool,
     },
@@ -208,15 +261,22 @@ pub enum CredentialCommand {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum PlanCommand {
-    /// Shows a plan's limits.
-    Show { name: String },
-    /// Changes a plan's limits; `none` removes a limit.
-    Set {
+    /// Shows a plan's limits, as JSON (sizes in bytes).
+    Show {
+        /// The plan's name.
         name: String,
+    },
+    /// Changes a plan's limits; `none` removes a limit. Prints the plan as JSON.
+    Set {
+        /// The plan's name.
+        name: String,
+        /// API calls an account may make per day (a number or `none`).
         #[arg(long)]
         daily_calls: Option<String>,
+        /// Bytes of documents an account may keep (a number of bytes or `none`).
         #[arg(long)]
         storage: Option<String>,
+        /// Largest file an account may send, in bytes.
         #[arg(long)]
         max_file: Option<i64>,
         /// Whether the plan may share forms by email.
@@ -258,6 +318,61 @@ pub async fn run(db: &Db, base_url: &str, cmd: AdminCommand) -> anyhow::Result<(
                 json,
                 json!({"account": id, "url": url, "expires_in": minutes * 60}),
                 format!("{url}\n(works once, within {minutes} minutes)"),
+            );
+        }
+        AdminCommand::Account(AccountCommand::List { email, json }) => {
+            let list = accounts::list(db, email.as_deref()).await?;
+            let rows: Vec<_> = list
+                .iter()
+                .map(|a| json!({"id": a.id, "email": a.email, "plan": a.plan.name}))
+                .collect();
+            let text = match list.is_empty() {
+                true => "no accounts".to_string(),
+                false => list
+                    .iter()
+                    .map(|a| format!("{}  {}  {}", a.id, a.email, a.plan.name))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            };
+            say(json, json!({"accounts": rows}), text);
+        }
+        AdminCommand::Account(AccountCommand::Show { account, json }) => {
+            let a = accounts::find(db, &account).await?;
+            let credentials = accounts::credentials(db, &a.id).await?;
+            let live: Vec<_> = credentials
+                .iter()
+                .map(
+                    |c| json!({"client_id": c.client_id, "scopes": c.scopes, "revoked": c.revoked}),
+                )
+                .collect();
+            let mut lines = vec![
+                format!("account {}", a.id),
+                format!(
+                    "email {}{}",
+                    a.email,
+                    if a.email_confirmed {
+                        " (confirmed)"
+                    } else {
+                        ""
+                    }
+                ),
+                format!("plan {}", a.plan.name),
+                format!("storage used {} bytes", a.storage_used),
+            ];
+            lines.extend(credentials.iter().map(|c| {
+                format!(
+                    "credential {} ({}){}",
+                    c.client_id,
+                    c.scopes.join(" "),
+                    if c.revoked { ", revoked" } else { "" }
+                )
+            }));
+            say(
+                json,
+                json!({"id": a.id, "email": a.email, "email_confirmed": a.email_confirmed,
+                       "plan": a.plan.name, "storage_used": a.storage_used,
+                       "retention_days": a.retention_days, "credentials": live}),
+                lines.join("\n"),
             );
         }
         AdminCommand::Account(AccountCommand::Create { email, plan, json }) => {

@@ -18,7 +18,7 @@ pub enum FontsCommand {
     },
     /// The font each character of TEXT (each distinct one, once) is drawn with in a run of
     /// the given style: the standard PDF font when it has the character, else the library
-    /// face (family, style, file), else none (a PDF shows `?`).
+    /// face (family, style, file), else none (drawn as the missing-glyph box).
     Which {
         /// The characters to explain, e.g. a line copied from the document.
         text: String,
@@ -176,7 +176,9 @@ fn which_text(choices: &[Choice]) -> String {
                 file_label(&face.path, face.index),
                 face.from.label()
             ),
-            (None, None) => "none: no installed font has it (a PDF shows `?`)".to_string(),
+            (None, None) => {
+                "none: no installed font has it (drawn as the missing-glyph box)".to_string()
+            }
         };
         out.push_str(&format!("{:<8}  {}  {}  {font}\n", c.code, c.ch, c.script));
     }

@@ -77,7 +77,8 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
     }
     match &cli.command {
         Command::Admin(admin::AdminCommand::Backup { dir, json }) => {
-            return admin::backup(&config, dir, *json).await
+            config.require_database()?;
+            return admin::backup(&config, dir, *json).await;
         }
         // Before anything opens (and so creates) the database it restores.
         Command::Admin(admin::AdminCommand::RestoreBackup { dir, json }) => {
@@ -86,10 +87,10 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
         _ => {}
     }
     if let Command::Admin(cmd) = cli.command {
-        // Accounts need the database only, not the converters.
-        crate::store::open_data_dir(&config.data_dir)?;
+        // Accounts need the database only, not the converters; and the one the server made.
+        config.require_database()?;
         let db = crate::store::Db::open(config.database_url.as_deref(), &config.data_dir).await?;
-        return admin::run(&db, &config.base_url, cmd).await;
+        return admin::run(&db, &config.link_base_url(), cmd).await;
     }
     let app = App::open(config).await?;
     match cli.command {

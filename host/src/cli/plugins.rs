@@ -11,23 +11,34 @@ use crate::app::App;
 pub enum PluginsCommand {
     /// Every installed version; `*` marks the active one.
     List {
+        /// Prints one JSON object instead of the table.
         #[arg(long)]
         json: bool,
     },
     /// Vets a component (describe, smoke test), stores it and makes it active.
     Install {
+        /// The component: a .wasm file built for wasm32-wasip2 against the converter WIT.
         file: PathBuf,
         /// Store it without making it active.
         #[arg(long)]
         no_activate: bool,
     },
     /// Makes an installed version the active one.
-    Activate { spec: String },
+    Activate {
+        /// NAME@VERSION, as `quire plugins list` shows it.
+        spec: String,
+    },
     /// Reactivates the version that was active before the current one.
-    Rollback { name: String },
+    Rollback {
+        /// The converter's name.
+        name: String,
+    },
     /// Takes a converter out of service (its formats stop being readable or servable on
     /// every host); its versions stay installed, and `rollback` brings the last one back.
-    Deactivate { name: String },
+    Deactivate {
+        /// The converter's name.
+        name: String,
+    },
     /// Starts a converter crate of your own (a CSV importer to edit) in DIR/NAME, built
     /// against the SDK with `cargo build --release --target wasm32-wasip2`.
     New {

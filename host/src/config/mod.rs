@@ -2,7 +2,7 @@
 //! `settings`) with the embedded defaults `make run` relies on.
 
 use std::net::{IpAddr, SocketAddr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -223,7 +223,7 @@ impl Config {
                 .unwrap_or("localhost");
             format!("quire@{host}")
         });
-        let data_dir = s.data.clone();
+        let data_dir = given(&s.data).cloned().unwrap_or_else(default_data_dir);
         let cache_dir = given(&s.cache_dir)
             .cloned()
             .unwrap_or_else(|| data_dir.join("cache"));
@@ -311,6 +311,77 @@ fn require_base_url(s: &Settings) -> anyhow::Result<()> {
 }
 
 /// `make build` copies the plugins to `target/plugins`, beside `target/release/quire`.
+/// The checkout a binary built by cargo runs from (`CHECKOUT/target/PROFILE/quire`), if
+/// this is one. `current_exe` resolves symbolic links, so a `quire` linked onto `PATH` finds
+/// it too.
+fn checkout_of_binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let target = exe.parent()?.parent()?;
+    if target.file_name()? != "target" {
+        return None;
+    }
+    let root = target.parent()?;
+    root.join("Cargo.toml")
+        .is_file()
+        .then(|| root.to_path_buf())
+}
+
+/// `data` in the checkout the binary was built in: every command of that build, run from any
+/// directory, works on the data `make run` serves. A binary installed elsewhere uses
+/// `./data` (the systemd unit and the container set `QUIRE_DATA`).
+fn default_data_dir() -> PathBuf {
+    checkout_of_binary().map_or_else(|| PathBuf::from("data"), |root| root.join("data"))
+}
+
+/// The file in a data directory where the server that last started on it wrote its base
+/// URL, for the links the CLI prints.
+const SERVED_AT: &str = "served-at";
+
+/// Records `base_url` as where this data directory is served.
+pub fn record_served_at(data_dir: &Path, base_url: &str) -> anyhow::Result<()> {
+    let path = data_dir.join(SERVED_AT);
+    std::fs::write(&path, format!("{base_url}\n"))
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+impl Config {
+    /// The base URL of links the CLI prints (`quire admin account login-link`): the
+    /// configured one when `QUIRE_BASE_URL` or `QUIRE_ADDR` is set, else the one the server
+    /// last started on this data directory recorded, so a link points where it listens.
+    pub fn link_base_url(&self) -> String {
+        let configured = ["QUIRE_BASE_URL", "QUIRE_ADDR"]
+            .iter()
+            .any(|v| std::env::var_os(v).is_some());
+        let recorded = || {
+            std::fs::read_to_string(self.data_dir.join(SERVED_AT))
+                .ok()
+                .map(|s| s.trim().to_string())
+                .filter(|s| s.starts_with("http://") || s.starts_with("https://"))
+        };
+        match configured {
+            true => self.base_url.clone(),
+            false => recorded().unwrap_or_else(|| self.base_url.clone()),
+        }
+    }
+
+    /// Refuses when this installation has no database yet, naming where it looked: an admin
+    /// command run against the wrong data directory must not quietly create a new one.
+    pub fn require_database(&self) -> anyhow::Result<()> {
+        if self.database_url.is_some() {
+            return Ok(());
+        }
+        let db = self.data_dir.join(crate::store::SQLITE_FILE);
+        if db.is_file() {
+            return Ok(());
+        }
+        let dir = std::path::absolute(&self.data_dir).unwrap_or_else(|_| self.data_dir.clone());
+        anyhow::bail!(
+            "no Quire database in {}: start the server first (`make run`, or `quire serve`), or set QUIRE_DATA to the data directory it serves",
+            dir.display()
+        )
+    }
+}
+
 fn default_plugins_dir() -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe()?;
     let target = exe

@@ -68,14 +68,9 @@ pub struct Settings {
     )]
     pub drain_secs: u64,
 
-    /// Data directory: the SQLite database, blobs, the compiled-component cache.
-    #[arg(
-        long,
-        env = "QUIRE_DATA",
-        default_value = "data",
-        help_heading = "Storage"
-    )]
-    pub data: PathBuf,
+    /// Data directory: the SQLite database, blobs, the compiled-component cache [default: data in the checkout the binary was built in (so the CLI finds `make run`'s from any directory), else ./data].
+    #[arg(long, env = "QUIRE_DATA", help_heading = "Storage")]
+    pub data: Option<PathBuf>,
     /// postgres://USER:PASSWORD@HOST/DB for several hosts sharing one database [default: SQLite in --data].
     #[arg(
         long,

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use super::{now, pins, Backend, Blobs, Db};
 
-const DATABASE: &str = "quire.db";
+const DATABASE: &str = super::SQLITE_FILE;
 const MANIFEST: &str = "backup.json";
 
 /// What a backup or a restore copied.

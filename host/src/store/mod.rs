@@ -18,6 +18,9 @@ use sqlx::{AnyPool, Executor};
 
 /// Creates the data directory readable by this user only (it holds the database, the
 /// blobs and the operator token), and narrows an existing one to that.
+/// The embedded database's file in the data directory.
+pub const SQLITE_FILE: &str = "quire.db";
+
 pub fn open_data_dir(path: &Path) -> anyhow::Result<()> {
     let context = || format!("creating the data directory {}", path.display());
     #[cfg(unix)]
@@ -103,7 +106,7 @@ impl Db {
         sqlx::any::install_default_drivers();
         let url = match url {
             Some(u) => u.to_string(),
-            None => format!("sqlite://{}?mode=rwc", data_dir.join("quire.db").display()),
+            None => format!("sqlite://{}?mode=rwc", data_dir.join(SQLITE_FILE).display()),
         };
         let backend = if url.starts_with("postgres") {
             Backend::Postgres
