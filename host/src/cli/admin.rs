@@ -339,7 +339,7 @@ pub async fn run(db: &Db, base_url: &str, cmd: AdminCommand) -> anyhow::Result<(
         AdminCommand::Account(AccountCommand::Show { account, json }) => {
             let a = accounts::find(db, &account).await?;
             let credentials = accounts::credentials(db, &a.id).await?;
-            let live: Vec<_> = credentials
+            let listed: Vec<_> = credentials
                 .iter()
                 .map(
                     |c| json!({"client_id": c.client_id, "scopes": c.scopes, "revoked": c.revoked}),
@@ -371,7 +371,7 @@ pub async fn run(db: &Db, base_url: &str, cmd: AdminCommand) -> anyhow::Result<(
                 json,
                 json!({"id": a.id, "email": a.email, "email_confirmed": a.email_confirmed,
                        "plan": a.plan.name, "storage_used": a.storage_used,
-                       "retention_days": a.retention_days, "credentials": live}),
+                       "retention_days": a.retention_days, "credentials": listed}),
                 lines.join("\n"),
             );
         }

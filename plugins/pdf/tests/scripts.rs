@@ -111,15 +111,11 @@ fn arabic_hindi_and_chinese_come_back_from_embedded_subsets() {
 #[test]
 fn a_character_no_font_has_is_a_visible_box_that_reads_back_as_itself() {
     with_fonts();
-    let mut doc = Document::new(Kind::Pdf);
-    let mut page = Page::new(595.0, 842.0);
-    page.shapes.push(text_box(
-        "t",
+    let doc = one_line_page(
+        "box \u{10FFFD} here",
         Rect::new(50.0, 50.0, 495.0, 30.0),
-        vec![run("box \u{10FFFD} here", FontFamily::Helvetica, 14.0)],
-        Align::Left,
-    ));
-    doc.pages.push(page);
+        14.0,
+    );
     let (path, out) = export_checked(&request(doc, vec![]), "scripts-box");
     assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
     assert!(
@@ -287,15 +283,7 @@ fn a_letter_and_its_combining_marks_are_shaped_as_one_cluster() {
             );
         }
     }
-    let mut doc = Document::new(Kind::Pdf);
-    let mut page = Page::new(595.0, 842.0);
-    page.shapes.push(text_box(
-        "t",
-        Rect::new(50.0, 50.0, 495.0, 30.0),
-        vec![run(decomposed, FontFamily::Helvetica, 14.0)],
-        Align::Left,
-    ));
-    doc.pages.push(page);
+    let doc = one_line_page(decomposed, Rect::new(50.0, 50.0, 495.0, 30.0), 14.0);
     let (path, out) = export_checked(&request(doc, vec![]), "scripts-marks");
     assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     let text = text_of(&path, None);
@@ -399,15 +387,11 @@ fn a_viewer_can_type_an_answer_in_the_forms_script() {
 #[test]
 fn a_face_drawn_as_standard_and_library_font_is_embedded_once() {
     with_fonts();
-    let mut doc = Document::new(Kind::Pdf);
-    let mut page = Page::new(595.0, 842.0);
-    page.shapes.push(text_box(
-        "t",
+    let doc = one_line_page(
+        "Việt Nam, Ελλάδα, Россия",
         Rect::new(50.0, 50.0, 400.0, 40.0),
-        vec![run("Việt Nam, Ελλάδα, Россия", FontFamily::Helvetica, 12.0)],
-        Align::Left,
-    ));
-    doc.pages.push(page);
+        12.0,
+    );
     let (path, out) = export_checked(&request(doc, vec![]), "shared-face");
     let raw = String::from_utf8_lossy(&out.bytes);
     // `/Length1` is a TrueType program stream's own key (both descriptors name it).
@@ -426,4 +410,18 @@ fn a_face_drawn_as_standard_and_library_font_is_embedded_once() {
     );
     let text = text_of(&path, Some(1));
     assert!(text.contains("Việt Nam, Ελλάδα, Россия"), "{text}");
+}
+
+/// An A4 document whose one text box holds `text` in Helvetica at `size`.
+fn one_line_page(text: &str, frame: Rect, size: f64) -> Document {
+    let mut doc = Document::new(Kind::Pdf);
+    let mut page = Page::new(595.0, 842.0);
+    page.shapes.push(text_box(
+        "t",
+        frame,
+        vec![run(text, FontFamily::Helvetica, size)],
+        Align::Left,
+    ));
+    doc.pages.push(page);
+    doc
 }
