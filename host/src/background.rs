@@ -2,8 +2,9 @@
 //! other hosts (or the CLI) change in the database, giving back the daily calls a lease
 //! did not spend (`usage::Allowance`), and housekeeping (the bin past its
 //! retention, tokens, sessions and sign-in links long expired, blobs nothing names, compiled
-//! artifacts of earlier builds). Mail has its own sender
-//! (`mail::spawn_sender`), which the server stops with its listeners.
+//! artifacts of earlier builds, webhook deliveries a month old). Mail and webhooks have
+//! their own senders (`mail::spawn_sender`, `webhooks::spawn_sender`), which the server
+//! stops with its listeners.
 
 use std::time::Duration;
 
@@ -56,6 +57,11 @@ async fn housekeeping(app: &App) {
     }
     if let Err(e) = crate::sessions::purge_expired(&app.db).await {
         tracing::warn!("purging sessions and sign-in links: {e:#}");
+    }
+    match crate::webhooks::purge_old(&app.db).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("forgot {n} webhook deliveries done with over 30 days ago"),
+        Err(e) => tracing::warn!("forgetting old webhook deliveries: {e:#}"),
     }
     match crate::store::sweep(&app.db, &app.blobs).await {
         Ok(0) => {}

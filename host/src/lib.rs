@@ -20,3 +20,4 @@ pub mod sessions;
 pub mod store;
 pub mod throttle;
 pub mod usage;
+pub mod webhooks;

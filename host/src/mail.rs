@@ -227,19 +227,13 @@ fn transport(
     Ok(builder.build())
 }
 
-/// This process, as the holder of outbox claims.
-fn claimant() -> &'static str {
-    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    ID.get_or_init(|| format!("{:016x}", rand::random::<u64>()))
-}
-
 /// Gives back the claims this process holds, so another host sends that mail at once
 /// instead of after the claim lapses (on a graceful stop).
 pub async fn release_claims(db: &Db) -> Result<u64> {
     Ok(sqlx::query(
         "UPDATE outbox SET claimed_until = NULL, claimed_by = NULL WHERE claimed_by = $1 AND sent_at IS NULL",
     )
-    .bind(claimant())
+    .bind(crate::store::claimant())
     .execute(&db.pool)
     .await?
     .rows_affected())
@@ -301,7 +295,7 @@ async fn send_due(
              AND (claimed_until IS NULL OR claimed_until < $4)",
         )
         .bind(at + CLAIM)
-        .bind(claimant())
+        .bind(crate::store::claimant())
         .bind(&id)
         .bind(at)
         .execute(&db.pool)

@@ -32,3 +32,4 @@ mod service;
 mod soak;
 mod text;
 mod uploads;
+mod webhooks;

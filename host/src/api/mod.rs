@@ -21,6 +21,7 @@ mod responses;
 mod routes;
 mod service;
 mod tls;
+mod webhooks;
 
 pub use meta::Formats;
 pub use openapi::document as openapi_document;
@@ -220,6 +221,11 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let mailer =
         crate::mail::spawn_sender(app.db.clone(), app.config.mail.clone(), stopping.clone())?;
+    let webhook_sender = crate::webhooks::spawn_sender(
+        app.db.clone(),
+        app.config.webhooks.clone(),
+        stopping.clone(),
+    )?;
 
     let (db, drain, allowance) = (app.db.clone(), app.config.drain, app.allowance.clone());
     let tls_files = (app.config.tls.clone(), app.config.admin_tls.clone());
@@ -250,6 +256,9 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     if let Some(mailer) = mailer {
         let _ = tokio::time::timeout(Duration::from_secs(5), mailer).await;
     }
+    // An attempt in flight ends within its own 15 s; past 5 s its claim is given back
+    // below and the delivery is made again by another host (at least once).
+    let _ = tokio::time::timeout(Duration::from_secs(5), webhook_sender).await;
     if let Err(e) = allowance.release_older_than(&db, Duration::ZERO).await {
         tracing::warn!("giving back unspent daily calls: {e:#}");
     }
@@ -257,6 +266,11 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
         Ok(0) => {}
         Ok(n) => tracing::info!("gave back {n} outbox claims"),
         Err(e) => tracing::warn!("giving back outbox claims: {e:#}"),
+    }
+    match crate::webhooks::release_claims(&db).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("gave back {n} webhook delivery claims"),
+        Err(e) => tracing::warn!("giving back webhook delivery claims: {e:#}"),
     }
     tracing::info!("stopped");
     Ok(())

@@ -4,7 +4,7 @@
 
 use axum::routing::{delete, get, patch, post, put, MethodRouter};
 
-use super::{documents, forms, meta, responses};
+use super::{documents, forms, meta, responses, webhooks};
 use crate::app::App;
 
 /// What an operation reads from its request body, for the OpenAPI document.
@@ -272,6 +272,52 @@ pub static ROUTES: &[Route] = &[
         Nothing,
         || delete(responses::remove_share),
     ).gives(json::<a::Shares>).reads(describe::<queries::ShareRemove>),
+    route(
+        "POST",
+        "/api/v1/webhooks",
+        "Register a webhook endpoint (url, events); its secret is in this answer only",
+        201,
+        Takes::Json(json::<webhooks::NewWebhook>),
+        || post(webhooks::create),
+    ).gives(json::<webhooks::WebhookAnswer>),
+    route("GET", "/api/v1/webhooks", "The account's webhook endpoints", 200, Nothing, || {
+        get(webhooks::list)
+    }).gives(json::<webhooks::WebhookList>),
+    route("GET", "/api/v1/webhooks/{id}", "One webhook endpoint", 200, Nothing, || {
+        get(webhooks::one)
+    }).gives(json::<webhooks::WebhookAnswer>),
+    route(
+        "DELETE",
+        "/api/v1/webhooks/{id}",
+        "Delete a webhook endpoint and its delivery log",
+        200,
+        Nothing,
+        || delete(webhooks::delete),
+    ).gives(json::<webhooks::WebhookDeleted>),
+    route(
+        "POST",
+        "/api/v1/webhooks/{id}/secret",
+        "Rotate the endpoint's secret (the old one signs too for a day)",
+        200,
+        Nothing,
+        || post(webhooks::rotate),
+    ).gives(json::<webhooks::WebhookAnswer>),
+    route(
+        "GET",
+        "/api/v1/webhooks/{id}/deliveries",
+        "The endpoint's latest 100 deliveries, newest first",
+        200,
+        Nothing,
+        || get(webhooks::deliveries),
+    ).gives(json::<webhooks::DeliveryLog>),
+    route(
+        "POST",
+        "/api/v1/webhooks/{id}/test",
+        "Send the endpoint a webhook.test event",
+        202,
+        Nothing,
+        || post(webhooks::send_test),
+    ).gives(json::<webhooks::TestQueued>),
 ];
 
 /// The API's routes, each path's methods merged into one axum route.

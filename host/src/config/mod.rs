@@ -1,7 +1,7 @@
 //! The running configuration, made from the settings (flags or environment, see
 //! `settings`) with the embedded defaults `make run` relies on.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -10,7 +10,10 @@ use anyhow::Context;
 use crate::runtime::Limits;
 use crate::store::BlobLocation;
 
+pub mod addresses;
 mod settings;
+
+pub use addresses::AddressBlocks;
 pub use settings::{LogFormat, Settings};
 
 #[derive(Debug, Clone)]
@@ -30,7 +33,7 @@ pub struct Config {
     /// Base of the links in responses and mail (`QUIRE_BASE_URL`, else the listen address).
     pub base_url: String,
     /// `QUIRE_TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For` is believed.
-    pub trust_proxy: TrustedProxies,
+    pub trust_proxy: AddressBlocks,
     /// Where `make build` put the plugins to install on a fresh data directory.
     pub plugins_dir: PathBuf,
     /// The compile cache (`QUIRE_CACHE_DIR`, default `$QUIRE_DATA/cache`).
@@ -45,6 +48,7 @@ pub struct Config {
     pub workers: usize,
     pub max_waiting: usize,
     pub mail: MailConfig,
+    pub webhooks: WebhookConfig,
     /// Bytes of request bodies held in memory at once, across every request.
     pub body_memory: u64,
     /// How long a request body may pause between two pieces before it is dropped.
@@ -82,64 +86,6 @@ pub struct TlsFiles {
     pub key: PathBuf,
 }
 
-/// Addresses and CIDR blocks, comma-separated: `127.0.0.1, 10.0.0.0/8, ::1`.
-#[derive(Debug, Clone, Default)]
-pub struct TrustedProxies(Vec<(IpAddr, u8)>);
-
-impl TrustedProxies {
-    pub fn parse(list: &str) -> anyhow::Result<TrustedProxies> {
-        let mut blocks = Vec::new();
-        for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-            let (addr, bits) = match item.split_once('/') {
-                Some((a, b)) => (a, Some(b)),
-                None => (item, None),
-            };
-            let addr: IpAddr = addr
-                .parse()
-                .map_err(|e| anyhow::anyhow!("QUIRE_TRUST_PROXY `{item}`: {e}"))?;
-            let max = if addr.is_ipv4() { 32 } else { 128 };
-            let bits = match bits {
-                Some(b) => b
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|b| *b <= max)
-                    .ok_or_else(|| anyhow::anyhow!("QUIRE_TRUST_PROXY `{item}`: bad prefix"))?,
-                None => max,
-            };
-            blocks.push((canonical(addr), bits));
-        }
-        Ok(TrustedProxies(blocks))
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        let ip = canonical(ip);
-        self.0.iter().any(|&(block, bits)| match (block, ip) {
-            (IpAddr::V4(b), IpAddr::V4(a)) => {
-                let mask = u32::MAX.checked_shl(32 - bits as u32).unwrap_or(0);
-                u32::from(b) & mask == u32::from(a) & mask
-            }
-            (IpAddr::V6(b), IpAddr::V6(a)) => {
-                let mask = u128::MAX.checked_shl(128 - bits as u32).unwrap_or(0);
-                u128::from(b) & mask == u128::from(a) & mask
-            }
-            _ => false,
-        })
-    }
-}
-
-/// An IPv4 address in IPv6 clothing (`::ffff:10.0.0.1`, as dual-stack sockets report it)
-/// is the IPv4 address.
-fn canonical(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(ip),
-        v4 => v4,
-    }
-}
-
 /// Both of a pair of files, or neither.
 fn tls_files(
     cert: &Option<PathBuf>,
@@ -169,6 +115,23 @@ pub struct MailConfig {
     /// Longest wait between two attempts at one message (`QUIRE_MAIL_RETRY_MAX_SECS`).
     pub retry_max: Duration,
     /// How often the outbox is looked at (`QUIRE_MAIL_POLL_MS`).
+    pub poll: Duration,
+}
+
+/// Webhook deliveries (see `webhooks`).
+#[derive(Debug, Clone)]
+pub struct WebhookConfig {
+    /// `QUIRE_WEBHOOK_ALLOW`: private addresses receivers may have, reached over HTTP too.
+    pub allow: AddressBlocks,
+    /// `QUIRE_WEBHOOK_CA`: PEM certificates of a private CA receivers' certificates chain to.
+    pub ca: Option<PathBuf>,
+    /// Wait before the second attempt (`QUIRE_WEBHOOK_RETRY_FIRST_MS`).
+    pub retry_first: Duration,
+    /// Longest wait between attempts (`QUIRE_WEBHOOK_RETRY_MAX_SECS`).
+    pub retry_max: Duration,
+    /// A delivery not taken in this long is given up (`QUIRE_WEBHOOK_GIVE_UP_SECS`).
+    pub give_up: Duration,
+    /// How often due deliveries are read (`QUIRE_WEBHOOK_POLL_MS`).
     pub poll: Duration,
 }
 
@@ -242,7 +205,10 @@ impl Config {
             database_url: given_string(&s.database_url),
             blobs,
             base_url,
-            trust_proxy: TrustedProxies::parse(s.trust_proxy.as_deref().unwrap_or(""))?,
+            trust_proxy: AddressBlocks::parse(
+                "QUIRE_TRUST_PROXY",
+                s.trust_proxy.as_deref().unwrap_or(""),
+            )?,
             plugins_dir: match given(&s.plugins_dir) {
                 Some(d) => d.clone(),
                 None => default_plugins_dir().context("finding the plugin directory")?,
@@ -264,6 +230,17 @@ impl Config {
                 from: mail_from,
                 retry_max: Duration::from_secs(s.mail_retry_max_secs),
                 poll: Duration::from_millis(s.mail_poll_ms),
+            },
+            webhooks: WebhookConfig {
+                allow: AddressBlocks::parse(
+                    "QUIRE_WEBHOOK_ALLOW",
+                    s.webhook_allow.as_deref().unwrap_or(""),
+                )?,
+                ca: given(&s.webhook_ca).cloned(),
+                retry_first: Duration::from_millis(s.webhook_retry_first_ms.max(1)),
+                retry_max: Duration::from_secs(s.webhook_retry_max_secs.max(1)),
+                give_up: Duration::from_secs(s.webhook_give_up_secs),
+                poll: Duration::from_millis(s.webhook_poll_ms.max(1)),
             },
             body_memory: s.body_memory_mb << 20,
             body_idle: Duration::from_secs(s.body_idle_secs),
@@ -394,23 +371,6 @@ fn default_plugins_dir() -> anyhow::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn trusted_proxies_match_addresses_and_blocks() {
-        let t = TrustedProxies::parse("127.0.0.1, 10.0.0.0/8,fd00::/16").unwrap();
-        let has = |a: &str| t.contains(a.parse().unwrap());
-        assert!(has("127.0.0.1") && has("::ffff:127.0.0.1"));
-        assert!(!has("127.0.0.2"));
-        assert!(has("10.200.3.4") && !has("11.0.0.1"));
-        assert!(has("fd00:1::5") && !has("fd01::5"));
-        assert!(TrustedProxies::parse("0.0.0.0/0")
-            .unwrap()
-            .contains("8.8.8.8".parse().unwrap()));
-        assert!(TrustedProxies::parse("").unwrap().is_empty());
-        for bad in ["10.0.0.0/33", "proxy.local", "10.0.0.1/x"] {
-            assert!(TrustedProxies::parse(bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn mailed_or_proxied_links_need_a_configured_base_url() {

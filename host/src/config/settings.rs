@@ -234,6 +234,47 @@ pub struct Settings {
     )]
     pub mail_poll_ms: u64,
 
+    /// Addresses and CIDR blocks webhooks may reach although they are private, loopback or
+    /// link-local (comma-separated), over plain HTTP too [default: none, public HTTPS only].
+    #[arg(long, env = "QUIRE_WEBHOOK_ALLOW", help_heading = "Webhooks")]
+    pub webhook_allow: Option<String>,
+    /// PEM certificates a receiver's certificate may chain to, besides the public roots.
+    #[arg(long, env = "QUIRE_WEBHOOK_CA", help_heading = "Webhooks")]
+    pub webhook_ca: Option<PathBuf>,
+    /// Wait before the second attempt at a delivery, in milliseconds; each later wait is six
+    /// times longer, up to --webhook-retry-max-secs.
+    #[arg(
+        long,
+        env = "QUIRE_WEBHOOK_RETRY_FIRST_MS",
+        default_value_t = 5000,
+        help_heading = "Webhooks"
+    )]
+    pub webhook_retry_first_ms: u64,
+    /// Longest wait between two attempts at a delivery, in seconds.
+    #[arg(
+        long,
+        env = "QUIRE_WEBHOOK_RETRY_MAX_SECS",
+        default_value_t = 36_000,
+        help_heading = "Webhooks"
+    )]
+    pub webhook_retry_max_secs: u64,
+    /// How long a delivery is retried before it is given up, in seconds.
+    #[arg(
+        long,
+        env = "QUIRE_WEBHOOK_GIVE_UP_SECS",
+        default_value_t = 86_400,
+        help_heading = "Webhooks"
+    )]
+    pub webhook_give_up_secs: u64,
+    /// How often the deliveries waiting are read, in milliseconds.
+    #[arg(
+        long,
+        env = "QUIRE_WEBHOOK_POLL_MS",
+        default_value_t = 1000,
+        help_heading = "Webhooks"
+    )]
+    pub webhook_poll_ms: u64,
+
     /// Log levels, in tracing's filter syntax (e.g. quire=debug,info).
     #[arg(
         long,

@@ -7,7 +7,8 @@ use sqlx::Row;
 
 use super::{get, model_and_assets, purge, row_to_doc, Content, DocRow, DOC_COLUMNS};
 use crate::error::{Error, Result};
-use crate::store::{now, Blobs, Db};
+use crate::store::{now, Blobs, Db, Tx};
+use crate::webhooks::{self, Event};
 
 /// One stored version of a document.
 #[derive(Debug, Clone)]
@@ -155,18 +156,75 @@ pub async fn binned(db: &Db, account_id: &str, limit: i64) -> Result<(i64, Vec<B
     Ok((total, binned))
 }
 
-/// Takes one of the account's documents out of the bin.
-pub async fn restore_own(db: &Db, account_id: &str, id: &str) -> Result<()> {
-    let done = sqlx::query(
-        "UPDATE documents SET binned_at = NULL WHERE id = $1 AND account_id = $2 AND binned_at IS NOT NULL",
-    )
+/// What a webhook event says of a document, from a row `RETURNING` [`EVENT_COLUMNS`].
+const EVENT_COLUMNS: &str = "account_id, id, kind, title, version";
+
+fn event_data(row: &sqlx::any::AnyRow) -> Result<(String, serde_json::Value)> {
+    Ok((
+        row.try_get("account_id")?,
+        serde_json::json!({
+            "id": row.try_get::<String, _>("id")?,
+            "kind": row.try_get::<String, _>("kind")?,
+            "title": row.try_get::<String, _>("title")?,
+            "version": row.try_get::<i64, _>("version")?,
+        }),
+    ))
+}
+
+/// Moves a document to the bin; it is kept for the account's retention days.
+pub async fn bin(db: &Db, account_id: &str, id: &str) -> Result<()> {
+    let mut tx = db.begin().await?;
+    if !bin_in(&mut tx, account_id, id).await? {
+        return Err(Error::NotFound(format!("no document {id}")));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// [`bin`] inside the caller's transaction; false when there was no such document out of
+/// the bin.
+pub async fn bin_in(tx: &mut Tx<'_>, account_id: &str, id: &str) -> Result<bool> {
+    let row = sqlx::query(&format!(
+        "UPDATE documents SET binned_at = $1 WHERE id = $2 AND account_id = $3 AND binned_at IS NULL
+         RETURNING {EVENT_COLUMNS}"
+    ))
+    .bind(now())
     .bind(id)
     .bind(account_id)
-    .execute(&db.pool)
+    .fetch_optional(&mut **tx)
     .await?;
-    if done.rows_affected() == 0 {
-        return Err(Error::NotFound(format!("no binned document {id}")));
-    }
+    let Some(row) = row else {
+        return Ok(false);
+    };
+    let (_, data) = event_data(&row)?;
+    webhooks::emit(tx, account_id, Event::DocumentBinned, data).await?;
+    Ok(true)
+}
+
+/// Takes one of the account's documents out of the bin.
+pub async fn restore_own(db: &Db, account_id: &str, id: &str) -> Result<()> {
+    unbin(db, id, Some(account_id)).await
+}
+
+/// Takes a document out of the bin (an operator action).
+pub async fn restore(db: &Db, id: &str) -> Result<()> {
+    unbin(db, id, None).await
+}
+
+async fn unbin(db: &Db, id: &str, account_id: Option<&str>) -> Result<()> {
+    let mut tx = db.begin().await?;
+    let row = sqlx::query(&format!(
+        "UPDATE documents SET binned_at = NULL WHERE id = $1 AND ($2 IS NULL OR account_id = $2)
+         AND binned_at IS NOT NULL RETURNING {EVENT_COLUMNS}"
+    ))
+    .bind(id)
+    .bind(account_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("no binned document {id}")))?;
+    let (owner, data) = event_data(&row)?;
+    webhooks::emit(&mut tx, &owner, Event::DocumentRestored, data).await?;
+    tx.commit().await?;
     Ok(())
 }
 

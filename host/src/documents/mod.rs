@@ -9,10 +9,12 @@ use crate::error::{Error, Result};
 use crate::store::{now, Blobs, Db, Pin};
 
 use crate::store::Tx;
+use crate::webhooks::{self, Event};
 
 mod history;
 pub use history::{
-    binned, load_version, purge_now, restore_own, version_content, versions, Binned, VersionRow,
+    bin, bin_in, binned, load_version, purge_now, restore, restore_own, version_content, versions,
+    Binned, VersionRow,
 };
 
 /// A document as the API lists it.
@@ -26,6 +28,18 @@ pub struct DocRow {
     pub version: i64,
     pub created: f64,
     pub updated: f64,
+}
+
+impl DocRow {
+    /// What a webhook event about the document says of it.
+    pub fn event_data(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "kind": self.kind.as_str(),
+            "title": self.title,
+            "version": self.version,
+        })
+    }
 }
 
 /// Whose storage a write is charged to, and the quota it must stay within.
@@ -384,7 +398,7 @@ pub async fn create_in(
     .execute(&mut **tx)
     .await?;
     insert_version(tx, &id, FIRST_VERSION, staged, at).await?;
-    Ok(DocRow {
+    let row = DocRow {
         id,
         title: staged.title.clone(),
         kind,
@@ -393,7 +407,9 @@ pub async fn create_in(
         version: FIRST_VERSION,
         created: at,
         updated: at,
-    })
+    };
+    webhooks::emit(tx, account_id, Event::DocumentCreated, row.event_data()).await?;
+    Ok(row)
 }
 
 /// A new version of an existing document of `kind`. `expected` (from If-Match) must be
@@ -485,14 +501,16 @@ pub async fn replace_in(
     }
     charge_storage(tx, account_id, staged.written.size, quota).await?;
     insert_version(tx, id, version, staged, at).await?;
-    Ok(DocRow {
+    let row = DocRow {
         title: staged.title.clone(),
         pages: staged.pages,
         shapes: staged.shapes,
         version,
         updated: at,
         ..current.clone()
-    })
+    };
+    webhooks::emit(tx, account_id, Event::DocumentReplaced, row.event_data()).await?;
+    Ok(row)
 }
 
 /// A document of the account that is not in the bin. Anyone else's is "not found".
@@ -625,34 +643,6 @@ fn like_escaped(text: &str) -> String {
         out.push(c);
     }
     out
-}
-
-/// Moves a document to the bin; it is kept for the account's retention days.
-pub async fn bin(db: &Db, account_id: &str, id: &str) -> Result<()> {
-    let done = sqlx::query("UPDATE documents SET binned_at = $1 WHERE id = $2 AND account_id = $3 AND binned_at IS NULL")
-        .bind(now())
-        .bind(id)
-        .bind(account_id)
-        .execute(&db.pool)
-        .await?;
-    if done.rows_affected() == 0 {
-        return Err(Error::NotFound(format!("no document {id}")));
-    }
-    Ok(())
-}
-
-/// Takes a document out of the bin (an operator action).
-pub async fn restore(db: &Db, id: &str) -> Result<()> {
-    let done = sqlx::query(
-        "UPDATE documents SET binned_at = NULL WHERE id = $1 AND binned_at IS NOT NULL",
-    )
-    .bind(id)
-    .execute(&db.pool)
-    .await?;
-    if done.rows_affected() == 0 {
-        return Err(Error::NotFound(format!("no binned document {id}")));
-    }
-    Ok(())
 }
 
 /// Deletes documents binned longer than their account's retention, returning their

@@ -16,6 +16,7 @@ use sqlx::Row;
 use crate::documents::{self, Content, DocRow, Owner};
 use crate::error::{Error, Result};
 use crate::store::{Blobs, Db, Tx};
+use crate::webhooks::{self, Event};
 
 /// How a form behaves. `configured` says whether PATCH has set anything, which is when
 /// the contract shows `multiple` and `confirm`.
@@ -335,6 +336,22 @@ pub async fn patch(db: &Db, account_id: &str, id: &str, patch: Patch) -> Result<
         Some(c) => Some(c),
         None => s.confirm,
     };
+    let mut tx = db.begin().await?;
+    if patch.open == Some(false) {
+        // Only the change that closes an open form reports it, however many race.
+        let closed = sqlx::query("UPDATE forms SET is_open = 0 WHERE doc_id = $1 AND is_open = 1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        if closed.rows_affected() > 0 {
+            let data = serde_json::json!({
+                "id": form.doc.id,
+                "title": form.doc.title,
+                "responses": form.responses,
+            });
+            webhooks::emit(&mut tx, account_id, Event::FormClosed, data).await?;
+        }
+    }
     sqlx::query(
         "UPDATE forms SET is_open = $1, multiple = $2, notify = $3, confirm = $4, configured = 1
          WHERE doc_id = $5",
@@ -344,8 +361,9 @@ pub async fn patch(db: &Db, account_id: &str, id: &str, patch: Patch) -> Result<
     .bind(i64::from(patch.notify.unwrap_or(s.notify)))
     .bind(confirm)
     .bind(id)
-    .execute(&db.pool)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     get(db, account_id, id).await
 }
 

@@ -11,6 +11,7 @@ use crate::documents::{self, Content, Owner};
 use crate::error::{Error, Result};
 use crate::mail::{self, Mail};
 use crate::store::{now, Blobs, Db};
+use crate::webhooks::{self, Event};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Via {
@@ -207,8 +208,7 @@ pub async fn submit(
             )
             .await?;
         }
-        tx.commit().await?;
-        Ok(ResponseRow {
+        let response = ResponseRow {
             id,
             form_id: form.doc.id.clone(),
             from,
@@ -217,7 +217,21 @@ pub async fn submit(
             document: Some(copy.id),
             answers: checked,
             summary,
-        })
+        };
+        let data = serde_json::json!({
+            "form": {"id": form.doc.id, "title": form.doc.title},
+            "response": {
+                "id": response.id,
+                "as": response.from,
+                "via": response.via,
+                "document": response.document,
+                "answers": response.answers,
+                "summary": response.summary,
+            },
+        });
+        webhooks::emit(&mut tx, &owner.id, Event::ResponseCreated, data).await?;
+        tx.commit().await?;
+        Ok(response)
     }
     .await;
     staged.settle(db, blobs, outcome).await
@@ -287,15 +301,7 @@ pub async fn delete(
     let mut binned = None;
     if !keep_document {
         if let Some(doc) = &response.document {
-            let done = sqlx::query(
-                "UPDATE documents SET binned_at = $1 WHERE id = $2 AND account_id = $3 AND binned_at IS NULL",
-            )
-            .bind(now())
-            .bind(doc)
-            .bind(&form.account_id)
-            .execute(&mut *tx)
-            .await?;
-            if done.rows_affected() > 0 {
+            if documents::bin_in(&mut tx, &form.account_id, doc).await? {
                 binned = Some(doc.clone());
             }
         }

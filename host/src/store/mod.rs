@@ -87,6 +87,13 @@ pub type WriteGuard = tokio::sync::OwnedMutexGuard<()>;
 const WRITE_TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A new row id: 32 random hexadecimal characters (128 bits), opaque to clients.
+/// This process, as the holder of claims on outbox rows (mail, webhook deliveries), so a
+/// host that stops gives back only its own.
+pub fn claimant() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| format!("{:016x}", rand::random::<u64>()))
+}
+
 pub fn new_id() -> String {
     hex::encode(rand::random::<[u8; 16]>())
 }

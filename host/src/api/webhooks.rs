@@ -1,0 +1,235 @@
+//! Webhooks: register an endpoint, list, delete, rotate its secret, send it a test event,
+//! and read its delivery log. The request and answer types are here, beside their
+//! handlers: they are this contract's whole surface.
+
+use axum::extract::{Path, Request, State};
+use axum::http::StatusCode;
+use axum::{Extension, Json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::answers::True;
+use super::error::ApiError;
+use super::requests;
+use crate::accounts::Principal;
+use crate::app::App;
+use crate::webhooks::{self, destination::Policy, Delivery, DeliveryState, Event, Webhook};
+
+/// POST /webhooks: where to send, and which events.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewWebhook {
+    /// `https://…`; plain `http://` only to an address the operator allows
+    /// (`QUIRE_WEBHOOK_ALLOW`).
+    #[schemars(length(min = 1, max = 2000))]
+    pub url: String,
+    #[schemars(length(min = 1, max = 6))]
+    pub events: Vec<Event>,
+}
+
+/// An endpoint. `secret` (`whsec_…`, for checking the `webhook-signature` header) is in the
+/// answer that makes it (a registration or a rotation) and in no other.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct WebhookView {
+    pub id: String,
+    pub url: String,
+    pub events: Vec<Event>,
+    /// When it was registered, in seconds since 1970.
+    pub created: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+impl WebhookView {
+    fn new(w: Webhook, secret: Option<String>) -> WebhookView {
+        WebhookView {
+            id: w.id,
+            url: w.url,
+            events: w.events,
+            created: w.created,
+            secret,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct WebhookAnswer {
+    pub ok: True,
+    pub webhook: WebhookView,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct WebhookList {
+    pub ok: True,
+    pub webhooks: Vec<WebhookView>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct WebhookDeleted {
+    pub ok: True,
+    /// The endpoint's id.
+    pub deleted: String,
+}
+
+/// One delivery of the log. Times are seconds since 1970.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct DeliveryView {
+    /// Also the `webhook-id` header, the same on every attempt.
+    pub id: String,
+    /// An event type, or `webhook.test`.
+    pub event: String,
+    pub created: f64,
+    pub state: DeliveryState,
+    pub attempts: i64,
+    /// When it is tried again (pending only).
+    pub next_attempt: Option<f64>,
+    /// When it was delivered or given up.
+    pub done_at: Option<f64>,
+    /// The receiver's last status code; null when it was not reached.
+    pub last_status: Option<i64>,
+    /// Why the last attempt failed.
+    pub last_error: Option<String>,
+}
+
+impl From<Delivery> for DeliveryView {
+    fn from(d: Delivery) -> DeliveryView {
+        DeliveryView {
+            id: d.id,
+            event: d.event,
+            created: d.created,
+            state: d.state,
+            attempts: d.attempts,
+            next_attempt: d.next_attempt,
+            done_at: d.done_at,
+            last_status: d.last_status,
+            last_error: d.last_error,
+        }
+    }
+}
+
+/// The endpoint's latest deliveries, newest first.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct DeliveryLog {
+    pub ok: True,
+    pub deliveries: Vec<DeliveryView>,
+}
+
+/// A test event queued.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct TestQueued {
+    pub ok: True,
+    pub delivery: DeliveryView,
+}
+
+fn policy(app: &App) -> Policy {
+    Policy {
+        allow: app.config.webhooks.allow.clone(),
+    }
+}
+
+pub async fn create(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    req: Request,
+) -> Result<(StatusCode, Json<WebhookAnswer>), ApiError> {
+    let NewWebhook { url, events } = requests::read_json(
+        &app,
+        &p,
+        req,
+        "{url: \"https://…\", events: [\"response.created\", …]}",
+    )
+    .await?;
+    let (webhook, secret) =
+        webhooks::register(&app.db, &policy(&app), &p.account.id, &url, &events).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(WebhookAnswer {
+            ok: True,
+            webhook: WebhookView::new(webhook, Some(secret)),
+        }),
+    ))
+}
+
+pub async fn list(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+) -> Result<Json<WebhookList>, ApiError> {
+    let webhooks = webhooks::list(&app.db, &p.account.id).await?;
+    Ok(Json(WebhookList {
+        ok: True,
+        webhooks: webhooks
+            .into_iter()
+            .map(|w| WebhookView::new(w, None))
+            .collect(),
+    }))
+}
+
+pub async fn one(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<WebhookAnswer>, ApiError> {
+    let webhook = webhooks::get(&app.db, &p.account.id, &id).await?;
+    Ok(Json(WebhookAnswer {
+        ok: True,
+        webhook: WebhookView::new(webhook, None),
+    }))
+}
+
+pub async fn delete(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<WebhookDeleted>, ApiError> {
+    webhooks::remove(&app.db, &p.account.id, &id).await?;
+    Ok(Json(WebhookDeleted {
+        ok: True,
+        deleted: id,
+    }))
+}
+
+pub async fn rotate(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<WebhookAnswer>, ApiError> {
+    let (webhook, secret) = webhooks::rotate(&app.db, &p.account.id, &id).await?;
+    Ok(Json(WebhookAnswer {
+        ok: True,
+        webhook: WebhookView::new(webhook, Some(secret)),
+    }))
+}
+
+pub async fn deliveries(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<Json<DeliveryLog>, ApiError> {
+    let log = webhooks::deliveries(&app.db, &p.account.id, &id).await?;
+    Ok(Json(DeliveryLog {
+        ok: True,
+        deliveries: log.into_iter().map(DeliveryView::from).collect(),
+    }))
+}
+
+pub async fn send_test(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<TestQueued>), ApiError> {
+    let delivery = webhooks::send_test(&app.db, &p.account.id, &id).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(TestQueued {
+            ok: True,
+            delivery: delivery.into(),
+        }),
+    ))
+}
