@@ -209,6 +209,16 @@ try {
     seen.clientSecret = await page.locator('#client-secret').innerText();
   });
 
+  await step('add a webhook endpoint', async () => {
+    await page.goto(url('/webhooks'));
+    await page.getByLabel('URL').fill('https://hooks.example.org/quire');
+    await page.getByLabel('document.created').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    seen.webhookSecret = await page.locator('#webhook-secret').innerText();
+    await page.goto(url('/webhooks'));
+    await shot('webhooks');
+  });
+
   await step('the session stays out of the API; changes need the token', async () => {
     const api = await page.request.get(url('/api/v1/documents'));
     seen.apiStatus = api.status();

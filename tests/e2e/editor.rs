@@ -296,6 +296,21 @@ fn an_account_holder_edits_in_chromium() {
     );
     assert_eq!(r.status, 200, "{}", r.text());
 
+    // The endpoint added on the page is the account's, its secret shown once.
+    assert!(
+        seen["webhookSecret"]
+            .as_str()
+            .unwrap()
+            .starts_with("whsec_"),
+        "{seen}"
+    );
+    let hooks = s.get(&t, "/api/v1/webhooks").json();
+    assert_eq!(
+        hooks["webhooks"][0]["url"],
+        "https://hooks.example.org/quire"
+    );
+    assert_eq!(hooks["webhooks"][0]["events"], json!(["document.created"]));
+
     assert_eq!(seen["apiStatus"], 401);
     assert_eq!(seen["noCsrfStatus"], 403);
 
@@ -320,6 +335,7 @@ fn an_account_holder_edits_in_chromium() {
         "form",
         "bin",
         "credentials",
+        "webhooks",
         "forms",
         "usage",
     ] {

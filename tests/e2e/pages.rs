@@ -695,3 +695,73 @@ fn links_and_sessions_expire() {
         Some("/signin?next=%2Fusage")
     );
 }
+
+#[test]
+fn a_webhook_is_added_tested_and_deleted_on_its_page() {
+    let s = shared();
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let (cookie, _) = sign_in(s, &a.id);
+    let page = browse("GET", &s.url("/webhooks"), Some(&cookie), None).text();
+    assert!(page.contains("New endpoint"), "{page}");
+    let csrf = csrf_of(&page);
+    let add = |url: &str| {
+        browse(
+            "POST",
+            &s.url("/webhooks"),
+            Some(&cookie),
+            Some(&[("_csrf", &csrf), ("url", url), ("event.form.closed", "1")]),
+        )
+    };
+    // A private address is refused with the reason, on a page.
+    let r = add("https://10.0.0.7/hook");
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(r.text().contains("QUIRE_WEBHOOK_ALLOW"), "{}", r.text());
+    let r = add("https://hooks.example.org/quire");
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
+    let shown = r.text();
+    let at = shown.find("id=\"webhook-secret\">").unwrap() + 20;
+    let secret = &shown[at..at + shown[at..].find('<').unwrap()];
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    let hooks = s.get(&t, "/api/v1/webhooks").json();
+    let id = hooks["webhooks"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(hooks["webhooks"][0]["events"], json!(["form.closed"]));
+    let list = browse("GET", &s.url("/webhooks"), Some(&cookie), None).text();
+    assert!(list.contains("https://hooks.example.org/quire") && !list.contains(secret));
+
+    let r = browse(
+        "POST",
+        &s.url(&format!("/webhooks/{id}/test")),
+        Some(&cookie),
+        Some(&[("_csrf", &csrf)]),
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+    let log = browse(
+        "GET",
+        &s.url(&format!("/webhooks/{id}")),
+        Some(&cookie),
+        None,
+    )
+    .text();
+    assert!(log.contains("webhook.test"), "{log}");
+    // Someone else's endpoint is not found, on the page as in the API.
+    let b = s.account("pro");
+    let (other, _) = sign_in(s, &b.id);
+    let r = browse(
+        "GET",
+        &s.url(&format!("/webhooks/{id}")),
+        Some(&other),
+        None,
+    );
+    assert_eq!(r.status, 404);
+
+    let r = browse(
+        "POST",
+        &s.url(&format!("/webhooks/{id}/delete")),
+        Some(&cookie),
+        Some(&[("_csrf", &csrf)]),
+    );
+    assert_eq!(r.status, 303);
+    assert_eq!(s.get(&t, "/api/v1/webhooks").json()["webhooks"], json!([]));
+}

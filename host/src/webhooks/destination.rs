@@ -196,7 +196,7 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         // NAT64 reaches the IPv4 address in its last two groups.
         0x0064 if s[1] == 0xff9b => is_public_v4(embedded_v4(6)),
         // The discard prefix and the rest of ::/8 (IPv4-compatible, reserved).
-        0x0000..=0x00ff | 0x0100 => false,
+        0x0000..=0x0100 => false,
         _ => true,
     }
 }

@@ -35,14 +35,16 @@ pub enum Section {
     Forms,
     Bin,
     Credentials,
+    Webhooks,
     Usage,
 }
 
-const NAV: [(Section, &str, &str); 5] = [
+const NAV: [(Section, &str, &str); 6] = [
     (Section::Documents, "/documents", "Documents"),
     (Section::Forms, "/forms", "Forms"),
     (Section::Bin, "/bin", "Bin"),
     (Section::Credentials, "/credentials", "API credentials"),
+    (Section::Webhooks, "/webhooks", "Webhooks"),
     (Section::Usage, "/usage", "Usage"),
 ];
 

@@ -15,6 +15,7 @@ mod forms;
 pub mod html;
 mod library;
 mod signin;
+mod webhooks;
 
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};
@@ -74,6 +75,11 @@ pub fn router(app: App) -> Router<App> {
         .route("/credentials/{client_id}/rotate", post(credentials::rotate))
         .route("/credentials/{client_id}/revoke", post(credentials::revoke))
         .route("/credentials/{client_id}/scopes", post(credentials::scopes))
+        .route("/webhooks", get(webhooks::list).post(webhooks::create))
+        .route("/webhooks/{id}", get(webhooks::show))
+        .route("/webhooks/{id}/test", post(webhooks::send_test))
+        .route("/webhooks/{id}/rotate", post(webhooks::rotate))
+        .route("/webhooks/{id}/delete", post(webhooks::delete))
         .route("/signout", post(signin::sign_out))
         .route_layer(from_fn_with_state(app.clone(), gate));
     Router::new()
