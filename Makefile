@@ -14,7 +14,7 @@ PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
 TEST_PLUGINS := hostile hostile-v2 markdown-next broken-describe not-a-converter
 
-.PHONY: all build plugins host run test test-rust deps fonts toolchain lint fmt bench clean-data soak fuzz
+.PHONY: all build plugins host run test test-rust deps fonts toolchain lint fmt bench clean-data soak fuzz clients
 
 all: build
 
@@ -56,6 +56,14 @@ test: deps plugins
 	bash scripts/check-setup.sh
 	node --test host/web/
 	PATH="$(PY_TOOLS):$$PATH" QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --profile release-tests --workspace --tests
+
+# The Python and TypeScript clients in clients/, generated again from the OpenAPI document
+# of this build (its server URL the default address). `make test` fails while they differ.
+clients: deps build
+	QUIRE_LOG=error QUIRE_DATA=$$(mktemp -d) QUIRE_PLUGINS_DIR=$(CURDIR)/$(PLUGINS_OUT) \
+	  QUIRE_BASE_URL=http://127.0.0.1:8080 $(TARGET_DIR)/release/quire openapi > clients/openapi.json.new
+	mv clients/openapi.json.new clients/openapi.json
+	PATH="$(PY_TOOLS):$$PATH" bash scripts/generate-clients.sh clients/openapi.json clients
 
 lint: toolchain
 	$(CARGO) fmt --all -- --check

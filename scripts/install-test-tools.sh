@@ -24,9 +24,10 @@ fi
 python_tools scripts/python-tools.txt
 
 # The real mermaid parser (npm `mermaid` under node + jsdom) judges our .mmd output;
-# playwright-core drives chromium. Both from their lock files.
+# playwright-core drives chromium; openapi-typescript generates the TypeScript client and
+# tsc checks it. All from their lock files.
 node_tools
-for dir in plugins/mermaid/tests/js tests/browser; do
+for dir in plugins/mermaid/tests/js tests/browser clients/typescript; do
   if ! cmp -s "$dir/package-lock.json" "$dir/node_modules/.package-lock.json.installed" 2>/dev/null; then
     (cd "$dir" && npm ci --silent --no-audit --no-fund)
     cp "$dir/package-lock.json" "$dir/node_modules/.package-lock.json.installed"

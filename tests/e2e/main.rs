@@ -9,6 +9,7 @@ mod authors;
 mod backup;
 mod browser;
 mod cluster;
+mod clients;
 mod common;
 mod convert_cli;
 mod corpus;

@@ -1,0 +1,303 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.delete_forms_id_responses_rid_keep_document import DeleteFormsIdResponsesRidKeepDocument
+from ...models.error import Error
+from ...models.response_deleted import ResponseDeleted
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+    rid: str,
+    *,
+    keep_document: DeleteFormsIdResponsesRidKeepDocument | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_keep_document: str | Unset = UNSET
+    if not isinstance(keep_document, Unset):
+        json_keep_document = keep_document.value
+
+    params["keepDocument"] = json_keep_document
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/api/v1/forms/{id}/responses/{rid}".format(id=quote(str(id), safe=""),rid=quote(str(rid), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ResponseDeleted | None:
+    if response.status_code == 200:
+        response_200 = ResponseDeleted.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = Error.from_dict(response.json())
+
+
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 408:
+        response_408 = Error.from_dict(response.json())
+
+
+
+        return response_408
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    if response.status_code == 507:
+        response_507 = Error.from_dict(response.json())
+
+
+
+        return response_507
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ResponseDeleted]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    rid: str,
+    *,
+    client: AuthenticatedClient,
+    keep_document: DeleteFormsIdResponsesRidKeepDocument | Unset = UNSET,
+
+) -> Response[Error | ResponseDeleted]:
+    """ Delete a response (its filled copy binned unless keepDocument=1)
+
+    Args:
+        id (str):
+        rid (str):
+        keep_document (DeleteFormsIdResponsesRidKeepDocument | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ResponseDeleted]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+rid=rid,
+keep_document=keep_document,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    rid: str,
+    *,
+    client: AuthenticatedClient,
+    keep_document: DeleteFormsIdResponsesRidKeepDocument | Unset = UNSET,
+
+) -> Error | ResponseDeleted | None:
+    """ Delete a response (its filled copy binned unless keepDocument=1)
+
+    Args:
+        id (str):
+        rid (str):
+        keep_document (DeleteFormsIdResponsesRidKeepDocument | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ResponseDeleted
+     """
+
+
+    return sync_detailed(
+        id=id,
+rid=rid,
+client=client,
+keep_document=keep_document,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    rid: str,
+    *,
+    client: AuthenticatedClient,
+    keep_document: DeleteFormsIdResponsesRidKeepDocument | Unset = UNSET,
+
+) -> Response[Error | ResponseDeleted]:
+    """ Delete a response (its filled copy binned unless keepDocument=1)
+
+    Args:
+        id (str):
+        rid (str):
+        keep_document (DeleteFormsIdResponsesRidKeepDocument | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ResponseDeleted]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+rid=rid,
+keep_document=keep_document,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    rid: str,
+    *,
+    client: AuthenticatedClient,
+    keep_document: DeleteFormsIdResponsesRidKeepDocument | Unset = UNSET,
+
+) -> Error | ResponseDeleted | None:
+    """ Delete a response (its filled copy binned unless keepDocument=1)
+
+    Args:
+        id (str):
+        rid (str):
+        keep_document (DeleteFormsIdResponsesRidKeepDocument | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ResponseDeleted
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+rid=rid,
+client=client,
+keep_document=keep_document,
+
+    )).parsed

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="Binned")
+
+
+
+@_attrs_define
+class Binned:
+    """ A document moved to the bin.
+
+        Attributes:
+            ok (Literal[True]):
+            binned (str): The document's id.
+     """
+
+    ok: Literal[True]
+    binned: str
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        ok = self.ok
+
+        binned = self.binned
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "ok": ok,
+            "binned": binned,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        ok = cast(Literal[True] , d.pop("ok"))
+        if ok != True:
+            raise ValueError(f"ok must match const True, got '{ok}'")
+
+        binned = d.pop("binned")
+
+        binned = cls(
+            ok=ok,
+            binned=binned,
+        )
+
+        return binned
+

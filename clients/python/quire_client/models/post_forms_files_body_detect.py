@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class PostFormsFilesBodyDetect(StrEnum):
+    FALSE = "false"
+    TRUE = "true"
+
+    def __str__(self) -> str:
+        return str(self.value)

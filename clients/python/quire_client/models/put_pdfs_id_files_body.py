@@ -1,0 +1,212 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+import json
+from .. import types
+
+from ..types import UNSET, Unset
+
+from ..models.put_pdfs_id_files_body_mode import PutPdfsIdFilesBodyMode
+from ..models.put_pdfs_id_files_body_unlock import PutPdfsIdFilesBodyUnlock
+from ..types import File, FileTypes
+from ..types import UNSET, Unset
+from io import BytesIO
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="PutPdfsIdFilesBody")
+
+
+
+@_attrs_define
+class PutPdfsIdFilesBody:
+    """ one file part: `file`, its media type from a `type` part, its Content-Type or its file name
+
+        Attributes:
+            file (File):
+            title (str | Unset):
+            type_ (str | Unset):
+            mode (PutPdfsIdFilesBodyMode | Unset):
+            unlock (PutPdfsIdFilesBodyUnlock | Unset):
+            password (str | Unset):
+            images (list[File] | Unset):
+     """
+
+    file: File
+    title: str | Unset = UNSET
+    type_: str | Unset = UNSET
+    mode: PutPdfsIdFilesBodyMode | Unset = UNSET
+    unlock: PutPdfsIdFilesBodyUnlock | Unset = UNSET
+    password: str | Unset = UNSET
+    images: list[File] | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        file = self.file.to_tuple()
+
+
+        title = self.title
+
+        type_ = self.type_
+
+        mode: str | Unset = UNSET
+        if not isinstance(self.mode, Unset):
+            mode = self.mode.value
+
+
+        unlock: str | Unset = UNSET
+        if not isinstance(self.unlock, Unset):
+            unlock = self.unlock.value
+
+
+        password = self.password
+
+        images: list[FileTypes] | Unset = UNSET
+        if not isinstance(self.images, Unset):
+            images = []
+            for images_item_data in self.images:
+                images_item = images_item_data.to_tuple()
+
+                images.append(images_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "file": file,
+        })
+        if title is not UNSET:
+            field_dict["title"] = title
+        if type_ is not UNSET:
+            field_dict["type"] = type_
+        if mode is not UNSET:
+            field_dict["mode"] = mode
+        if unlock is not UNSET:
+            field_dict["unlock"] = unlock
+        if password is not UNSET:
+            field_dict["password"] = password
+        if images is not UNSET:
+            field_dict["images"] = images
+
+        return field_dict
+
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("file", self.file.to_tuple()))
+
+
+
+        if not isinstance(self.title, Unset):
+            files.append(("title", (None, str(self.title).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.type_, Unset):
+            files.append(("type", (None, str(self.type_).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.mode, Unset):
+            files.append(("mode",  (None, str(self.mode.value).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.unlock, Unset):
+            files.append(("unlock",  (None, str(self.unlock.value).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.password, Unset):
+            files.append(("password", (None, str(self.password).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.images, Unset):
+            for images_item_element in self.images:
+                files.append(("images", images_item_element.to_tuple()))
+
+
+
+
+
+
+        return files
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        file = File(
+             payload = BytesIO(d.pop("file"))
+        )
+
+
+
+
+        title = d.pop("title", UNSET)
+
+        type_ = d.pop("type", UNSET)
+
+        _mode = d.pop("mode", UNSET)
+        mode: PutPdfsIdFilesBodyMode | Unset
+        if isinstance(_mode,  Unset):
+            mode = UNSET
+        else:
+            mode = PutPdfsIdFilesBodyMode(_mode)
+
+
+
+
+        _unlock = d.pop("unlock", UNSET)
+        unlock: PutPdfsIdFilesBodyUnlock | Unset
+        if isinstance(_unlock,  Unset):
+            unlock = UNSET
+        else:
+            unlock = PutPdfsIdFilesBodyUnlock(_unlock)
+
+
+
+
+        password = d.pop("password", UNSET)
+
+        _images = d.pop("images", UNSET)
+        images: list[File] | Unset = UNSET
+        if _images is not UNSET:
+            images = []
+            for images_item_data in _images:
+                images_item = File(
+                     payload = BytesIO(images_item_data)
+                )
+
+
+
+                images.append(images_item)
+
+
+        put_pdfs_id_files_body = cls(
+            file=file,
+            title=title,
+            type_=type_,
+            mode=mode,
+            unlock=unlock,
+            password=password,
+            images=images,
+        )
+
+        return put_pdfs_id_files_body
+
