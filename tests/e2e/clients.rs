@@ -65,7 +65,11 @@ fn check_live_run(seen: &Value, language: &str) {
         .unwrap();
     assert_eq!(pdf_head, "%PDF-", "{language}: {seen}");
     assert_eq!(seen["answered"], 200, "{language}: {seen}");
-    assert_eq!(seen["answers"], json!([{"name": "Ada"}]), "{language}: {seen}");
+    assert_eq!(
+        seen["answers"],
+        json!([{"name": "Ada"}]),
+        "{language}: {seen}"
+    );
     assert_eq!(seen["missing"]["status"], 404, "{language}: {seen}");
     assert!(
         seen["missing"]["detail"]
