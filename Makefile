@@ -14,7 +14,7 @@ PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
 TEST_PLUGINS := hostile hostile-v2 markdown-next broken-describe not-a-converter
 
-.PHONY: all build plugins host run test test-rust deps fonts toolchain lint fmt bench clean-data soak fuzz clients
+.PHONY: all build plugins host run test test-rust deps fonts toolchain lint fmt bench clean-data soak fuzz clients image test-image
 
 all: build
 
@@ -56,6 +56,9 @@ test: deps plugins
 	bash scripts/check-setup.sh
 	node --test host/web/
 	PATH="$(PY_TOOLS):$$PATH" QUIRE_TEST_POSTGRES_URL=$$(bash scripts/test-postgres.sh) $(CARGO) test --profile release-tests --workspace --tests
+	@# The image of the binary the tests just ran, run as an operator would (podman).
+	bash scripts/build-image.sh $(TARGET_DIR)/release-tests/quire $(PLUGINS_OUT) >/dev/null
+	PATH="$(PY_TOOLS):$$PATH" bash scripts/test-image.sh quire:latest
 
 # The Python and TypeScript clients in clients/, generated again from the OpenAPI document
 # of this build (its server URL the default address). `make test` fails while they differ.
@@ -64,6 +67,14 @@ clients: deps build
 	  QUIRE_BASE_URL=http://127.0.0.1:8080 $(TARGET_DIR)/release/quire openapi > clients/openapi.json.new
 	mv clients/openapi.json.new clients/openapi.json
 	PATH="$(PY_TOOLS):$$PATH" bash scripts/generate-clients.sh clients/openapi.json clients
+
+# The OCI image quire:VERSION and quire:latest (podman, no registry needed), and its test:
+# a container on a volume stopped and started again, two on Postgres and Garage.
+image: build
+	bash scripts/build-image.sh $(TARGET_DIR)/release/quire $(PLUGINS_OUT)
+
+test-image: deps image
+	PATH="$(PY_TOOLS):$$PATH" bash scripts/test-image.sh quire:latest
 
 lint: toolchain
 	$(CARGO) fmt --all -- --check

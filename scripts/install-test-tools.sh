@@ -15,6 +15,9 @@ command -v openssl >/dev/null || need_apt+=(openssl)
 command -v jq >/dev/null || need_apt+=(jq)
 # The public form page is tested in Debian's chromium, driven by playwright-core.
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need_apt+=(chromium)
+# The image test (scripts/test-image.sh) runs the container image with podman and runc.
+command -v podman >/dev/null || need_apt+=(podman)
+command -v runc >/dev/null || need_apt+=(runc)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt_install "${need_apt[@]}"
 fi

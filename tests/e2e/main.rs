@@ -13,6 +13,7 @@ mod cluster;
 mod common;
 mod convert_cli;
 mod corpus;
+mod deploy;
 mod editor;
 mod exhaustion;
 mod faults;

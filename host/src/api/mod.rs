@@ -311,7 +311,7 @@ fn listener_server(
 }
 
 /// SIGTERM (service managers, Kubernetes) or SIGINT (Ctrl-C): the name of the one that came.
-async fn stop_signal() -> &'static str {
+pub(crate) async fn stop_signal() -> &'static str {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};

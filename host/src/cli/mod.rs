@@ -43,6 +43,9 @@ pub enum Command {
     Schema,
     /// Prints the OpenAPI 3.1 document of the public API.
     Openapi,
+    /// Exits 0 when the server of these settings answers /readyz on its operator listener
+    /// (QUIRE_ADMIN_ADDR) within 5 s: a health check for images without curl.
+    Ready,
 }
 
 impl Cli {
@@ -66,6 +69,9 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
         return plugins::run_new(name, dir, sdk.as_deref());
     }
     let config = Config::from_settings(&settings?)?;
+    if let Command::Ready = cli.command {
+        return ready(&config);
+    }
     // The library alone, from the configured roots: no database, no converters.
     if let Command::Fonts(cmd) = cli.command {
         return fonts::run(&config, cmd);
@@ -92,7 +98,19 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
         let db = crate::store::Db::open(config.database_url.as_deref(), &config.data_dir).await?;
         return admin::run(&db, &config.link_base_url(), cmd).await;
     }
-    let app = App::open(config).await?;
+    let app = match cli.command {
+        // The first start compiles every converter, which takes a while: a stop asked for
+        // meanwhile ends the process at once (nothing is in flight yet), as PID 1 of a
+        // container must, since the kernel ignores signals PID 1 has no handler for.
+        Command::Serve(_) => tokio::select! {
+            app = App::open(config) => app?,
+            signal = crate::api::stop_signal() => {
+                tracing::info!("{signal} while starting: stopped before serving");
+                std::process::exit(0);
+            }
+        },
+        _ => App::open(config).await?,
+    };
     match cli.command {
         Command::Serve(_) => crate::api::serve(app).await,
         Command::Convert(args) => convert::run(&app, args).await,
@@ -104,6 +122,38 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
             println!("{}", serde_json::to_string_pretty(&document)?);
             Ok(())
         }
-        Command::Admin(_) | Command::Schema | Command::Fonts(_) => Ok(()),
+        Command::Admin(_) | Command::Schema | Command::Fonts(_) | Command::Ready => Ok(()),
     }
+}
+
+/// `quire ready`: asks the operator listener, on loopback when it listens on every address.
+fn ready(config: &Config) -> anyhow::Result<()> {
+    let listener = config.admin_addr;
+    let ip = match listener.ip() {
+        std::net::IpAddr::V4(v4) if v4.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(v6) if v6.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    let scheme = if config.admin_tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let url = format!(
+        "{scheme}://{}/readyz",
+        std::net::SocketAddr::new(ip, listener.port())
+    );
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(std::time::Duration::from_secs(5)))
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let status = agent
+        .get(&url)
+        .call()
+        .map_err(|e| anyhow::anyhow!("{url}: {e}"))?
+        .status();
+    anyhow::ensure!(status == 200, "{url} answered {status}: not ready");
+    println!("ready ({url})");
+    Ok(())
 }

@@ -467,6 +467,7 @@ impl Plugins {
             );
         }
         let total = pending.len();
+        let mut recorded_elsewhere = false;
         for (done, (path, wasm)) in pending.into_iter().enumerate() {
             tracing::info!(
                 "compiling converters {}/{total}: {}",
@@ -491,11 +492,21 @@ impl Plugins {
                 }
                 continue;
             }
-            self.registry.record(&wasm, &info).await?;
+            if let Err(e) = self.registry.record(&wasm, &info).await {
+                // Hosts started together on a fresh database all find the shipped
+                // converters missing: the first records each, the others find it there.
+                match self.registry.version(&info.name, &info.version).await {
+                    Ok((stored, _)) if Blobs::digest(&stored) == Blobs::digest(&wasm) => {
+                        recorded_elsewhere = true;
+                        continue;
+                    }
+                    _ => return Err(e.into()),
+                }
+            }
             self.registry.activate(&info.name, &info.version).await?;
             installed.push(format!("{}@{}", info.name, info.version));
         }
-        if !installed.is_empty() {
+        if !installed.is_empty() || recorded_elsewhere {
             self.reload().await?;
         }
         Ok(installed)
