@@ -128,12 +128,6 @@ pub struct TestQueued {
     pub delivery: DeliveryView,
 }
 
-fn policy(app: &App) -> Policy {
-    Policy {
-        allow: app.config.webhooks.allow.clone(),
-    }
-}
-
 pub async fn create(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
@@ -146,8 +140,14 @@ pub async fn create(
         "{url: \"https://…\", events: [\"response.created\", …]}",
     )
     .await?;
-    let (webhook, secret) =
-        webhooks::register(&app.db, &policy(&app), &p.account.id, &url, &events).await?;
+    let (webhook, secret) = webhooks::register(
+        &app.db,
+        &Policy::of(&app.config.webhooks),
+        &p.account.id,
+        &url,
+        &events,
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(WebhookAnswer {

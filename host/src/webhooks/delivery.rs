@@ -48,9 +48,7 @@ pub fn spawn_sender(
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let tls = TlsConnector::from(Arc::new(client_config(config.ca.as_deref())?));
     let sender = Arc::new(Sender {
-        policy: Policy {
-            allow: config.allow.clone(),
-        },
+        policy: Policy::of(&config),
         config,
         tls,
     });

@@ -92,6 +92,13 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// The operator's policy, from the settings.
+    pub fn of(config: &crate::config::WebhookConfig) -> Policy {
+        Policy {
+            allow: config.allow.clone(),
+        }
+    }
+
     /// Why `ip` may not be reached for `target`, if it may not.
     pub fn refuses(&self, target: &Target, ip: IpAddr) -> Option<String> {
         if self.allow.contains(ip) {

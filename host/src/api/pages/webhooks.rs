@@ -16,12 +16,6 @@ use crate::app::App;
 use crate::sessions::Session;
 use crate::webhooks::{self, destination::Policy, DeliveryState, Event, Webhook};
 
-fn policy(app: &App) -> Policy {
-    Policy {
-        allow: app.config.webhooks.allow.clone(),
-    }
-}
-
 fn event_names(events: &[Event]) -> String {
     events
         .iter()
@@ -131,8 +125,14 @@ pub async fn create(
         .collect();
     let events = webhooks::parse_events(&chosen)?;
     let url = form.get("url").map(String::as_str).unwrap_or("");
-    let (webhook, secret) =
-        webhooks::register(&app.db, &policy(&app), &session.account.id, url, &events).await?;
+    let (webhook, secret) = webhooks::register(
+        &app.db,
+        &Policy::of(&app.config.webhooks),
+        &session.account.id,
+        url,
+        &events,
+    )
+    .await?;
     secret_page(&session, &webhook, &secret, "Endpoint added")
 }
 
