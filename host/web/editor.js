@@ -139,7 +139,7 @@ class Editor {
     const reload = button("Reload", () => this.reload());
     this.conflict = h("div", { id: "editor-conflict", class: "qe-conflict", role: "alert", hidden: true }, this.conflictText, reload);
     this.pagesEl = h("div", { class: "qe-pages" });
-    this.panel = new FieldPanel({ onApply: () => this.applyPanel(), onDelete: () => this.deleteSelected() });
+    this.panel = new FieldPanel({ onApply: () => this.applyPanel(), onDelete: () => this.deleteSelected(), kind: this.kind });
     const bar = h("div", { class: "qe-bar" }, this.toolbar, this.dirtyMark);
     const main = h("div", { class: "qe-main" }, this.pagesEl, this.panel.el);
     this.root.replaceChildren(h("div", { class: "qe" }, bar, this.status, this.conflict, main));
@@ -794,6 +794,26 @@ class Editor {
   // -------------------------------------------------------------------------------------
   // Saving and conflicts
 
+  /** After a save: the page's line about the document, its versions table and the
+   * version a file replace is made against, read again from the server (which wrote
+   * them), so nothing on the page still names the version before. */
+  async refreshPage() {
+    try {
+      const res = await fetch(location.pathname, { credentials: "same-origin", headers: { Accept: "text/html" } });
+      if (!res.ok) return;
+      const fresh = new DOMParser().parseFromString(await res.text(), "text/html");
+      for (const selector of ["#doc-meta", "#versions"]) {
+        const now = document.querySelector(selector);
+        const then = fresh.querySelector(selector);
+        if (now && then) now.replaceWith(document.importNode(then, true));
+      }
+      const upload = document.querySelector("form.upload");
+      if (upload) upload.dataset.version = String(this.version);
+    } catch {
+      /* the page keeps what it showed; the saved version is in the status line */
+    }
+  }
+
   async save() {
     this.closeText(true);
     if (!this.doc || this.saving) return;
@@ -827,6 +847,7 @@ class Editor {
         this.conflict.hidden = true;
         const warnings = Array.isArray(data.warnings) ? data.warnings.filter(Boolean) : [];
         this.setStatus(`Saved version ${data.version}${warnings.length ? `. Note: ${warnings.join(" ")}` : ""}`);
+        this.refreshPage();
       } else if (res.status === 409) {
         let data = {};
         try {

@@ -377,7 +377,7 @@ export function textEditor(pv, rect, shape, label) {
  * selected (a hint shows instead), so the pages never rescale under the pointer.
  */
 export class FieldPanel {
-  constructor({ onApply, onDelete }) {
+  constructor({ onApply, onDelete, kind = "pdf" }) {
     const id = (n) => `qe-field-${n}`;
     const inputs = (this.inputs = {
       key: h("input", { id: id("key"), name: "key", type: "text", autocomplete: "off", spellcheck: "false", maxlength: 64, required: true, "aria-describedby": id("error") }),
@@ -411,7 +411,13 @@ export class FieldPanel {
       this.optionsRow.hidden = !isChoosing(inputs.type.value);
     });
     del.addEventListener("click", () => onDelete());
-    this.hint = h("p", { class: "qe-panel-hint", text: "Select a field to edit it, or press Add field and drag a box on a page." });
+    // What the panel says before anything is selected: a diagram is edited through its
+    // nodes, a paged document through its fields.
+    const hint =
+      kind === "diagram"
+        ? "Select a node to move, resize or delete it; double-click it to change its text. Add node and Connect draw new ones."
+        : "Select a field to edit it, or press Add field and drag a box on a page.";
+    this.hint = h("p", { class: "qe-panel-hint", text: hint });
     this.el = h("aside", { class: "qe-panel", "aria-label": "Field" }, this.hint, this.form);
   }
 

@@ -93,6 +93,11 @@ try {
     await box.fill(cfg.mermaid.label);
     await page.keyboard.press('Control+Enter');
     seen.mermaidSave = await save();
+    // The line under the title and the history follow the save.
+    await page.waitForFunction(() => /version 3\b/.test(document.querySelector('#doc-meta')?.textContent || ''), null, { timeout: 15000 });
+    seen.metaAfterSave = await page.locator('#doc-meta').textContent();
+    seen.versionsAfterSave = await page.locator('#versions tbody tr').count();
+    seen.diagramHint = await page.locator('.qe-panel-hint').textContent();
   });
 
   await step('add a node, connect it, then delete it again', async () => {

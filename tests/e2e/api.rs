@@ -91,6 +91,21 @@ fn documents_round_trip(s: &Server, t: &str) {
     // Default title, raw-bytes create with ?title=.
     let r = s.send_json("POST", t, "/api/v1/pdfs", &json!({"markdown": "x"}));
     assert_eq!(r.json()["document"]["title"], "Untitled PDF");
+    // Without a title, a document is named by its first heading of the highest level.
+    let r = s.send_json(
+        "POST",
+        t,
+        "/api/v1/pdfs",
+        &json!({"markdown": "Intro\n\n## Aside\n\n# Hello *world*\n\ntext"}),
+    );
+    assert_eq!(r.json()["document"]["title"], "Hello world");
+    let r = s.send_json(
+        "POST",
+        t,
+        "/api/v1/pdfs",
+        &json!({"html": "<div><h2>Minutes</h2><p>of the meeting</p></div>"}),
+    );
+    assert_eq!(r.json()["document"]["title"], "Minutes");
     let r = s.send_raw(
         "POST",
         t,

@@ -186,6 +186,21 @@ fn an_account_holder_edits_in_chromium() {
             .contains("Saved version 3"),
         "{seen}"
     );
+    assert!(
+        seen["metaAfterSave"]
+            .as_str()
+            .unwrap()
+            .contains("version 3"),
+        "{seen}"
+    );
+    assert_eq!(seen["versionsAfterSave"], 2, "{seen}");
+    assert!(
+        seen["diagramHint"]
+            .as_str()
+            .unwrap()
+            .starts_with("Select a node"),
+        "{seen}"
+    );
     let mmd = s
         .get(&t, &format!("/api/v1/documents/{mermaid}.mmd"))
         .text();

@@ -26,6 +26,7 @@ mod hostile;
 mod hostile_web;
 mod limits;
 mod mail;
+mod make_documents;
 mod openapi;
 mod pages;
 mod schema;

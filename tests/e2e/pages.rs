@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::server::*;
 
 /// An agent that does not follow redirects, so a test sees each `Location` and cookie.
-fn plain_agent() -> ureq::Agent {
+pub fn plain_agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
         .max_redirects(0)
@@ -573,6 +573,20 @@ fn a_form_page_shows_responses_their_copies_and_invitations() {
         assert_eq!(r.status, 200, "{}", r.text());
     }
     let (cookie, _) = sign_in(s, &a.id);
+    // The filled copies are reached from the form; the documents list shows them only
+    // when asked for.
+    let listed = browse("GET", &s.url("/documents"), Some(&cookie), None).text();
+    assert!(
+        listed.contains("Club sign-up") && listed.contains("1 document<"),
+        "{listed}"
+    );
+    assert!(!listed.contains("— response"), "{listed}");
+    let with_copies = browse("GET", &s.url("/documents?copies=1"), Some(&cookie), None).text();
+    assert!(with_copies.contains("3 documents"), "{with_copies}");
+    assert!(with_copies.contains("Club sign-up — response from ann@example.org"));
+    assert!(
+        with_copies.contains("id=\"copies\" name=\"copies\" type=\"checkbox\" value=\"1\" checked")
+    );
     let page = browse("GET", &s.url(&format!("/forms/{id}")), Some(&cookie), None).text();
     assert!(page.contains("2 responses"), "{page}");
     assert!(page.contains("ann@example.org") && page.contains("bob@example.org"));

@@ -71,6 +71,8 @@ fn curl_f_file_creates_documents_of_every_kind() {
         &[&file("drawio/background-page.drawio")],
     );
     assert_eq!(status, 201, "{r}");
+    // Named by the file it came in, as nothing in it names a title.
+    assert_eq!(r["document"]["title"], "background-page");
 
     // A source part by its contract name, sent as text rather than a file.
     let (status, r) = curl_form(

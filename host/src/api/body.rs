@@ -196,6 +196,8 @@ pub struct Upload {
     pub options: Vec<(String, String)>,
     /// The JSON body's other members (e.g. a form's `fields` and `detect`).
     pub extra: Map<String, Value>,
+    /// The name the file was sent under (a multipart file part's), the title of last resort.
+    pub file_name: Option<String>,
 }
 
 /// A source field the contract names (`{"markdown": "..."}`): the media type it stands for
@@ -572,6 +574,7 @@ pub fn parse_upload(
         images: Vec::new(),
         options,
         extra: Map::new(),
+        file_name: None,
     })
 }
 
@@ -744,6 +747,7 @@ fn parse_json_upload(
         images,
         options,
         extra,
+        file_name: None,
     })
 }
 

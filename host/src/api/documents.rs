@@ -15,24 +15,17 @@ use super::error::ApiError;
 use super::queries::{
     self, Bounded, DocumentList, DocumentRead, Download, Include, KindFilter, PageNumber, Params,
 };
-use crate::accounts::Principal;
+use crate::accounts::{Account, Principal};
 use crate::app::App;
 use crate::documents::{self, Content, DocRow};
-
-fn owner(p: &Principal) -> documents::Owner<'_> {
-    documents::Owner {
-        account_id: &p.account.id,
-        quota: p.account.plan.storage_quota,
-    }
-}
 
 fn etag(version: i64) -> (header::HeaderName, String) {
     (header::ETAG, format!("\"{version}\""))
 }
 
 /// Body size a JSON upload may have: base64 makes a file 4/3 larger, plus room for JSON.
-fn body_limit(principal: &Principal) -> u64 {
-    let max = principal.account.plan.max_file.max(0) as u64;
+fn body_limit(account: &Account) -> u64 {
+    let max = account.plan.max_file.max(0) as u64;
     max.saturating_add(max / 3).saturating_add(64 << 10)
 }
 
@@ -72,20 +65,20 @@ const MODEL_MEDIA_TYPE: &str = "application/json";
 /// replace, for documents and forms).
 pub async fn receive(
     app: &App,
-    principal: &Principal,
+    account: &Account,
     kind: Kind,
     takes_fields: bool,
     query: &HashMap<String, String>,
     req: Request,
 ) -> Result<(Content, Upload, Vec<String>), ApiError> {
     let (parts, body) = req.into_parts();
-    let plan = &principal.account.plan;
+    let plan = &account.plan;
     let media_type = body::media_type_of(&parts.headers);
     let is_multipart = media_type == "multipart/form-data";
     // JSON carries files as base64 and multipart may add side images: both get room past
     // the file limit, which the file itself is held to below.
     let limit = if media_type.starts_with("application/json") || is_multipart {
-        body_limit(principal)
+        body_limit(account)
     } else {
         plan.max_file.max(0) as u64
     };
@@ -155,16 +148,39 @@ pub async fn receive(
                 )
                 .with("endpoint", "/api/v1/pdfs"));
             }
+            let document = converted.value.document;
+            // A file that names no title of its own is called by the name it was sent
+            // under, before it would be "Untitled".
+            let title = upload.title.clone().or_else(|| {
+                let untitled = document
+                    .title
+                    .as_deref()
+                    .is_none_or(|t| t.trim().is_empty());
+                untitled
+                    .then(|| upload.file_name.as_deref().and_then(title_of_file_name))
+                    .flatten()
+            });
             let content = Content {
-                document: converted.value.document,
+                document,
                 assets: converted.value.assets,
                 source: Some((bytes, media_type)),
-                title: upload.title.clone(),
+                title,
             };
             (content, converted.warnings)
         }
     };
     Ok((content, upload, warnings))
+}
+
+/// `reports/Q3 summary.md` → `Q3 summary`: the name without folders or extension.
+fn title_of_file_name(name: &str) -> Option<String> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = match base.rsplit_once('.') {
+        Some((stem, _)) if !stem.trim().is_empty() => stem,
+        _ => base,
+    };
+    let stem = stem.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!stem.is_empty()).then_some(stem)
 }
 
 fn created_response(
@@ -182,6 +198,29 @@ fn created_response(
     (status, [(name, value)], Json(body)).into_response()
 }
 
+/// A new document of `kind` from an upload, or of the kind its importer made when `kind`
+/// is `None` (the pages' upload, which has one button for every format).
+pub async fn create_from_upload(
+    app: &App,
+    account: &Account,
+    kind: Option<Kind>,
+    query: &HashMap<String, String>,
+    req: Request,
+) -> Result<(DocRow, Vec<String>), ApiError> {
+    let wanted = kind.unwrap_or(Kind::Pdf);
+    let (content, _, warnings) = receive(app, account, wanted, false, query, req).await?;
+    let kind = kind.unwrap_or(content.document.kind);
+    let row = documents::create(
+        &app.db,
+        &app.blobs,
+        documents::Owner::of(account),
+        kind,
+        content,
+    )
+    .await?;
+    Ok((row, warnings))
+}
+
 async fn create(
     app: App,
     principal: Principal,
@@ -190,8 +229,8 @@ async fn create(
     req: Request,
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
-    let (content, _, warnings) = receive(&app, &principal, kind, false, &query, req).await?;
-    let row = documents::create(&app.db, &app.blobs, owner(&principal), kind, content).await?;
+    let (row, warnings) =
+        create_from_upload(&app, &principal.account, Some(kind), &query, req).await?;
     Ok(created_response(
         StatusCode::CREATED,
         &base_url,
@@ -237,6 +276,42 @@ pub fn expected_version(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
     })
 }
 
+/// A new version of document `id` from an upload (`If-Match` honoured); `kind`, when
+/// given, is the kind the caller takes the document to be (the API's /pdfs or /diagrams).
+pub async fn replace_from_upload(
+    app: &App,
+    account: &Account,
+    kind: Option<Kind>,
+    id: &str,
+    query: &HashMap<String, String>,
+    req: Request,
+) -> Result<(DocRow, Vec<String>), ApiError> {
+    let expected = expected_version(req.headers())?;
+    // Refuse early for a document that is not there, before reading a large body.
+    let current = documents::get(&app.db, &account.id, id).await?;
+    if kind.is_some_and(|k| k != current.kind) {
+        body::discard(req.into_body()).await;
+        return Err(ApiError::not_found(format!(
+            "no {} document {id}",
+            kind.unwrap_or(current.kind).as_str()
+        )));
+    }
+    let kind = current.kind;
+    let (content, _, mut warnings) = receive(app, account, kind, false, query, req).await?;
+    let (row, dropped) = crate::forms::replace_document(
+        &app.db,
+        &app.blobs,
+        documents::Owner::of(account),
+        id,
+        kind,
+        expected,
+        content,
+    )
+    .await?;
+    warnings.extend(dropped);
+    Ok((row, warnings))
+}
+
 async fn replace(
     app: App,
     principal: Principal,
@@ -246,28 +321,8 @@ async fn replace(
     req: Request,
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
-    let expected = expected_version(req.headers())?;
-    // Refuse early for a document that is not there, before reading a large body.
-    let current = documents::get(&app.db, &principal.account.id, &id).await?;
-    if current.kind != kind {
-        body::discard(req.into_body()).await;
-        return Err(ApiError::not_found(format!(
-            "no {} document {id}",
-            kind.as_str()
-        )));
-    }
-    let (content, _, mut warnings) = receive(&app, &principal, kind, false, &query, req).await?;
-    let (row, dropped) = crate::forms::replace_document(
-        &app.db,
-        &app.blobs,
-        owner(&principal),
-        &id,
-        kind,
-        expected,
-        content,
-    )
-    .await?;
-    warnings.extend(dropped);
+    let (row, warnings) =
+        replace_from_upload(&app, &principal.account, Some(kind), &id, &query, req).await?;
     Ok(created_response(StatusCode::OK, &base_url, &row, warnings))
 }
 
@@ -322,7 +377,17 @@ pub async fn list(
     });
     let limit = q.limit.map_or(50, |b| b.0);
     let offset = q.offset.map_or(0, |b| b.0);
-    let (total, rows) = documents::list(&app.db, &p.account.id, kind, None, limit, offset).await?;
+    let (total, rows) = documents::list(
+        &app.db,
+        &p.account.id,
+        documents::ListFilter {
+            kind,
+            ..Default::default()
+        },
+        limit,
+        offset,
+    )
+    .await?;
     let base = &base_url;
     Ok(Json(answers::DocumentList {
         ok: True,

@@ -24,13 +24,6 @@ use crate::forms::{self, detect, fields, Patch};
 /// Longest text a respondent reads after sending.
 const MAX_CONFIRM_CHARS: usize = 5000;
 
-pub fn owner(p: &Principal) -> Owner<'_> {
-    Owner {
-        account_id: &p.account.id,
-        quota: p.account.plan.storage_quota,
-    }
-}
-
 /// Forms are part of the plan (see `forms::require_in_plan`).
 pub fn require_forms(p: &Principal) -> Result<(), ApiError> {
     Ok(forms::require_in_plan(&p.account.plan)?)
@@ -93,10 +86,10 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
     require_forms(&p)?;
-    let (content, upload, warnings) = receive(&app, &p, Kind::Pdf, true, &q, req).await?;
+    let (content, upload, warnings) = receive(&app, &p.account, Kind::Pdf, true, &q, req).await?;
     let detect_too = wants_detection(&upload.extra, &q)?;
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
-    let form = forms::create(&app.db, &app.blobs, owner(&p), content, placed).await?;
+    let form = forms::create(&app.db, &app.blobs, Owner::of(&p.account), content, placed).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let body = FormAnswer {
         ok: True,
@@ -158,13 +151,14 @@ pub async fn replace(
         body::discard(req.into_body()).await;
         return Err(e.into());
     }
-    let (content, upload, mut warnings) = receive(&app, &p, Kind::Pdf, true, &q, req).await?;
+    let (content, upload, mut warnings) =
+        receive(&app, &p.account, Kind::Pdf, true, &q, req).await?;
     let detect_too = wants_detection(&upload.extra, &q)?;
     let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
     let (form, dropped) = forms::replace(
         &app.db,
         &app.blobs,
-        owner(&p),
+        Owner::of(&p.account),
         &id,
         expected,
         content,
@@ -244,8 +238,16 @@ pub async fn put_fields(
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let (document, _) = forms::load(&app.db, &app.blobs, &form).await?;
     let placed = fields::place(body.fields, &document)?;
-    let (form, all) =
-        forms::set_fields(&app.db, &app.blobs, owner(&p), &id, expected, placed, keep).await?;
+    let (form, all) = forms::set_fields(
+        &app.db,
+        &app.blobs,
+        Owner::of(&p.account),
+        &id,
+        expected,
+        placed,
+        keep,
+    )
+    .await?;
     Ok(Json(answers::PlacedFields {
         ok: True,
         fields: all.iter().map(PlacedQuestion::new).collect(),

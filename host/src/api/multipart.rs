@@ -199,6 +199,7 @@ pub async fn parse_upload(
         images,
         options,
         extra,
+        file_name: file.file_name.clone(),
     })
 }
 

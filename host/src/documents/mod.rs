@@ -49,6 +49,16 @@ pub struct Owner<'a> {
     pub quota: Option<i64>,
 }
 
+impl<'a> Owner<'a> {
+    /// The account as the owner of what it writes, held to its plan's storage quota.
+    pub fn of(account: &'a crate::accounts::Account) -> Self {
+        Owner {
+            account_id: &account.id,
+            quota: account.plan.storage_quota,
+        }
+    }
+}
+
 /// What a create or replace stores.
 pub struct Content {
     pub document: Document,
@@ -594,34 +604,48 @@ async fn model_and_assets(
 
 /// The account's documents outside the bin, newest first, and how many there are;
 /// `kind` and `title` (words the title contains, any case) narrow them.
+/// Which documents a list shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ListFilter<'a> {
+    pub kind: Option<Kind>,
+    /// Only titles containing this (case-insensitively).
+    pub title: Option<&'a str>,
+    /// Leave out the filled copies a form's responses made (they are reached from the form).
+    pub without_filled_copies: bool,
+}
+
 pub async fn list(
     db: &Db,
     account_id: &str,
-    kind: Option<Kind>,
-    title: Option<&str>,
+    filter: ListFilter<'_>,
     limit: i64,
     offset: i64,
 ) -> Result<(i64, Vec<DocRow>)> {
-    let kind_str = kind.map_or("", Kind::as_str);
-    let pattern = match title.map(str::trim).filter(|t| !t.is_empty()) {
+    let kind_str = filter.kind.map_or("", Kind::as_str);
+    let pattern = match filter.title.map(str::trim).filter(|t| !t.is_empty()) {
         Some(t) => format!("%{}%", like_escaped(&t.to_lowercase())),
         None => "%".to_string(),
     };
-    let filter = "account_id = $1 AND binned_at IS NULL AND ($2 = '' OR kind = $2)
-         AND LOWER(title) LIKE $3 ESCAPE '\\'";
-    let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM documents WHERE {filter}"))
-        .bind(account_id)
-        .bind(kind_str)
-        .bind(&pattern)
-        .fetch_one(&db.pool)
-        .await?;
+    let copies = if filter.without_filled_copies { 0 } else { 1 };
+    let condition = "account_id = $1 AND binned_at IS NULL AND ($2 = '' OR kind = $2)
+         AND LOWER(title) LIKE $3 ESCAPE '\\'
+         AND ($4 = 1 OR NOT EXISTS (SELECT 1 FROM form_responses r WHERE r.document = documents.id))";
+    let total: i64 =
+        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM documents WHERE {condition}"))
+            .bind(account_id)
+            .bind(kind_str)
+            .bind(&pattern)
+            .bind(copies)
+            .fetch_one(&db.pool)
+            .await?;
     let rows = sqlx::query(&format!(
-        "SELECT {DOC_COLUMNS} FROM documents WHERE {filter}
-         ORDER BY created DESC, id LIMIT $4 OFFSET $5"
+        "SELECT {DOC_COLUMNS} FROM documents WHERE {condition}
+         ORDER BY created DESC, id LIMIT $5 OFFSET $6"
     ))
     .bind(account_id)
     .bind(kind_str)
     .bind(&pattern)
+    .bind(copies)
     .bind(limit)
     .bind(offset)
     .fetch_all(&db.pool)

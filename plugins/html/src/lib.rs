@@ -98,6 +98,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     builder.doc_lang = lang.clone();
     builder.children(root, 0);
     let mut blocks = builder.finish();
+    let title = title.or_else(|| flow::first_heading(&blocks));
     drop(html);
     links::resolve_fragments(&mut blocks, &builder.headings);
 

@@ -85,6 +85,9 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         | Options::ENABLE_GFM;
     let parser = Parser::new_ext(body, options);
     let (body_blocks, builder) = build::Builder::new(&request.images).build(parser);
+    // Named by its first heading when it names no title: drawn as a title block only
+    // when named.
+    let heading_title = flow::first_heading(&body_blocks);
     let title_block = title_block::blocks(&front, title.as_deref());
     let mut blocks = title_block.clone();
     blocks.extend(body_blocks);
@@ -106,7 +109,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     }
 
     let mut document = Document::new(Kind::Pdf);
-    document.title = title;
+    document.title = title.or(heading_title);
     document.lang = front.lang;
     document.pages = pages;
     let mut warnings: Vec<String> = decoded.warning.into_iter().collect();

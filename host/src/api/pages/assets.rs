@@ -11,6 +11,11 @@ use crate::api::error::ApiError;
 /// Name, media type, contents.
 const FILES: &[(&str, &str, &str)] = &[
     (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../../../web/favicon.svg"),
+    ),
+    (
         "pages.css",
         "text/css; charset=utf-8",
         include_str!("../../../web/pages.css"),
@@ -29,6 +34,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "model.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/model.js"),
+    ),
+    (
+        "upload.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/upload.js"),
     ),
     (
         "view.js",

@@ -18,7 +18,6 @@ use crate::api::page_pictures;
 use crate::api::queries::{Download, Params};
 use crate::app::App;
 use crate::documents::{self, Owner};
-use crate::sessions::Session;
 
 /// Page pictures are drawn at the public form page's resolution, so both share them.
 const PAGE_DPI: u32 = 96;
@@ -26,13 +25,6 @@ const PAGE_DPI: u32 = 96;
 const PAGES_SHOWN: i64 = 60;
 /// Versions listed.
 const VERSIONS_SHOWN: i64 = 100;
-
-pub fn owner(session: &Session) -> Owner<'_> {
-    Owner {
-        account_id: &session.account.id,
-        quota: session.account.plan.storage_quota,
-    }
-}
 
 /// The `<img>`s of a document's pages (of `version`, or the current one).
 fn pictures(id: &str, pages: i64, version: i64, of_version: Option<i64>) -> String {
@@ -72,7 +64,7 @@ pub async fn show(
         documents::versions(&app.db, &session.account.id, &id, VERSIONS_SHOWN).await?;
     let eid = esc(&id);
     let mut body = format!(
-        "<h1>{}</h1>{}<p class=\"meta\">{} · {} page{} · version {} · changed {}</p>",
+        "<h1>{}</h1>{}<p class=\"meta\" id=\"doc-meta\">{} · {} page{} · version {} · changed {}</p>",
         esc(&row.title),
         html::notice(&notice_of(&session, &q)),
         row.kind.as_str(),
@@ -92,6 +84,13 @@ pub async fn show(
         );
     }
     body.push_str("</ul></nav><div class=\"actions\">");
+    body.push_str(&super::upload::form(
+        &app,
+        &session,
+        &format!("/d/{id}/replace"),
+        "Replace with a file…",
+        Some(row.version),
+    ));
     if is_form {
         let _ = write!(
             body,
@@ -125,7 +124,7 @@ pub async fn show(
     // The history.
     let _ = write!(
         body,
-        "<section aria-labelledby=\"history\"><h2 id=\"history\">Versions</h2><table><caption>{total_versions} version{} kept{}</caption><thead><tr><th scope=\"col\">Version</th><th scope=\"col\">Saved</th><th scope=\"col\">Title</th><th scope=\"col\">Pages</th><th scope=\"col\">From</th><th scope=\"col\">Adds</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>",
+        "<section id=\"versions\" aria-labelledby=\"history\"><h2 id=\"history\">Versions</h2><table><caption>{total_versions} version{} kept{}</caption><thead><tr><th scope=\"col\">Version</th><th scope=\"col\">Saved</th><th scope=\"col\">Title</th><th scope=\"col\">Pages</th><th scope=\"col\">From</th><th scope=\"col\">Adds</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>",
         if total_versions == 1 { "" } else { "s" },
         if total_versions > VERSIONS_SHOWN {
             format!("; the newest {VERSIONS_SHOWN} are listed")
@@ -301,7 +300,7 @@ pub async fn restore_version(
     let (restored, _) = crate::forms::replace_document(
         &app.db,
         &app.blobs,
-        owner(&session),
+        Owner::of(&session.account),
         &id,
         row.kind,
         Some(row.version),

@@ -12,7 +12,6 @@ use axum::Json;
 use quire_sdk::{validate, Asset, Document};
 use serde_json::json;
 
-use super::document::owner;
 use super::Signed;
 use crate::api::body::{model_too_large, read_capped, read_limited, read_model, MAX_MODEL_JSON};
 use crate::api::documents::{expected_version, page_within};
@@ -115,7 +114,7 @@ pub async fn save(
     let (row, warnings) = crate::forms::save_edit(
         &app.db,
         &app.blobs,
-        owner(&session),
+        crate::documents::Owner::of(&session.account),
         &id,
         current.kind,
         Some(expected),

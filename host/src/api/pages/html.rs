@@ -80,7 +80,7 @@ pub fn page(session: &Session, section: Section, title: &str, body: &str) -> Str
     }
     let signout = post_button(session, "/signout", "Sign out", "link");
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{} · Quire</title><link rel=\"stylesheet\" href=\"/assets/pages.css\"></head><body><a class=\"skip\" href=\"#main\">Skip to content</a><header><a class=\"brand\" href=\"/documents\">Quire</a><nav aria-label=\"Main\"><ul>{nav}</ul></nav><div class=\"who\"><span>{}</span> {signout}</div></header><main id=\"main\">{body}</main></body></html>",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{} · Quire</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/pages.css\"></head><body><a class=\"skip\" href=\"#main\">Skip to content</a><header><a class=\"brand\" href=\"/documents\">Quire</a><nav aria-label=\"Main\"><ul>{nav}</ul></nav><div class=\"who\"><span>{}</span> {signout}</div></header><main id=\"main\">{body}</main></body></html>",
         esc(title),
         esc(&session.account.email),
     )
@@ -89,7 +89,7 @@ pub fn page(session: &Session, section: Section, title: &str, body: &str) -> Str
 /// A page for someone not signed in (sign-in, its outcome, errors before sign-in).
 pub fn bare_page(title: &str, body: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{} · Quire</title><link rel=\"stylesheet\" href=\"/assets/pages.css\"></head><body><header><span class=\"brand\">Quire</span></header><main id=\"main\" class=\"narrow\">{body}</main></body></html>",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{} · Quire</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/pages.css\"></head><body><header><span class=\"brand\">Quire</span></header><main id=\"main\" class=\"narrow\">{body}</main></body></html>",
         esc(title)
     )
 }

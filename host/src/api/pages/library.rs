@@ -9,7 +9,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use quire_sdk::Kind;
 
 use super::html::{self, esc, Section};
-use super::{notice_of, see_other, PageResult, Signed};
+use super::{notice_of, see_other, upload, PageResult, Signed};
 use crate::api::error::ApiError;
 use crate::api::page_pictures;
 use crate::app::App;
@@ -51,17 +51,31 @@ pub async fn documents(
         Some("diagram") => Some(Kind::Diagram),
         _ => None,
     };
+    // A form's filled copies are reached from its responses; listed only when asked for.
+    let copies = q.get("copies").is_some_and(|v| v == "1");
     let n = page_number(&q);
+    let filter = documents::ListFilter {
+        kind,
+        title: Some(&search),
+        without_filled_copies: !copies,
+    };
     let (total, rows) = documents::list(
         &app.db,
         &session.account.id,
-        kind,
-        Some(&search),
+        filter,
         PER_PAGE,
         (n - 1) * PER_PAGE,
     )
     .await?;
-    let mut body = String::from("<h1>Documents</h1>");
+    let mut body = String::from("<div class=\"heading\"><h1>Documents</h1>");
+    body.push_str(&upload::form(
+        &app,
+        &session,
+        "/documents",
+        "New document…",
+        None,
+    ));
+    body.push_str("</div>");
     body.push_str(&html::notice(&notice_of(&session, &q)));
     let selected = |k: Option<Kind>| if kind == k { " selected" } else { "" };
     let _ = write!(
@@ -69,15 +83,17 @@ pub async fn documents(
         "<form method=\"get\" action=\"/documents\" class=\"filters\" role=\"search\">
 <label for=\"q\">Title contains</label><input id=\"q\" name=\"q\" type=\"search\" maxlength=\"{MAX_SEARCH}\" value=\"{}\">
 <label for=\"kind\">Kind</label><select id=\"kind\" name=\"kind\"><option value=\"\"{}>All</option><option value=\"pdf\"{}>PDF</option><option value=\"diagram\"{}>Diagram</option></select>
+<span class=\"check\"><input id=\"copies\" name=\"copies\" type=\"checkbox\" value=\"1\"{}><label for=\"copies\">Filled copies of forms</label></span>
 <button type=\"submit\">Show</button></form>",
         esc(&search),
         selected(None),
         selected(Some(Kind::Pdf)),
         selected(Some(Kind::Diagram)),
+        if copies { " checked" } else { "" },
     );
     if rows.is_empty() {
         body.push_str(if search.is_empty() && kind.is_none() {
-            "<p>No documents yet. Send one through the API (POST /api/v1/pdfs or /api/v1/diagrams); it shows up here.</p>"
+            "<p>No documents yet. Make one from a file with <strong>New document</strong> (or drop it here), or send one through the API (POST /api/v1/pdfs or /api/v1/diagrams).</p>"
         } else {
             "<p>No document matches.</p>"
         });
@@ -108,6 +124,9 @@ pub async fn documents(
     }
     if let Some(k) = kind {
         query.push(format!("kind={}", k.as_str()));
+    }
+    if copies {
+        query.push("copies=1".to_string());
     }
     body.push_str(&html::pager(
         "/documents",

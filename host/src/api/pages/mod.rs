@@ -15,6 +15,7 @@ mod forms;
 pub mod html;
 mod library;
 mod signin;
+mod upload;
 mod webhooks;
 
 use axum::body::Body;
@@ -43,7 +44,7 @@ const FORM_BODY: usize = 256 << 10;
 pub fn router(app: App) -> Router<App> {
     let signed_in = Router::new()
         .route("/", get(library::home))
-        .route("/documents", get(library::documents))
+        .route("/documents", get(library::documents).post(upload::create))
         .route("/documents/{id}/thumbnail.png", get(library::thumbnail))
         .route("/bin", get(library::bin))
         .route("/bin/{id}/restore", post(library::restore))
@@ -58,6 +59,7 @@ pub fn router(app: App) -> Router<App> {
             post(document::restore_version),
         )
         .route("/d/{id}/bin", post(document::bin))
+        .route("/d/{id}/replace", post(upload::replace))
         .route("/d/{id}/model", get(editor::model).put(editor::save))
         .route("/d/{id}/preview", post(editor::preview))
         .route("/forms", get(forms::list))
@@ -206,8 +208,9 @@ async fn gate(State(app): State<App>, req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
-/// A change must carry the session's token: in `X-CSRF-Token`, or as `_csrf` in a posted
-/// form (whose body is read here, within [`FORM_BODY`], and handed on unchanged).
+/// A change must carry the session's token: in `X-CSRF-Token`, as `_csrf` in a posted
+/// form (whose body is read here, within [`FORM_BODY`], and handed on unchanged), or for
+/// a file upload (whose body is the API's to read) as `?_csrf=`.
 async fn check_csrf(session: &Session, req: Request) -> Result<Request, PageError> {
     let refused = || {
         PageError(ApiError::new(
@@ -218,6 +221,13 @@ async fn check_csrf(session: &Session, req: Request) -> Result<Request, PageErro
     if let Some(sent) = req.headers().get("x-csrf-token") {
         let sent = sent.to_str().unwrap_or("");
         return if sessions::csrf_matches(session, sent) {
+            Ok(req)
+        } else {
+            Err(refused())
+        };
+    }
+    if let Some(sent) = upload::csrf_in_query(req.headers(), req.uri().query()) {
+        return if sessions::csrf_matches(session, &sent) {
             Ok(req)
         } else {
             Err(refused())

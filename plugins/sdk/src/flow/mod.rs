@@ -112,6 +112,27 @@ pub enum Block {
     PageBreak,
 }
 
+/// The text of the document's first top-level heading of the highest level it uses (its
+/// `#` or `<h1>` when it has one), whitespace collapsed: the title of a document that names
+/// none of its own. The title block (level 0) is the named title and is not counted.
+pub fn first_heading(blocks: &[Block]) -> Option<String> {
+    let headings = blocks.iter().filter_map(|b| match b {
+        Block::Heading { level, inlines } if *level > 0 => {
+            let text: String = inlines.iter().map(|i| i.text.as_str()).collect();
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            (!text.is_empty()).then_some((*level, text))
+        }
+        _ => None,
+    });
+    let mut best: Option<(u8, String)> = None;
+    for (level, text) in headings {
+        if best.as_ref().is_none_or(|(top, _)| level < *top) {
+            best = Some((level, text));
+        }
+    }
+    best.map(|(_, text)| text)
+}
+
 /// Page size, margins and body font.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageSetup {

@@ -581,3 +581,24 @@ fn right_to_left_lists_and_quotes_stand_on_the_right() {
     assert!(bullet.frame.right() <= latin.frame.x);
     check(&pages, &[]);
 }
+
+#[test]
+fn the_first_heading_of_the_highest_level_names_a_document() {
+    let heading = |level, text: &str| Block::Heading {
+        level,
+        inlines: vec![Inline::plain(text)],
+    };
+    let blocks = vec![
+        heading(0, "The title block"),
+        p("Intro"),
+        heading(2, "Background"),
+        heading(1, "  Quarterly\nreport "),
+        heading(1, "Later"),
+    ];
+    assert_eq!(first_heading(&blocks).as_deref(), Some("Quarterly report"));
+    assert_eq!(
+        first_heading(&[p("x"), heading(3, "Only")]).as_deref(),
+        Some("Only")
+    );
+    assert_eq!(first_heading(&[p("x"), heading(1, " ")]), None);
+}
