@@ -330,7 +330,9 @@ pub async fn create_credential(
     db: &Db,
     account_id: &str,
     scopes: &str,
+    name: &str,
 ) -> Result<(String, String)> {
+    let name = credential_name(name)?;
     let acct = account(db, account_id).await?;
     let scopes = parse_scopes(scopes);
     if scopes.is_empty() {
@@ -353,22 +355,94 @@ pub async fn create_credential(
     let client_id = format!("qc_{}", random_hex(12));
     let secret = format!("qs_{}", random_hex(32));
     sqlx::query(
-        "INSERT INTO credentials (client_id, account_id, secret_hash, scopes, created) VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO credentials (client_id, account_id, secret_hash, scopes, created, name) VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(&client_id)
     .bind(account_id)
     .bind(hash_secret(&secret))
     .bind(scopes.join(" "))
     .bind(now())
+    .bind(&name)
     .execute(&db.pool)
     .await?;
     Ok((client_id, secret))
+}
+
+/// The longest name a credential may have.
+pub const MAX_CREDENTIAL_NAME: usize = 100;
+
+/// A credential's name as given, trimmed; one line of at most [`MAX_CREDENTIAL_NAME`]
+/// characters (it is shown in lists), or none.
+fn credential_name(name: &str) -> Result<String> {
+    let name = name.trim();
+    if name.chars().count() > MAX_CREDENTIAL_NAME {
+        return Err(Error::Invalid(format!(
+            "a credential's name has at most {MAX_CREDENTIAL_NAME} characters"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(Error::Invalid(
+            "a credential's name is one line of text".into(),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// When each credential was last used, written to the database at most once every
+/// [`USE_RECORDED_EVERY`] seconds per credential (and per host), so an API call does not
+/// cost a write.
+#[derive(Default)]
+pub struct CredentialUse {
+    recorded: std::sync::Mutex<std::collections::HashMap<String, f64>>,
+}
+
+/// How stale a credential's "last used" may be.
+pub const USE_RECORDED_EVERY: f64 = 300.0;
+/// Credentials tracked before the memory of recent writes starts again (a bound, not a
+/// cache size that matters: forgetting only costs one more write).
+const USES_TRACKED: usize = 10_000;
+
+impl CredentialUse {
+    /// Records that `client_id` was used now, in the background when it is time to.
+    pub fn note(&self, db: &Db, client_id: &str) {
+        let at = now();
+        {
+            let mut recorded = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
+            if recorded
+                .get(client_id)
+                .is_some_and(|last| at - last < USE_RECORDED_EVERY)
+            {
+                return;
+            }
+            if recorded.len() >= USES_TRACKED {
+                recorded.clear();
+            }
+            recorded.insert(client_id.to_string(), at);
+        }
+        let db = db.clone();
+        let client_id = client_id.to_string();
+        tokio::spawn(async move {
+            let done = sqlx::query("UPDATE credentials SET last_used = $1 WHERE client_id = $2")
+                .bind(at)
+                .bind(&client_id)
+                .execute(&db.pool)
+                .await;
+            if let Err(e) = done {
+                tracing::warn!("recording the use of credential {client_id} failed: {e}");
+            }
+        });
+    }
 }
 
 /// A credential as its account's page lists it (never its secret).
 #[derive(Debug, Clone)]
 pub struct CredentialRow {
     pub client_id: String,
+    /// What the account holder called it (empty when unnamed).
+    pub name: String,
+    /// When a token was last issued to it or an API call made with one (to within
+    /// [`USE_RECORDED_EVERY`]); `None` when never.
+    pub last_used: Option<f64>,
     pub scopes: Vec<String>,
     pub created: f64,
     pub revoked: bool,
@@ -379,7 +453,7 @@ pub struct CredentialRow {
 /// The account's credentials, live ones first, newest first.
 pub async fn credentials(db: &Db, account_id: &str) -> Result<Vec<CredentialRow>> {
     let rows = sqlx::query(
-        "SELECT client_id, scopes, created, revoked, old_secret_expires FROM credentials
+        "SELECT client_id, name, last_used, scopes, created, revoked, old_secret_expires FROM credentials
          WHERE account_id = $1 ORDER BY revoked, created DESC LIMIT 1000",
     )
     .bind(account_id)
@@ -392,6 +466,8 @@ pub async fn credentials(db: &Db, account_id: &str) -> Result<Vec<CredentialRow>
             let old: Option<f64> = r.try_get("old_secret_expires")?;
             Ok(CredentialRow {
                 client_id: r.try_get("client_id")?,
+                name: r.try_get("name")?,
+                last_used: r.try_get("last_used")?,
                 scopes: parse_scopes(&scopes),
                 created: r.try_get("created")?,
                 revoked: r.try_get::<i64, _>("revoked")? != 0,

@@ -37,6 +37,8 @@ pub struct App {
     pub allowance: Arc<crate::usage::Allowance>,
     /// Conversions through the pages, per account, for plans without a daily allowance.
     pub page_conversions: Arc<Throttle>,
+    /// When credentials were last used, recorded now and then.
+    pub credential_use: Arc<crate::accounts::CredentialUse>,
 }
 
 /// What anonymous link holders may do per minute. Views are limited per client only: a
@@ -95,6 +97,7 @@ impl App {
             token_failures,
             sign_ins: Arc::new(Throttle::new(SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE)),
             allowance: Arc::default(),
+            credential_use: Arc::default(),
             page_conversions: Arc::new(Throttle::new(
                 PAGE_CONVERSIONS_PER_MINUTE,
                 PAGE_CONVERSIONS_PER_MINUTE,

@@ -472,7 +472,11 @@ fn a_credential_made_on_the_page_gets_a_token() {
         "POST",
         &s.url("/credentials"),
         Some(&cookie),
-        Some(&[("_csrf", &csrf), ("scope.documents:read", "1")]),
+        Some(&[
+            ("_csrf", &csrf),
+            ("scope.documents:read", "1"),
+            ("name", " Billing <server> "),
+        ]),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
@@ -482,12 +486,70 @@ fn a_credential_made_on_the_page_gets_a_token() {
         shown[at..at + shown[at..].find('<').unwrap()].to_string()
     };
     let (client_id, secret) = (pick("client-id"), pick("client-secret"));
+    // Listed by its name, and never used yet.
+    let last_used = |list: &str| {
+        let row = &list[list.find(&format!("<code>{client_id}</code>")).unwrap()..];
+        let at = row.find("class=\"last-used\">").unwrap() + "class=\"last-used\">".len();
+        row[at..at + row[at..].find('<').unwrap()].to_string()
+    };
+    let list = browse("GET", &s.url("/credentials"), Some(&cookie), None).text();
+    assert!(
+        list.contains("<td class=\"name\">Billing &lt;server&gt;</td>"),
+        "{list}"
+    );
+    assert_eq!(last_used(&list), "never");
+    // A name is one line of at most 100 characters.
+    for name in ["x".repeat(101), "two\nlines".to_string()] {
+        let r = browse(
+            "POST",
+            &s.url("/credentials"),
+            Some(&cookie),
+            Some(&[
+                ("_csrf", &csrf),
+                ("scope.documents:read", "1"),
+                ("name", &name),
+            ]),
+        );
+        assert_eq!(r.status, 400, "{}", r.text());
+    }
+    // The page links the API reference, made from the route table, with the OpenAPI document.
+    assert!(list.contains("href=\"/reference\""));
+    let reference = browse("GET", &s.url("/reference"), Some(&cookie), None).text();
+    assert!(
+        reference.contains("<code>/api/v1/pdfs</code>"),
+        "{reference}"
+    );
+    assert!(reference.contains("<code>/api/v1/forms/{id}/responses</code>"));
+    let openapi = browse(
+        "GET",
+        &s.url("/reference/openapi.json"),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(openapi.status, 200);
+    assert!(openapi.json()["openapi"]
+        .as_str()
+        .unwrap()
+        .starts_with("3.1"));
+    assert_eq!(
+        browse("GET", &s.url("/reference/openapi.json"), None, None).status,
+        303,
+        "the page copy needs a session"
+    );
     let t = s.token_response(&client_id, &secret, None);
     assert_eq!(t.status, 200, "{}", t.text());
     assert_eq!(t.json()["scope"], "documents:read");
-    // Listed without its secret afterwards.
-    let list = browse("GET", &s.url("/credentials"), Some(&cookie), None).text();
+    // Listed without its secret afterwards, used just now (recorded in the background).
+    let mut list = String::new();
+    for _ in 0..50 {
+        list = browse("GET", &s.url("/credentials"), Some(&cookie), None).text();
+        if last_used(&list) != "never" {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
     assert!(list.contains(&client_id) && !list.contains(&secret));
+    assert!(last_used(&list).ends_with("UTC"), "{list}");
     // Revoked on the page: its tokens stop.
     let token = t.json()["access_token"].as_str().unwrap().to_string();
     let r = browse(

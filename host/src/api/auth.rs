@@ -130,6 +130,9 @@ pub async fn token(State(app): State<App>, headers: HeaderMap, body: Bytes) -> R
     if matches!(issued, Err(TokenError::InvalidClient)) {
         let _ = app.token_failures.take(&throttle_key);
     }
+    if issued.is_ok() {
+        app.credential_use.note(&app.db, &client_id);
+    }
     match issued {
         Ok(t) => (
             StatusCode::OK,
@@ -220,6 +223,7 @@ pub async fn gate(
         )
         .await
         .map_err(ApiError::from)?;
+    app.credential_use.note(&app.db, &principal.client_id);
     req.extensions_mut().insert(principal);
     Ok(next.run(req).await)
 }

@@ -227,6 +227,9 @@ pub enum CredentialCommand {
         /// Space-separated scopes its tokens carry.
         #[arg(long, default_value = "documents:read documents:write")]
         scopes: String,
+        /// What to call it (which software holds it), shown on the credentials page.
+        #[arg(long, default_value = "")]
+        name: String,
         /// Prints one JSON object (`client_id`, `client_secret`) instead of lines.
         #[arg(long)]
         json: bool,
@@ -402,9 +405,11 @@ pub async fn run(db: &Db, base_url: &str, cmd: AdminCommand) -> anyhow::Result<(
         AdminCommand::Credential(CredentialCommand::Create {
             account,
             scopes,
+            name,
             json,
         }) => {
-            let (client_id, secret) = accounts::create_credential(db, &account, &scopes).await?;
+            let (client_id, secret) =
+                accounts::create_credential(db, &account, &scopes, &name).await?;
             say(
                 json,
                 json!({"client_id": client_id, "client_secret": secret}),

@@ -67,7 +67,7 @@ pub async fn list(
     let live = rows.iter().filter(|r| !r.revoked).count();
     let csrf = html::csrf_input(&session);
     let mut body = format!(
-        "<h1>API credentials</h1>{}<p>Software uses a credential to get tokens for the API at /api/v1. {live} of {} credentials in use.</p>",
+        "<h1>API credentials</h1>{}<p>Software uses a credential to get tokens for the API at /api/v1 (see the <a href=\"/reference\">API reference</a>). {live} of {} credentials in use.</p>",
         html::notice(&notice_of(&session, &q)),
         plan.max_credentials
     );
@@ -80,11 +80,12 @@ pub async fn list(
     }
     let _ = write!(
         body,
-        "<section aria-labelledby=\"new\"><h2 id=\"new\">New credential</h2><form method=\"post\" action=\"/credentials\">{csrf}<fieldset><legend>Scopes</legend>{}</fieldset><button type=\"submit\">Create credential</button></form></section>",
+        "<section aria-labelledby=\"new\"><h2 id=\"new\">New credential</h2><form method=\"post\" action=\"/credentials\">{csrf}<label for=\"credential-name\">Name</label><input id=\"credential-name\" class=\"wide\" name=\"name\" type=\"text\" maxlength=\"{}\" placeholder=\"e.g. billing server\"><fieldset><legend>Scopes</legend>{}</fieldset><button type=\"submit\">Create credential</button></form></section>",
+        accounts::MAX_CREDENTIAL_NAME,
         scope_boxes("new", &ALL_SCOPES.map(String::from))
     );
     if !rows.is_empty() {
-        body.push_str("<table><caption>Your credentials</caption><thead><tr><th scope=\"col\">Client id</th><th scope=\"col\">Scopes</th><th scope=\"col\">Created</th><th scope=\"col\">State</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>");
+        body.push_str("<table><caption>Your credentials</caption><thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Client id</th><th scope=\"col\">Scopes</th><th scope=\"col\">Created</th><th scope=\"col\">Last used</th><th scope=\"col\">State</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>");
         for (i, r) in rows.iter().enumerate() {
             let cid = esc(&r.client_id);
             let state = match (r.revoked, r.old_secret_until) {
@@ -107,9 +108,15 @@ pub async fn list(
             };
             let _ = write!(
                 body,
-                "<tr><td><code>{cid}</code></td><td>{}</td><td>{}</td><td>{state}</td><td class=\"actions\">{actions}</td></tr>",
+                "<tr><td class=\"name\">{}</td><td><code>{cid}</code></td><td>{}</td><td>{}</td><td class=\"last-used\">{}</td><td>{state}</td><td class=\"actions\">{actions}</td></tr>",
+                if r.name.is_empty() {
+                    "<span class=\"hint\">unnamed</span>".to_string()
+                } else {
+                    esc(&r.name)
+                },
                 esc(&r.scopes.join(" ")),
                 html::time(r.created),
+                r.last_used.map_or_else(|| "never".to_string(), html::time),
             );
         }
         body.push_str("</tbody></table>");
@@ -129,8 +136,9 @@ pub async fn create(
     Signed(session): Signed,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
+    let name = form.get("name").map_or("", String::as_str);
     let (client_id, secret) =
-        accounts::create_credential(&app.db, &session.account.id, &scopes_of(&form)).await?;
+        accounts::create_credential(&app.db, &session.account.id, &scopes_of(&form), name).await?;
     secret_page(&session, &client_id, &secret, "Credential created")
 }
 

@@ -14,6 +14,7 @@ mod editor;
 mod forms;
 pub mod html;
 mod library;
+mod reference;
 mod signin;
 mod upload;
 mod webhooks;
@@ -82,6 +83,8 @@ pub fn router(app: App) -> Router<App> {
         .route("/webhooks/{id}/test", post(webhooks::send_test))
         .route("/webhooks/{id}/rotate", post(webhooks::rotate))
         .route("/webhooks/{id}/delete", post(webhooks::delete))
+        .route("/reference", get(reference::show))
+        .route("/reference/openapi.json", get(reference::openapi))
         .route("/signout", post(signin::sign_out))
         .route_layer(from_fn_with_state(app.clone(), gate));
     Router::new()
