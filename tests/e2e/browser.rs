@@ -47,6 +47,25 @@ fn browse(mode: &str, url: &str) -> Value {
     seen
 }
 
+/// Runs a tests/browser script that drives Chromium with `config` (JSON), and returns what
+/// it saw (the one JSON object it prints), failing when the browser reported an error.
+pub fn run_script(script: &str, config: &Value) -> Value {
+    let dir = crate::common::repo_root().join("tests/browser");
+    let out = run_tool(
+        Command::new("node")
+            .current_dir(&dir)
+            .arg(script)
+            .arg(config.to_string()),
+    );
+    let seen: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert!(
+        seen.get("error").is_none(),
+        "the browser failed: {}",
+        seen["error"]
+    );
+    seen
+}
+
 #[test]
 fn a_person_fills_the_form_in_chromium() {
     let s = shared();

@@ -6,12 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use std::process::Command;
-
 use serde_json::{json, Value};
 
 use crate::browser::chromium;
-use crate::common::{run_tool, target_dir};
+use crate::common::target_dir;
 use crate::server::*;
 
 fn create(s: &Server, token: &str, endpoint: &str, body: Value) -> String {
@@ -155,19 +153,7 @@ fn an_account_holder_edits_in_chromium() {
         "conflict": {"id": conflict},
         "bin": {"id": binned, "title": "Bin me"},
     });
-    let dir = crate::common::repo_root().join("tests/browser");
-    let out = run_tool(
-        Command::new("node")
-            .current_dir(&dir)
-            .arg("editor.mjs")
-            .arg(config.to_string()),
-    );
-    let seen: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
-    assert!(
-        seen.get("error").is_none(),
-        "the browser failed: {}",
-        seen["error"]
-    );
+    let seen = crate::browser::run_script("editor.mjs", &config);
 
     assert_eq!(seen["afterSignIn"], "/documents");
     assert_eq!(seen["found"], json!(["Quarterly planning"]), "{seen}");

@@ -214,19 +214,7 @@ fn a_markdown_file_dropped_on_the_page_becomes_a_pdf_in_chromium() {
         },
         "refused": {"name": "photo.heic", "type": "image/heic", "text": "not a picture"},
     });
-    let dir = crate::common::repo_root().join("tests/browser");
-    let out = run_tool(
-        Command::new("node")
-            .current_dir(&dir)
-            .arg("make.mjs")
-            .arg(config.to_string()),
-    );
-    let seen: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
-    assert!(
-        seen.get("error").is_none(),
-        "the browser failed: {}",
-        seen["error"]
-    );
+    let seen = crate::browser::run_script("make.mjs", &config);
     // The one refusal is the 415 this test asks for (nothing else is missing: the pages
     // name their icon, so the browser asks for no /favicon.ico).
     assert_eq!(seen["refused"], json!(["415 /documents"]), "{seen}");

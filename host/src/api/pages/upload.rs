@@ -35,15 +35,21 @@ fn api_query(q: &HashMap<String, String>) -> HashMap<String, String> {
 }
 
 /// What an upload answers: for the script, JSON naming the page to go to (its notice
-/// already signed); for a plain form post, the redirect itself.
+/// already signed); for a plain form post, the redirect itself. A refusal is the API's
+/// error, as JSON for the script and as a page for a form post.
 fn answer(
     session: &Session,
     json: bool,
     status: StatusCode,
-    row: &DocRow,
-    warnings: &[String],
-    done: &str,
+    made: Result<(DocRow, Vec<String>), ApiError>,
+    done: impl FnOnce(&DocRow) -> String,
 ) -> Response {
+    let (row, warnings) = match made {
+        Ok(made) => made,
+        Err(e) if json => return e.into_response(),
+        Err(e) => return PageError(e).into_response(),
+    };
+    let done = done(&row);
     let notice = if warnings.is_empty() {
         done.to_string()
     } else {
@@ -71,14 +77,6 @@ fn answer(
     (status, Json(body)).into_response()
 }
 
-fn refusal(json: bool, e: ApiError) -> Response {
-    if json {
-        e.into_response()
-    } else {
-        PageError(e).into_response()
-    }
-}
-
 /// POST /documents: a new document from one file, of the kind its converter makes.
 pub async fn create(
     State(app): State<App>,
@@ -91,17 +89,9 @@ pub async fn create(
         super::spend_conversion(&app, &session).await?;
         create_from_upload(&app, &session.account, None, &api_query(&q), req).await
     };
-    match made.await {
-        Ok((row, warnings)) => answer(
-            &session,
-            json,
-            StatusCode::CREATED,
-            &row,
-            &warnings,
-            &format!("Made “{}” from your file.", row.title),
-        ),
-        Err(e) => refusal(json, e),
-    }
+    answer(&session, json, StatusCode::CREATED, made.await, |row| {
+        format!("Made “{}” from your file.", row.title)
+    })
 }
 
 /// POST /d/{id}/replace: a new version of a document from one file (`If-Match` from the
@@ -118,17 +108,9 @@ pub async fn replace(
         super::spend_conversion(&app, &session).await?;
         replace_from_upload(&app, &session.account, None, &id, &api_query(&q), req).await
     };
-    match made.await {
-        Ok((row, warnings)) => answer(
-            &session,
-            json,
-            StatusCode::OK,
-            &row,
-            &warnings,
-            &format!("Saved version {} from your file.", row.version),
-        ),
-        Err(e) => refusal(json, e),
-    }
+    answer(&session, json, StatusCode::OK, made.await, |row| {
+        format!("Saved version {} from your file.", row.version)
+    })
 }
 
 /// The extensions the active importers read, for the file picker's `accept`.
