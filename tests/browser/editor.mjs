@@ -32,7 +32,7 @@ async function shot(name) {
     fullPage: false,
     animations: 'disabled',
     caret: 'hide',
-    mask: [page.locator('.meta, .who span, td, code, .hint, .notice, caption, .fill-link')],
+    mask: [page.locator('.meta, .who span, td, code, .hint, .notice, caption, .fill-link, .qr img')],
     maskColor: '#888888',
   });
 }

@@ -326,21 +326,31 @@ fn an_account_holder_edits_in_chromium() {
     assert!(complaints.is_empty(), "{complaints:?}");
 
     // Screenshots against their reviewed references.
+    compare_with_references(
+        shots.path(),
+        &[
+            "documents",
+            "editor",
+            "form",
+            "bin",
+            "credentials",
+            "webhooks",
+            "forms",
+            "usage",
+        ],
+    );
+}
+
+/// Compares the screenshots `<name>.png` in `shots` with their reviewed references in
+/// tests/golden/pages (a copy of each stays in target/golden-actual/pages to look at). A
+/// missing reference, or QUIRE_BLESS=1, writes it and fails: look at it, then commit it.
+pub fn compare_with_references(shots: &Path, names: &[&str]) {
     let bless = std::env::var("QUIRE_BLESS").is_ok_and(|v| v == "1");
     let kept = target_dir().join("golden-actual/pages");
     let _ = std::fs::create_dir_all(&kept);
     let mut failures = Vec::new();
-    for name in [
-        "documents",
-        "editor",
-        "form",
-        "bin",
-        "credentials",
-        "webhooks",
-        "forms",
-        "usage",
-    ] {
-        let actual = shots.path().join(format!("{name}.png"));
+    for name in names {
+        let actual = shots.join(format!("{name}.png"));
         let reference = pages_golden_dir().join(format!("{name}.png"));
         std::fs::copy(&actual, kept.join(format!("{name}.png"))).unwrap();
         if bless || !reference.exists() {

@@ -78,7 +78,7 @@ fn qpdf_check(pdf: &[u8]) {
 }
 
 /// Dark pixels inside a box given in points from the top left, on page 1 drawn at 72 dpi.
-fn ink_in_box(pdf: &[u8], x: f64, y: f64, w: f64, h: f64) -> usize {
+pub fn ink_in_box(pdf: &[u8], x: f64, y: f64, w: f64, h: f64) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("form.pdf");
     std::fs::write(&path, pdf).unwrap();

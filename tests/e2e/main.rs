@@ -32,6 +32,7 @@ mod pages;
 mod schema;
 mod server;
 mod service;
+mod sharing;
 mod soak;
 mod text;
 mod uploads;

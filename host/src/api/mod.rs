@@ -62,31 +62,39 @@ pub fn router(app: App) -> Router {
         .fallback(not_found)
         .layer(from_fn(method_not_allowed_as_json))
         .layer(from_fn_with_state(app.clone(), route_gate))
-        .layer(from_fn(security_headers))
+        .layer(from_fn_with_state(app.clone(), security_headers))
         .layer(from_fn_with_state(app.clone(), service::request_context))
         .with_state(app)
 }
 
-/// The public form page may show its own page pictures and styles and post to itself;
-/// nothing may frame it (a framed form invites clickjacking of a link holder's answers).
-const FORM_PAGE_POLICY: &str = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/// The public form page may show its own page pictures, styles and script and post to
+/// itself; only the sites the operator lists may frame it (`QUIRE_FRAME_ANCESTORS`): a
+/// framed form anywhere else invites clickjacking of a link holder's answers.
+fn form_page_policy(frame_ancestors: &crate::config::FrameAncestors) -> String {
+    format!(
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors {}",
+        frame_ancestors.directive()
+    )
+}
 /// Everything else is data: a downloaded SVG or HTML opened from our origin runs no script
 /// and loads nothing.
 const DATA_POLICY: &str = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 /// Headers every response carries, so a browser never guesses a type, runs a converter's
 /// output as a page of ours, or frames us.
-async fn security_headers(req: Request, next: Next) -> Response {
+async fn security_headers(State(app): State<App>, req: Request, next: Next) -> Response {
     let form_page = req
         .uri()
         .path()
         .strip_prefix("/f/")
         .is_some_and(|rest| !rest.contains('/'));
     let mut response = next.run(req).await;
+    let frame_ancestors = &app.config.frame_ancestors;
     let policy = if form_page {
-        FORM_PAGE_POLICY
+        header::HeaderValue::from_str(&form_page_policy(frame_ancestors))
+            .unwrap_or(header::HeaderValue::from_static(DATA_POLICY))
     } else {
-        DATA_POLICY
+        header::HeaderValue::from_static(DATA_POLICY)
     };
     let headers = response.headers_mut();
     headers.insert(
@@ -96,11 +104,14 @@ async fn security_headers(req: Request, next: Next) -> Response {
     // The account holders' pages bring their own policy.
     headers
         .entry(header::CONTENT_SECURITY_POLICY)
-        .or_insert(header::HeaderValue::from_static(policy));
-    headers.insert(
-        header::X_FRAME_OPTIONS,
-        header::HeaderValue::from_static("DENY"),
-    );
+        .or_insert(policy);
+    // A form page that listed sites may frame says so in its policy alone.
+    if !form_page || frame_ancestors.origins().is_empty() {
+        headers.insert(
+            header::X_FRAME_OPTIONS,
+            header::HeaderValue::from_static("DENY"),
+        );
+    }
     headers.insert(
         header::REFERRER_POLICY,
         header::HeaderValue::from_static("same-origin"),

@@ -19,12 +19,14 @@ use super::pages::html::esc;
 use crate::app::App;
 use crate::error::Error;
 use crate::forms::responses::{self, Submission, Via};
-use crate::forms::{self, answers, fields, FormRow};
+use crate::forms::{self, answers, fields, signature, FormRow};
 
 /// Resolution of the page pictures: sharp on a laptop screen, small enough to load fast.
 const PAGE_DPI: u32 = 96;
 /// The name of the "who are you" input; answers use `a.<key>`, which never collides.
 const FROM_INPUT: &str = "_as";
+/// Drawn signatures are posted as `d.<key>` (JSON of the strokes) beside the typed name.
+const DRAWN_PREFIX: &str = "d.";
 
 /// What the page shows: the form, or what became of a submission.
 enum Outcome<'a> {
@@ -47,11 +49,14 @@ h1{font-size:1.5rem;margin:0 0 .5rem}.q{margin:0 0 1.1rem}.q>label,legend{displa
 input[type=text],input[type=email],input[type=number],input[type=date],textarea,select{box-sizing:border-box;width:100%;padding:.45rem;font:inherit;border:1px solid #888;border-radius:4px}
 fieldset{border:0;padding:0;margin:0}.error{color:#a00000;margin:.25rem 0 0}.notice{padding:.75rem;border-radius:4px;background:#fff3cd;border:1px solid #e0c060}
 .problems{padding:.75rem;border:2px solid #a00000;border-radius:4px}.hint{color:#555;font-size:.9rem;margin:.1rem 0 .3rem}
-button{font:inherit;padding:.6rem 1.4rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;cursor:pointer}.req{color:#a00000}";
+button{font:inherit;padding:.6rem 1.4rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;cursor:pointer}.req{color:#a00000}
+.pad{display:block;width:100%;box-sizing:border-box;border:1px solid #888;border-radius:4px;background:#fff;touch-action:none;cursor:crosshair}
+button.link{background:none;color:#1d4ed8;padding:0;text-decoration:underline}
+@media (max-width:760px){main{padding:.75rem;gap:1rem}.questions{order:-1}}";
 
 fn page_shell(title: &str, body: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>{body}</body></html>",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\"><style>{STYLE}</style><script type=\"module\" src=\"/assets/form.js\"></script></head><body>{body}</body></html>",
         esc(title)
     )
 }
@@ -179,8 +184,10 @@ fn question_html(
             let (ty, hint, extra) = match q.field_type {
                 FieldType::Email => ("email", "", " autocomplete=\"email\""),
                 FieldType::Number => ("number", "", " step=\"any\" inputmode=\"decimal\""),
-                FieldType::Date => ("date", "<p class=\"hint\">Year-month-day, e.g. 2026-01-31.</p>", ""),
-                FieldType::Signature => ("text", "<p class=\"hint\">Type your full name as your signature.</p>", ""),
+                // The box shows dates the browser's way (mm/dd/yyyy in the US): the page's
+                // script names that order once it knows it.
+                FieldType::Date => ("date", "<p class=\"hint\" data-date-hint>Pick the date from the calendar, or type it into the box.</p>", ""),
+                FieldType::Signature => return signature_html(&id, q, value, &attrs, error),
                 _ => ("text", "", ""),
             };
             format!(
@@ -190,6 +197,45 @@ fn question_html(
         }
     };
     format!("<div class=\"q\">{control}{error}</div>")
+}
+
+/// A signature: a pad to draw on (shown by the page's script, with pointer or touch) and
+/// the typed name, which is all a page without scripts offers.
+fn signature_html(
+    id: &str,
+    q: &Field,
+    value: Option<&Value>,
+    attrs: &str,
+    error: String,
+) -> String {
+    let label = esc(question_name(q));
+    let star = if q.required {
+        " <span class=\"req\" aria-hidden=\"true\">*</span>"
+    } else {
+        ""
+    };
+    let (typed, drawing) = match value {
+        Some(v) if signature::is_drawn(v) => (String::new(), v.to_string()),
+        Some(v) => (answers::text(v), String::new()),
+        None => (String::new(), String::new()),
+    };
+    // The pad takes the box's proportions, within reason for a phone's width.
+    let aspect = if q.frame.h > 0.0 {
+        (q.frame.w / q.frame.h).clamp(2.0, 5.0)
+    } else {
+        3.0
+    };
+    format!(
+        "<div class=\"q\"><label for=\"{id}\">{label}{star}</label>\
+<div class=\"sig\" data-signature hidden><canvas class=\"pad\" style=\"aspect-ratio:{aspect:.3}\" aria-hidden=\"true\"></canvas>\
+<input type=\"hidden\" name=\"{DRAWN_PREFIX}{key}\" value=\"{drawing}\">\
+<p class=\"hint\">Sign with a finger, pen or mouse. <button type=\"button\" class=\"link\" data-clear>Clear</button> Or type your name instead:</p></div>\
+<p class=\"hint\" data-typed-hint>Type your full name as your signature.</p>\
+<input type=\"text\" id=\"{id}\" name=\"a.{key}\" value=\"{typed}\" autocomplete=\"name\"{attrs}>{error}</div>",
+        key = esc(&q.key),
+        drawing = esc(&drawing),
+        typed = esc(&typed),
+    )
 }
 
 fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
@@ -358,6 +404,7 @@ fn pairs_allowed(questions: &[Field]) -> usize {
         .iter()
         .map(|q| match q.field_type {
             FieldType::List => q.options.len().max(1),
+            FieldType::Signature => 2,
             _ => 1,
         })
         .sum::<usize>()
@@ -369,15 +416,24 @@ fn pairs_allowed(questions: &[Field]) -> usize {
 /// never with their product (the page is anonymous).
 fn answers_from_pairs(questions: &[Field], pairs: &[(String, String)]) -> Map<String, Value> {
     let mut posted: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut drawn: HashMap<&str, &str> = HashMap::new();
     for (name, value) in pairs {
         if let Some(key) = name.strip_prefix("a.") {
             posted.entry(key).or_default().push(value.as_str());
+        } else if let Some(key) = name.strip_prefix(DRAWN_PREFIX) {
+            drawn.insert(key, value.as_str());
         }
     }
     let mut out = Map::new();
     for q in questions {
         let given = posted.get(q.key.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+        let drawing = drawn.get(q.key.as_str()).filter(|d| !d.trim().is_empty());
         let value = match q.field_type {
+            // A drawing wins over a typed name; one that is not JSON is an answer of the
+            // wrong type, which the checks then name.
+            FieldType::Signature if drawing.is_some() => drawing
+                .and_then(|d| serde_json::from_str::<Value>(d).ok())
+                .unwrap_or(Value::Bool(false)),
             FieldType::Checkbox => Value::Bool(!given.is_empty()),
             FieldType::List => Value::Array(
                 given

@@ -11,9 +11,11 @@ use crate::runtime::Limits;
 use crate::store::BlobLocation;
 
 pub mod addresses;
+mod frames;
 mod settings;
 
 pub use addresses::AddressBlocks;
+pub use frames::FrameAncestors;
 pub use settings::{LogFormat, Settings};
 
 #[derive(Debug, Clone)]
@@ -34,6 +36,8 @@ pub struct Config {
     pub base_url: String,
     /// `QUIRE_TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For` is believed.
     pub trust_proxy: AddressBlocks,
+    /// `QUIRE_FRAME_ANCESTORS`: the origins whose pages may frame a public form page.
+    pub frame_ancestors: FrameAncestors,
     /// Where `make build` put the plugins to install on a fresh data directory.
     pub plugins_dir: PathBuf,
     /// The compile cache (`QUIRE_CACHE_DIR`, default `$QUIRE_DATA/cache`).
@@ -209,6 +213,7 @@ impl Config {
                 "QUIRE_TRUST_PROXY",
                 s.trust_proxy.as_deref().unwrap_or(""),
             )?,
+            frame_ancestors: FrameAncestors::parse(s.frame_ancestors.as_deref().unwrap_or(""))?,
             plugins_dir: match given(&s.plugins_dir) {
                 Some(d) => d.clone(),
                 None => default_plugins_dir().context("finding the plugin directory")?,

@@ -44,6 +44,9 @@ pub struct Settings {
     /// Base of the links in responses and mail [default: http(s)://ADDR]; required with --smtp-url or --trust-proxy.
     #[arg(long, env = "QUIRE_BASE_URL", help_heading = "Listeners")]
     pub base_url: Option<String>,
+    /// Origins allowed to frame the public form pages (comma-separated, e.g. https://example.com, https://*.example.org) [default: none].
+    #[arg(long, env = "QUIRE_FRAME_ANCESTORS", help_heading = "Listeners")]
+    pub frame_ancestors: Option<String>,
     /// Reverse proxies (addresses or CIDR blocks, comma-separated) whose X-Forwarded-For counts.
     #[arg(long, env = "QUIRE_TRUST_PROXY", help_heading = "Listeners")]
     pub trust_proxy: Option<String>,

@@ -1,9 +1,12 @@
 //! Answers against a form's questions: checking them (the same rules for the API and the
 //! public page), writing them into a filled copy, and the one-line summary and CSV cells.
 
-use quire_sdk::{Field, FieldType};
+use std::collections::HashSet;
+
+use quire_sdk::{Document, Field, FieldType, Shape};
 use serde_json::{Map, Number, Value};
 
+use super::signature;
 use crate::error::{Error, Result};
 
 /// Longest text answer kept; a form is not a file store.
@@ -146,6 +149,22 @@ fn normalise(q: &Field, v: Value) -> Result<Value> {
             let s = match v {
                 Value::String(s) => s,
                 Value::Number(n) => n.to_string(),
+                Value::Object(drawing)
+                    if q.field_type == FieldType::Signature && drawing.contains_key("strokes") =>
+                {
+                    return signature::normalise(&drawing)
+                        .map(|kept| kept.unwrap_or(Value::Null))
+                        .map_err(|detail| invalid(key, format!("{}: {detail}", describe(q))));
+                }
+                _ if q.field_type == FieldType::Signature => {
+                    return Err(invalid(
+                        key,
+                        format!(
+                            "{} must be a typed name or a drawing {{width, height, strokes}}",
+                            describe(q)
+                        ),
+                    ))
+                }
                 _ => return Err(invalid(key, format!("{} must be text", describe(q)))),
             };
             if s.chars().count() > MAX_TEXT {
@@ -340,10 +359,41 @@ fn is_date(s: &str) -> bool {
 }
 
 /// The answers written into a copy of the form's boxes, each box of a key getting its
-/// question's answer.
-pub fn fill(fields: &mut [Field], answers: &Map<String, Value>) {
-    for f in fields {
-        f.value = answers.get(&f.key).cloned();
+/// question's answer. A drawn signature becomes ink on the page in its boxes, and those
+/// boxes stop being fields: a widget would be drawn over the ink and hide it.
+pub fn fill(document: &mut Document, answers: &Map<String, Value>) {
+    let mut ink = Vec::new();
+    document.fields.retain_mut(|f| {
+        let value = answers.get(&f.key);
+        match value {
+            Some(drawing)
+                if f.field_type == FieldType::Signature && signature::is_drawn(drawing) =>
+            {
+                ink.push((f.page, f.frame, drawing));
+                false
+            }
+            _ => {
+                f.value = value.cloned();
+                true
+            }
+        }
+    });
+    let mut taken: HashSet<String> = document.shapes().map(|s| s.id().to_string()).collect();
+    for (page, frame, drawing) in ink {
+        let id = (1..)
+            .map(|n| format!("signature-{n}"))
+            .find(|id| !taken.contains(id))
+            .unwrap_or_default();
+        taken.insert(id.clone());
+        let Some(path) = signature::ink(drawing, frame, id) else {
+            continue;
+        };
+        if let Some(p) = (page as usize)
+            .checked_sub(1)
+            .and_then(|i| document.pages.get_mut(i))
+        {
+            p.shapes.push(Shape::Path(path));
+        }
     }
 }
 
@@ -356,6 +406,7 @@ pub fn text(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
         Value::Array(a) => a.iter().map(text).collect::<Vec<_>>().join("; "),
+        Value::Object(_) if signature::is_drawn(v) => "(drawn signature)".into(),
         Value::Object(_) => v.to_string(),
     }
 }

@@ -9,6 +9,7 @@ pub mod detect;
 pub mod fields;
 pub mod responses;
 pub mod shares;
+pub mod signature;
 
 use quire_sdk::{Asset, Document, Field, Kind};
 use sqlx::Row;

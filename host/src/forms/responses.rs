@@ -112,7 +112,7 @@ pub async fn submit(
     let questions = fields::questions(&document.fields);
     let checked = answers::check(&questions, &submission.answers)?;
     let summary = answers::summary(&questions, &checked);
-    answers::fill(&mut document.fields, &checked);
+    answers::fill(&mut document, &checked);
     let owner = accounts::account(db, &form.account_id).await?;
     if !owner.plan.forms {
         // The owner's plan lapsed to one without forms: the link stops taking answers,

@@ -31,9 +31,19 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/editor.js"),
     ),
     (
+        "form.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/form.js"),
+    ),
+    (
         "model.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/model.js"),
+    ),
+    (
+        "share.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/share.js"),
     ),
     (
         "upload.js",

@@ -11,6 +11,7 @@ use axum::Form;
 
 use super::html::{self, esc, Section};
 use super::library::page_number;
+use super::share;
 use super::{notice_of, see_other, PageResult, Signed};
 use crate::api::error::ApiError;
 use crate::app::App;
@@ -75,6 +76,19 @@ fn checkbox(name: &str, label: &str, on: bool) -> String {
     )
 }
 
+/// The responses in one line at the top: how many, the newest, where to see them.
+fn summary(id: &str, total: i64, newest: Option<f64>) -> String {
+    let eid = esc(id);
+    let count = format!("{total} response{}", if total == 1 { "" } else { "s" });
+    match newest {
+        Some(when) => format!(
+            "<p class=\"summary\" id=\"summary\"><strong>{count}</strong>, the newest {} · <a href=\"#responses\">See them</a> · <a href=\"/forms/{eid}/responses.csv\" download>CSV</a></p>",
+            html::time(when)
+        ),
+        None => "<p class=\"summary\" id=\"summary\"><strong>No responses yet.</strong> Share the link below to collect them.</p>".to_string(),
+    }
+}
+
 /// The text of one answer for a table cell.
 fn cell(r: &ResponseRow, key: &str) -> String {
     r.answers.get(key).map(answers::text).unwrap_or_default()
@@ -103,16 +117,29 @@ pub async fn show(
     let eid = esc(&id);
     let csrf = html::csrf_input(&session);
     let s = &form.settings;
+    let newest = match rows.first() {
+        Some(r) if n == 1 => Some(r.submitted),
+        _ => responses::list(&app.db, &id, 1, 0)
+            .await?
+            .1
+            .first()
+            .map(|r| r.submitted),
+    };
     let mut body = format!(
-        "<h1>{}</h1>{}<p class=\"meta\">{} question{} · {} · <a href=\"/d/{eid}\">open in the editor</a></p>
-<p>Link for respondents: <a class=\"fill-link\" href=\"{link}\">{link}</a></p>",
+        "<h1>{}</h1>{}<p class=\"meta\">{} question{} · {} · <a href=\"/d/{eid}\">open in the editor</a></p>{}",
         esc(&form.doc.title),
         html::notice(&notice_of(&session, &q)),
         questions.len(),
         if questions.len() == 1 { "" } else { "s" },
         if s.open { "taking answers" } else { "closed: not taking answers" },
-        link = esc(&format!("{base_url}/f/{id}")),
+        summary(&id, total, newest),
     );
+    body.push_str(&share::section(
+        &id,
+        &form.doc.title,
+        &base_url,
+        &app.config.frame_ancestors,
+    ));
     let _ = write!(
         body,
         "<section aria-labelledby=\"settings\"><h2 id=\"settings\">Settings</h2><form method=\"post\" action=\"/forms/{eid}/settings\">{csrf}{}{}{}<label for=\"confirm\">Text a respondent reads after sending</label><textarea id=\"confirm\" name=\"confirm\" maxlength=\"{MAX_CONFIRM_CHARS}\" rows=\"3\">{}</textarea><button type=\"submit\">Save settings</button></form></section>",

@@ -15,6 +15,7 @@ mod forms;
 pub mod html;
 mod library;
 mod reference;
+mod share;
 mod signin;
 mod upload;
 mod webhooks;
@@ -69,6 +70,7 @@ pub fn router(app: App) -> Router<App> {
         .route("/forms/{id}/make", post(forms::make))
         .route("/forms/{id}/invitations", post(forms::invite))
         .route("/forms/{id}/invitations/remove", post(forms::uninvite))
+        .route("/forms/{id}/qr.svg", get(share::qr))
         .route("/forms/{id}/responses.csv", get(forms::csv))
         .route("/forms/{id}/responses/{rid}", get(forms::response))
         .route(

@@ -1,0 +1,143 @@
+// Drives Debian's chromium (through playwright-core), JavaScript on, as a form's owner and
+// then a respondent on a phone:
+//
+//   node share.mjs '<json config>'
+//
+// The owner signs in by a printed link, opens the form's page, copies its link with the
+// button and reads the clipboard; a phone-sized context (390 px, touch) opens that link,
+// answers, signs on the pad with a finger (touch events through the DevTools protocol) and
+// sends. tests/e2e/sharing.rs judges what this prints: one JSON object.
+import { chromium } from 'playwright-core';
+
+const cfg = JSON.parse(process.argv[2]);
+const browser = await chromium.launch({
+  executablePath: cfg.chromium,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
+});
+const seen = { consoleErrors: [], steps: [], refused: [] };
+const watch = (page) => {
+  page.on('console', (m) => {
+    if (m.type() === 'error') seen.consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => seen.consoleErrors.push(String(e)));
+  page.on('response', (r) => {
+    if (r.status() >= 400) seen.refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
+  });
+};
+
+async function step(name, f) {
+  try {
+    await f();
+    seen.steps.push(name);
+  } catch (e) {
+    seen.error = `${name}: ${e.stack || e}`;
+    throw e;
+  }
+}
+
+try {
+  const owner = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US' });
+  await owner.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: cfg.base });
+  const desk = await owner.newPage();
+  watch(desk);
+
+  await step('sign in by a printed link', async () => {
+    await desk.goto(cfg.link);
+    await Promise.all([desk.waitForURL('**/documents'), desk.getByRole('button', { name: 'Sign in' }).click()]);
+  });
+
+  await step('copy the form link from its page', async () => {
+    await desk.goto(new URL(`/forms/${cfg.form}`, cfg.base).toString());
+    seen.summary = await desk.locator('#summary').innerText();
+    const summaryTop = (await desk.locator('#summary').boundingBox()).y;
+    seen.summaryAboveTheFold = summaryTop < 900;
+    await desk.getByRole('button', { name: 'Copy link' }).click();
+    await desk.locator('#copied', { hasText: 'Link copied.' }).waitFor();
+    seen.clipboard = await desk.evaluate(() => navigator.clipboard.readText());
+    seen.copyButtonAfter = await desk.getByRole('button', { name: 'Copied' }).count();
+    // The QR code arrived and is a picture the browser decoded.
+    seen.qrWidth = await desk.locator('.qr img').evaluate(async (img) => {
+      await img.decode();
+      return img.naturalWidth;
+    });
+    seen.embedOff = await desk.locator('#embed-off').count();
+    // What changes from run to run (the port in the link and its QR code, times) is masked.
+    await desk.screenshot({
+      path: `${cfg.shots}/form-share.png`,
+      fullPage: true,
+      mask: [desk.locator('.meta, .who span, .fill-link, .qr img, .qr a, #summary, td, caption, .notice')],
+    });
+  });
+
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+  });
+  const mobile = await phone.newPage();
+  watch(mobile);
+
+  await step('open the copied link on a phone', async () => {
+    await mobile.goto(seen.clipboard);
+    const questions = await mobile.locator('section.questions').boundingBox();
+    const pages = await mobile.locator('section.pages').boundingBox();
+    seen.formFirst = questions.y < pages.y;
+    seen.questionsWidth = questions.width;
+    seen.sideways = await mobile.evaluate(() => document.scrollingElement.scrollWidth - innerWidth);
+    seen.dateHint = await mobile.locator('[data-date-hint]').innerText();
+    seen.dateInputType = await mobile.getByLabel('Date of birth').getAttribute('type');
+    seen.padShown = await mobile.locator('canvas.pad').isVisible();
+  });
+
+  await step('answer and sign with a finger', async () => {
+    await mobile.getByLabel('Your email address').fill('phone@example.org');
+    await mobile.getByLabel('Full name').fill('Pat Phone');
+    await mobile.getByLabel(/^Email/).fill('pat@example.org');
+    await mobile.getByLabel('I agree to the rules').check();
+    await mobile.getByLabel('Date of birth').fill('1990-04-02');
+    const pad = mobile.locator('canvas.pad');
+    await pad.scrollIntoViewIfNeeded();
+    const box = await pad.boundingBox();
+    const cdp = await phone.newCDPSession(mobile);
+    const touch = (type, points) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y]) => ({ x, y })) });
+    // A wave across the pad, then a dot: two strokes.
+    const wave = [];
+    for (let i = 0; i <= 24; i += 1) {
+      const t = i / 24;
+      wave.push([box.x + box.width * (0.1 + 0.8 * t), box.y + box.height * (0.5 + 0.3 * Math.sin(t * Math.PI * 3))]);
+    }
+    await touch('touchStart', [wave[0]]);
+    for (const p of wave.slice(1)) await touch('touchMove', [p]);
+    await touch('touchEnd', []);
+    await touch('touchStart', [[box.x + box.width * 0.92, box.y + box.height * 0.3]]);
+    await touch('touchEnd', []);
+    seen.drawing = JSON.parse(await mobile.locator('input[name="d.sign"]').inputValue());
+    seen.padInk = await pad.evaluate((canvas) => {
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let ink = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) ink += 1;
+      return ink;
+    });
+    await mobile.screenshot({ path: `${cfg.shots}/form-phone.png` });
+  });
+
+  await step('send', async () => {
+    const [sent] = await Promise.all([mobile.waitForNavigation(), mobile.getByRole('button', { name: 'Send' }).click()]);
+    seen.sentStatus = sent.status();
+    seen.confirmation = await mobile.locator('#confirmation').innerText();
+  });
+
+  await step('see the response on the form page', async () => {
+    await desk.reload();
+    seen.summaryAfter = await desk.locator('#summary').innerText();
+  });
+} catch {
+  // `seen.error` says which step failed.
+} finally {
+  await browser.close();
+  console.log(JSON.stringify(seen));
+}
