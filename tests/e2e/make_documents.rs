@@ -284,3 +284,118 @@ fn a_markdown_file_dropped_on_the_page_becomes_a_pdf_in_chromium() {
     let contrast = seen["newButtonContrast"].as_f64().unwrap();
     assert!(contrast >= 4.5, "New document button contrast {contrast}");
 }
+
+#[test]
+fn a_mermaid_source_edited_beside_its_drawing_is_previewed_then_saved_in_chromium() {
+    let s = shared();
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let made = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/diagrams",
+        &json!({"mermaid": "flowchart TD\n  A[Start] --> B[Finish]", "title": "Launch"}),
+    );
+    assert_eq!(made.status, 201, "{}", made.text());
+    let id = made.json()["document"]["id"].as_str().unwrap().to_string();
+    let shots = tempfile::tempdir().unwrap();
+    let config = json!({
+        "chromium": chromium(),
+        "base": s.base,
+        "link": login_link(s, &a.id),
+        "document": id,
+        "shots": shots.path(),
+    });
+    let seen = crate::browser::run_script("source.mjs", &config);
+    assert_eq!(
+        seen["sourceText"], "flowchart TD\n  A[Start] --> B[Finish]",
+        "{seen}"
+    );
+    assert_eq!(seen["label"], "mermaid");
+    // The drawing changed as the text did, before anything was saved.
+    assert_eq!(seen["previewHasNewNode"], true, "{seen}");
+    assert_eq!(seen["versionBeforeSave"], 2, "{seen}");
+    assert_eq!(seen["storedHasNewNode"], false, "{seen}");
+    // A broken line is named, and the button selects it.
+    let problem = seen["problem"].as_str().unwrap();
+    assert!(
+        problem.starts_with("Line 4, column 8: expected a node id"),
+        "{seen}"
+    );
+    assert_eq!(seen["invalid"], "true");
+    assert_eq!(seen["selectedLine"], "  C -->", "{seen}");
+    // Mended, drawn again, saved as version 3 through the API's replace.
+    assert_eq!(seen["mendedHasNewNode"], true, "{seen}");
+    assert_eq!(seen["problemHidden"], true, "{seen}");
+    assert!(
+        seen["notice"].as_str().unwrap().contains("Saved version 3"),
+        "{seen}"
+    );
+    let model = s.get(&t, &format!("/api/v1/documents/{id}.json")).text();
+    assert!(model.contains("Celebrate"), "{model}");
+    let doc = s.get(&t, &format!("/api/v1/documents/{id}")).json();
+    assert_eq!(doc["document"]["version"], 3, "{doc}");
+    // The only refusals are the previews of the broken text (422).
+    for refused in seen["refused"].as_array().unwrap() {
+        assert!(
+            refused.as_str().unwrap().ends_with("/source/preview"),
+            "{seen}"
+        );
+    }
+    crate::editor::compare_with_references(shots.path(), &["source"]);
+
+    // A document not made from text has no source page; a stale save is a 409.
+    let picture = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/diagrams",
+        &json!({"model": {"model": "quire/1", "kind": "diagram", "pages": [{"width": 100, "height": 100, "shapes": []}]}}),
+    );
+    let pid = picture.json()["document"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (cookie, _) = sign_in(s, &a.id);
+    let none = browse(
+        "GET",
+        &s.url(&format!("/d/{pid}/source")),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(none.status, 404, "{}", none.text());
+    let page = browse(
+        "GET",
+        &s.url(&format!("/d/{id}/source")),
+        Some(&cookie),
+        None,
+    )
+    .text();
+    let csrf = csrf_of(&page);
+    let stale = browse(
+        "POST",
+        &s.url(&format!("/d/{id}/source")),
+        Some(&cookie),
+        Some(&[
+            ("_csrf", &csrf),
+            ("format", "mermaid"),
+            ("version", "2"),
+            ("text", "flowchart TD\n  X --> Y"),
+        ]),
+    );
+    assert_eq!(stale.status, 409, "{}", stale.text());
+    // Without scripts the form posts the text, and the page goes to the new version.
+    let saved = browse(
+        "POST",
+        &s.url(&format!("/d/{id}/source")),
+        Some(&cookie),
+        Some(&[
+            ("_csrf", &csrf),
+            ("format", "mermaid"),
+            ("version", "3"),
+            ("text", "flowchart TD\n  X[Ready] --> Y[Steady]"),
+        ]),
+    );
+    assert_eq!(saved.status, 303, "{}", saved.text());
+    let model = s.get(&t, &format!("/api/v1/documents/{id}.json")).text();
+    assert!(model.contains("Steady"), "{model}");
+}

@@ -46,6 +46,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/share.js"),
     ),
     (
+        "source.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/source.js"),
+    ),
+    (
         "upload.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/upload.js"),

@@ -91,6 +91,16 @@ pub async fn show(
         "Replace with a file…",
         Some(row.version),
     ));
+    let from_text = versions
+        .first()
+        .filter(|v| v.version == row.version)
+        .is_some_and(|v| super::source::is_editable(v.source_type.as_deref()));
+    if from_text {
+        let _ = write!(
+            body,
+            "<a class=\"button\" id=\"edit-source\" href=\"/d/{eid}/source\">Edit source</a>"
+        );
+    }
     if is_form {
         let _ = write!(
             body,

@@ -17,6 +17,7 @@ mod library;
 mod reference;
 mod share;
 mod signin;
+mod source;
 mod upload;
 mod webhooks;
 
@@ -62,6 +63,8 @@ pub fn router(app: App) -> Router<App> {
         )
         .route("/d/{id}/bin", post(document::bin))
         .route("/d/{id}/replace", post(upload::replace))
+        .route("/d/{id}/source", get(source::show).post(source::save))
+        .route("/d/{id}/source/preview", post(source::preview))
         .route("/d/{id}/model", get(editor::model).put(editor::save))
         .route("/d/{id}/preview", post(editor::preview))
         .route("/forms", get(forms::list))

@@ -37,7 +37,7 @@ fn api_query(q: &HashMap<String, String>) -> HashMap<String, String> {
 /// What an upload answers: for the script, JSON naming the page to go to (its notice
 /// already signed); for a plain form post, the redirect itself. A refusal is the API's
 /// error, as JSON for the script and as a page for a form post.
-fn answer(
+pub(super) fn answer(
     session: &Session,
     json: bool,
     status: StatusCode,
