@@ -337,12 +337,35 @@ export function endPoint(index, end) {
   return end.point && Number.isFinite(end.point.x) ? { x: end.point.x, y: end.point.y } : null;
 }
 
-/** The overlay line of a connector: from end, waypoints, to end; null when an end is lost. */
+/** Where the line from the middle of `frame` toward `toward` leaves the frame: an
+ *  overlay line stops at a node's edge instead of cutting through its text. */
+export function toEdge(frame, toward) {
+  const c = center(frame);
+  const dx = toward.x - c.x;
+  const dy = toward.y - c.y;
+  const sx = dx === 0 ? Infinity : frame.w / 2 / Math.abs(dx);
+  const sy = dy === 0 ? Infinity : frame.h / 2 / Math.abs(dy);
+  const t = Math.min(sx, sy, 1);
+  return { x: c.x + dx * t, y: c.y + dy * t };
+}
+
+/** The overlay line of a connector: from end, waypoints, to end, each end attached to a
+ *  shape cut at that shape's edge; null when an end is lost. */
 export function connectorPoints(index, c) {
   const a = endPoint(index, c.from);
   const b = endPoint(index, c.to);
   if (!a || !b) return null;
-  return [a, ...(Array.isArray(c.waypoints) ? c.waypoints : []), b];
+  const points = [a, ...(Array.isArray(c.waypoints) ? c.waypoints : []), b];
+  const frameAt = (end) => {
+    const s = end && end.shape ? index.get(end.shape) : null;
+    return hasFrame(s) ? frameOf(s) : null;
+  };
+  const first = frameAt(c.from);
+  const last = frameAt(c.to);
+  const n = points.length;
+  const start = first ? toEdge(first, points[1]) : points[0];
+  const end = last ? toEdge(last, points[n - 2]) : points[n - 1];
+  return [start, ...points.slice(1, n - 1), end];
 }
 
 /** The middle of a polyline (by length). */

@@ -84,11 +84,18 @@ test("moving a node keeps connectors attached and leaves loose points and waypoi
   assert.equal(JSON.stringify(shape(doc, "c1")), before);
   assert.equal(JSON.stringify(shape(doc, "loose")), loose);
   assert.equal(shape(doc, "c1").to.shape, "b");
-  // The overlay line follows: its end is the new centre of b.
+  // The overlay line follows b, and stops at the edges of both nodes (never over their
+  // text): a leaves at its right edge toward the waypoint, b is reached at its top edge.
   const pts = M.connectorPoints(M.shapeIndex(doc.pages[0]), shape(doc, "c1"));
-  assert.deepEqual(pts[pts.length - 1], { x: 400, y: 100 });
-  assert.deepEqual(pts[0], { x: 60, y: 40 });
+  assert.deepEqual(pts[0], { x: 110, y: 27.5 });
   assert.deepEqual(pts[1], { x: 200, y: 5 });
+  const end = pts[pts.length - 1];
+  assert.equal(end.y, 80);
+  assert.ok(Math.abs(end.x - (400 - (200 * 20) / 95)) < 1e-9, JSON.stringify(end));
+  // A line between two nodes side by side runs only in the gap between them.
+  const gap = M.toEdge({ x: 0, y: 0, w: 100, h: 40 }, { x: 300, y: 20 });
+  assert.deepEqual(gap, { x: 100, y: 20 });
+  assert.deepEqual(M.toEdge({ x: 0, y: 0, w: 100, h: 40 }, { x: 50, y: 20 }), { x: 50, y: 20 });
 });
 
 test("moving a group moves its children's own frames and paths, not its connectors", () => {

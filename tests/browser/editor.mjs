@@ -98,6 +98,20 @@ try {
     seen.metaAfterSave = await page.locator('#doc-meta').textContent();
     seen.versionsAfterSave = await page.locator('#versions tbody tr').count();
     seen.diagramHint = await page.locator('.qe-panel-hint').textContent();
+    // The connectors' guide lines stop at the nodes' edges: no point of one lies inside a
+    // node, where it would cross the node's text.
+    seen.guidePointsInsideNodes = await page.evaluate(() => {
+      const nodes = [...document.querySelectorAll('.qe-item[data-type="node"]')].map((n) => n.getBBox());
+      let inside = 0;
+      let points = 0;
+      for (const line of document.querySelectorAll('.qe-connector-line')) {
+        for (const p of line.points) {
+          points += 1;
+          if (nodes.some((b) => p.x > b.x + 0.5 && p.x < b.x + b.width - 0.5 && p.y > b.y + 0.5 && p.y < b.y + b.height - 0.5)) inside += 1;
+        }
+      }
+      return { inside, points };
+    });
   });
 
   await step('add a node, connect it, then delete it again', async () => {

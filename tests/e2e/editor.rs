@@ -187,6 +187,9 @@ fn an_account_holder_edits_in_chromium() {
             .starts_with("Select a node"),
         "{seen}"
     );
+    let guides = &seen["guidePointsInsideNodes"];
+    assert!(guides["points"].as_u64().unwrap() >= 2, "{guides}");
+    assert_eq!(guides["inside"], 0, "guide lines cross nodes: {guides}");
     let mmd = s
         .get(&t, &format!("/api/v1/documents/{mermaid}.mmd"))
         .text();
