@@ -5,7 +5,7 @@
 // field panel and a status line. Model operations live in model.js, drawing in view.js.
 
 import * as M from "./model.js";
-import { FieldPanel, PageView, h, selOf, textEditor } from "./view.js";
+import { FieldPanel, PageView, h, measureText, selOf, textEditor } from "./view.js";
 
 const DEBOUNCE_MS = 150;
 const PREVIEWS_AT_ONCE = 2;
@@ -662,7 +662,8 @@ class Editor {
     const value = t.ta.value;
     t.ta.remove();
     if (commit && value !== t.original) {
-      this.apply((doc) => M.setShapeText(doc, t.id, value), [t.page]);
+      // Text that no longer fits its box grows the box, rather than spilling out of it.
+      this.apply((doc) => M.setShapeText(doc, t.id, value) && M.fitText(doc, t.id, measureText), [t.page]);
       this.setStatus(`Text of ${this.describe({ kind: "shape", id: t.id })} changed.`);
     }
     if (refocus) this.select({ kind: "shape", id: t.id }, { focus: true });

@@ -163,6 +163,66 @@ export function setShapeText(doc, id, value) {
   return true;
 }
 
+/** The share of a node's width and height its text may use, by outline (as the
+ *  exporters' `geometry::text_area` lays text out; other outlines are near enough). */
+const TEXT_SHARE = { ellipse: 0.7, circle: 0.7, double_circle: 0.7, diamond: 0.5 };
+/** The padding between a node's outline and its text (`geometry::TEXT_PAD`). */
+const TEXT_PAD = 4;
+
+/** How many lines `line` takes wrapped at `room` wide, word by word as the exporters wrap. */
+function wrappedLines(line, room, width) {
+  const words = line.split(/\s+/).filter(Boolean);
+  const space = width(" ");
+  let lines = 1;
+  let used = 0;
+  for (const word of words) {
+    const w = width(word);
+    if (used > 0 && used + space + w > room + 1e-9) {
+      lines += 1;
+      used = w;
+    } else {
+      used += (used > 0 ? space : 0) + w;
+    }
+  }
+  return lines;
+}
+
+/**
+ * Grows a text box or node whose text no longer fits, so the exporters draw it inside:
+ * they wrap lines at the box's width and let the rest run below it. The box gets taller
+ * for the lines the text now takes (and a node wider for a word longer than it); a node
+ * grows around its centre, so its connectors stay put, a text box downwards. `measure(s,
+ * run)` is the width of `s` in page units in the run's font. Returns whether it grew.
+ */
+export function fitText(doc, id, measure) {
+  const hit = findShape(doc, id);
+  if (!hit || (hit.shape.type !== "text" && hit.shape.type !== "node")) return false;
+  const shape = hit.shape;
+  const text = textOf(shape);
+  if (!text || !Array.isArray(text.runs) || text.runs.length === 0) return false;
+  const run = text.runs[0];
+  const size = run.size || 12;
+  const lineHeight = size * (text.line_height || 1.2);
+  const isNode = shape.type === "node";
+  const share = isNode ? TEXT_SHARE[shape.geometry] || 1 : 1;
+  const pad = isNode ? TEXT_PAD : 0;
+  const lines = plainText(text).split("\n");
+  const words = lines.flatMap((l) => l.split(/\s+/)).filter(Boolean);
+  const widestWord = Math.max(0, ...words.map((word) => measure(word, run)));
+  const w = Math.max(shape.w, (widestWord + 2 * pad) / share);
+  const room = Math.max(1, w * share - 2 * pad);
+  const count = lines.reduce((n, line) => n + wrappedLines(line, room, (t) => measure(t, run)), 0);
+  const h = Math.max(shape.h, (count * lineHeight + 2 * pad) / share);
+  if (w <= shape.w + 0.01 && h <= shape.h + 0.01) return false;
+  if (isNode) {
+    shape.x = round(shape.x - (w - shape.w) / 2);
+    shape.y = round(shape.y - (h - shape.h) / 2);
+  }
+  shape.w = round(w);
+  shape.h = round(h);
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------
 // Moving and resizing shapes
 

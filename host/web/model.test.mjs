@@ -460,3 +460,27 @@ test("history is bounded", () => {
   for (let i = 0; i < 10; i++) small.record("x".repeat(20));
   assert.ok(small.undoStack.length <= 3);
 });
+
+test("text that no longer fits grows its box: a node around its centre, a text box down", () => {
+  const doc = diagram();
+  // Every character is 6 units wide in this measure.
+  const measure = (s) => s.length * 6;
+  // "Start" fits a 100 x 40 node: nothing moves.
+  assert.equal(M.fitText(doc, "a", measure), false);
+  // Four lines of 14 px text need 4 x 16.8 + 8 = 75.2 units: taller, around the centre.
+  M.setShapeText(doc, "a", "one\ntwo\nthree\nfour");
+  assert.equal(M.fitText(doc, "a", measure), true);
+  const a = shape(doc, "a");
+  assert.deepEqual(M.frameOf(a), { x: 10, y: 2.4, w: 100, h: 75.2 });
+  assert.deepEqual(M.center(a), { x: 60, y: 40 });
+  // A word longer than the node widens it.
+  M.setShapeText(doc, "a", "Supercalifragilistic");
+  assert.equal(M.fitText(doc, "a", measure), true);
+  assert.equal(shape(doc, "a").w, 128);
+  // A text box keeps its top and wraps at its width, word by word: 3 lines of 12 x 1.2.
+  const text = { type: "text", id: "t2", x: 0, y: 100, w: 60, h: 10, runs: [{ text: "", size: 12 }] };
+  doc.pages[0].shapes.push(text);
+  M.setShapeText(doc, "t2", "aaaaaa bbbbbb cccccc");
+  assert.equal(M.fitText(doc, "t2", measure), true);
+  assert.deepEqual(M.frameOf(shape(doc, "t2")), { x: 0, y: 100, w: 60, h: 43.2 });
+});

@@ -346,6 +346,17 @@ const FONTS = {
   courier: '"Courier New", Courier, monospace',
 };
 
+let measuring = null;
+
+/** The width of `text` in page units, in `run`'s font and size, as the browser measures
+ *  the nearest font it has (close enough to grow a box that would overflow). */
+export function measureText(text, run) {
+  measuring ??= document.createElement("canvas").getContext("2d");
+  const family = FONTS[run.font] || FONTS.helvetica;
+  measuring.font = `${run.italic ? "italic " : ""}${run.bold ? "bold " : ""}${run.size || 12}px ${family}`;
+  return measuring.measureText(text).width;
+}
+
 /**
  * A textarea over `rect` (page points) of page view `pv`, holding the shape's text in the
  * first run's font, size and colour. Styles are set through the CSSOM, which the page's

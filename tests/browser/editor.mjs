@@ -112,6 +112,21 @@ try {
       }
       return { inside, points };
     });
+    // Text that no longer fits its node grows the node (around its centre); undone after.
+    const node = page.locator(`[data-shape-id="${cfg.mermaid.node}"]`);
+    const frame = () => node.evaluate((n) => {
+      const b = n.getBBox();
+      return { x: b.x, y: b.y, w: b.width, h: b.height };
+    });
+    const before = await frame();
+    await node.click();
+    await page.keyboard.press('Enter');
+    await page.locator('textarea.qe-textedit').fill('A label that no longer fits\nits box, written\nover three lines');
+    await page.keyboard.press('Control+Enter');
+    const after = await frame();
+    seen.textGrowth = { before, after };
+    await page.keyboard.press('Control+z');
+    seen.textGrowthUndone = await frame();
   });
 
   await step('add a node, connect it, then delete it again', async () => {

@@ -190,6 +190,20 @@ fn an_account_holder_edits_in_chromium() {
     let guides = &seen["guidePointsInsideNodes"];
     assert!(guides["points"].as_u64().unwrap() >= 2, "{guides}");
     assert_eq!(guides["inside"], 0, "guide lines cross nodes: {guides}");
+    // Three long lines grow their node instead of spilling out of it, around its centre;
+    // undo puts it back.
+    let growth = &seen["textGrowth"];
+    let (before, after) = (&growth["before"], &growth["after"]);
+    let f = |v: &Value, k: &str| v[k].as_f64().unwrap();
+    assert!(f(after, "h") > f(before, "h") * 1.5, "{growth}");
+    assert!(f(after, "w") >= f(before, "w"), "{growth}");
+    let middle = |v: &Value| (f(v, "x") + f(v, "w") / 2.0, f(v, "y") + f(v, "h") / 2.0);
+    let (mb, ma) = (middle(before), middle(after));
+    assert!(
+        (mb.0 - ma.0).abs() < 1.0 && (mb.1 - ma.1).abs() < 1.0,
+        "{growth}"
+    );
+    assert_eq!(&seen["textGrowthUndone"], before, "{seen}");
     let mmd = s
         .get(&t, &format!("/api/v1/documents/{mermaid}.mmd"))
         .text();
