@@ -231,6 +231,15 @@ try {
     await page.goto(url('/bin'));
     await shot('bin');
     const row = page.locator('tr', { hasText: cfg.bin.title });
+    // The row's text and its buttons share one middle line.
+    seen.binRowOffset = await row.evaluate((tr) => {
+      const middle = (r) => r.top + r.height / 2;
+      const range = document.createRange();
+      range.selectNodeContents(tr.cells[0]);
+      const text = middle(range.getBoundingClientRect());
+      const button = middle(tr.querySelector('button').getBoundingClientRect());
+      return Math.abs(text - button);
+    });
     await Promise.all([page.waitForURL('**/bin**'), row.getByRole('button', { name: 'Restore' }).click()]);
     seen.restoredNotice = await page.locator('.notice').innerText();
   });

@@ -3,8 +3,8 @@
 //
 //   node share.mjs '<json config>'
 //
-// The owner signs in by a printed link, opens the form's page, copies its link with the
-// button and reads the clipboard; a phone-sized context (390 px, touch) opens that link,
+// The owner signs in by a printed link, makes a document with fields a form from its page,
+// copies the form's link with the button and reads the clipboard; a phone-sized context (390 px, touch) opens that link,
 // answers, signs on the pad with a finger (touch events through the DevTools protocol) and
 // sends. tests/e2e/sharing.rs judges what this prints: one JSON object.
 import { chromium } from 'playwright-core';
@@ -47,8 +47,16 @@ try {
     await Promise.all([desk.waitForURL('**/documents'), desk.getByRole('button', { name: 'Sign in' }).click()]);
   });
 
+  await step('make the document a form from its page', async () => {
+    await desk.goto(new URL(`/d/${cfg.form}`, cfg.base).toString());
+    await Promise.all([
+      desk.waitForURL(`**/forms/${cfg.form}**`),
+      desk.getByRole('button', { name: 'Make this a form' }).click(),
+    ]);
+    seen.formNotice = await desk.locator('.notice').innerText();
+  });
+
   await step('copy the form link from its page', async () => {
-    await desk.goto(new URL(`/forms/${cfg.form}`, cfg.base).toString());
     seen.summary = await desk.locator('#summary').innerText();
     const summaryTop = (await desk.locator('#summary').boundingBox()).y;
     seen.summaryAboveTheFold = summaryTop < 900;

@@ -297,6 +297,11 @@ fn an_account_holder_edits_in_chromium() {
 
     // Binned and restored.
     assert!(seen["binnedNotice"].as_str().unwrap().contains("Bin me"));
+    let offset = seen["binRowOffset"].as_f64().unwrap();
+    assert!(
+        offset <= 2.0,
+        "the bin row's text sits {offset} px off its buttons' middle"
+    );
     assert!(seen["restoredNotice"]
         .as_str()
         .unwrap()

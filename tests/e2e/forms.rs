@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::common::*;
 use crate::server::*;
 
-const FORM_MD: &str = "# Membership application\n\nPlease answer every question marked with a star.\n\nName: ______________________\n\nEmail: ______________________\n\n";
+pub const FORM_MD: &str = "# Membership application\n\nPlease answer every question marked with a star.\n\nName: ______________________\n\nEmail: ______________________\n\n";
 
 /// Boxes of every type; `name` sits in two places (one question, two boxes) and the
 /// radio group has a box per option.

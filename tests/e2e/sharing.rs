@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::browser::chromium;
-use crate::forms::{create_form, good_answers, ink_in_box};
+use crate::forms::{create_form, good_answers, ink_in_box, sample_fields, FORM_MD};
 use crate::pages::{browse, login_link, sign_in};
 use crate::server::*;
 
@@ -191,8 +191,26 @@ fn a_form_shared_by_its_link_is_answered_on_a_phone_with_a_drawn_signature() {
     let s = shared();
     let a = s.account("pro");
     let t = s.token(&a);
-    let form = create_form(s, &t, "Phone sign-up");
-    let id = form["id"].as_str().unwrap();
+    // A document with fields placed on it (its model sent back with them), which the
+    // browser makes a form.
+    let made = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/pdfs",
+        &json!({"markdown": FORM_MD, "title": "Phone sign-up"}),
+    );
+    assert_eq!(made.status, 201, "{}", made.text());
+    let id = made.json()["document"]["id"].as_str().unwrap().to_string();
+    let id = id.as_str();
+    let mut model = s.get(&t, &format!("/api/v1/documents/{id}.json")).json();
+    model["fields"] = sample_fields();
+    let placed = s.send_json(
+        "PUT",
+        &t,
+        &format!("/api/v1/pdfs/{id}"),
+        &json!({"model": model, "title": "Phone sign-up"}),
+    );
+    assert_eq!(placed.status, 200, "{}", placed.text());
     let shots = tempfile::tempdir().unwrap();
     let config = json!({
         "chromium": chromium(),
@@ -208,7 +226,7 @@ fn a_form_shared_by_its_link_is_answered_on_a_phone_with_a_drawn_signature() {
     );
     assert_eq!(seen["refused"], json!([]), "{seen}");
 
-    // The owner: the responses line at the top, the link copied, a QR code, no snippet
+    // The owner made it a form from the document's page, then: the responses line at the top, the link copied, a QR code, no snippet
     // on a server that allows no framing.
     assert!(
         seen["summary"]
