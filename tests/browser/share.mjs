@@ -142,6 +142,14 @@ try {
   await step('see the response on the form page', async () => {
     await desk.reload();
     seen.summaryAfter = await desk.locator('#summary').innerText();
+    // The response's own page: every answer, the drawn signature named as such.
+    await desk.getByRole('link', { name: 'See them' }).click();
+    await Promise.all([desk.waitForURL('**/responses/**'), desk.locator('#responses tbody tr a, section[aria-labelledby="responses"] tbody a').first().click()]);
+    seen.responseSignature = await desk.locator('dt', { hasText: 'Signature' }).locator('xpath=following-sibling::dd[1]').innerText();
+    await desk.screenshot({ path: `${cfg.shots}/response.png`, fullPage: true, mask: [desk.locator('.meta, .who span')] });
+    // The public page as a respondent on a laptop sees it: the pages beside the questions.
+    await desk.goto(seen.clipboard);
+    await desk.screenshot({ path: `${cfg.shots}/form-public.png` });
   });
 } catch {
   // `seen.error` says which step failed.

@@ -273,5 +273,9 @@ fn a_form_shared_by_its_link_is_answered_on_a_phone_with_a_drawn_signature() {
     let (response, pdf, model) = newest_copy(s, &t, id);
     assert_eq!(response["respondent"], "phone@example.org", "{response}");
     assert_signed_in_ink(&model, &pdf);
-    crate::editor::compare_with_references(shots.path(), &["form-share", "form-phone"]);
+    assert_eq!(seen["responseSignature"], "(drawn signature)", "{seen}");
+    crate::editor::compare_with_references(
+        shots.path(),
+        &["form-share", "form-phone", "response", "form-public"],
+    );
 }
