@@ -97,6 +97,7 @@ fn mail_waits_for_smtp_and_is_then_delivered() {
         &json!({"answers": good_answers(), "as": "ann@example.org"}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
+    let response_id = r.json()["response"]["id"].as_str().unwrap().to_string();
 
     // SMTP is down: both messages wait, with the failure recorded.
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -165,6 +166,13 @@ fn mail_waits_for_smtp_and_is_then_delivered() {
         body.contains("ann@example.org") && body.contains("Ann \"Nan\" Example"),
         "{body}"
     );
+    // Its links are pages a browser opens, not the API (which wants a token).
+    assert!(
+        body.contains(&s.url(&format!("/forms/{id}/responses/{response_id}")))
+            && body.contains(&s.url(&format!("/forms/{id}\n"))),
+        "{body}"
+    );
+    assert!(!body.contains("/api/v1"), "{body}");
     // Sent mail stays listed with --all, marked sent.
     let all = s.cli_json(&["admin", "outbox", "--all", "--json"]);
     assert!(all["mail"]

@@ -198,11 +198,12 @@ pub async fn submit(
                     to: owner.email.clone(),
                     subject: format!("New response to {}", form.doc.title),
                     body: format!(
-                        "{who} answered your form \"{}\" ({}).\n\n{summary}\n\nAll responses: {base_url}/api/v1/forms/{}/responses\nThe filled copy: {base_url}/api/v1/documents/{}.pdf\n",
+                        // Links a person opens in a browser: the pages, not the API.
+                        "{who} answered your form \"{}\" ({}).\n\n{summary}\n\nThis response: {base_url}/forms/{form_id}/responses/{id}\nAll responses: {base_url}/forms/{form_id}\nThe filled copy: {base_url}/d/{}\n",
                         form.doc.title,
                         submission.via.as_str(),
-                        form.doc.id,
-                        copy.id
+                        copy.id,
+                        form_id = form.doc.id,
                     ),
                 },
             )
