@@ -398,4 +398,46 @@ fn a_mermaid_source_edited_beside_its_drawing_is_previewed_then_saved_in_chromiu
     assert_eq!(saved.status, 303, "{}", saved.text());
     let model = s.get(&t, &format!("/api/v1/documents/{id}.json")).text();
     assert!(model.contains("Steady"), "{model}");
+
+    // Markdown has its source page too; its preview is the text as it would be drawn.
+    let report = s.send_json(
+        "POST",
+        &t,
+        "/api/v1/pdfs",
+        &json!({"markdown": "# Field notes\n\nThe river was high.\n"}),
+    );
+    let rid = report.json()["document"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let page = browse(
+        "GET",
+        &s.url(&format!("/d/{rid}/source")),
+        Some(&cookie),
+        None,
+    )
+    .text();
+    assert!(page.contains("The river was high."), "{page}");
+    assert!(
+        page.contains("<label for=\"source\">Markdown</label>"),
+        "{page}"
+    );
+    let preview = post_upload(
+        &s.url(&format!("/d/{rid}/source/preview?page=1")),
+        &cookie,
+        &[("x-csrf-token", &csrf), ("accept", "application/json")],
+        (
+            "application/json".to_string(),
+            json!({"markdown": "# Field notes\n\nThe river was low on Friday.\n"})
+                .to_string()
+                .into_bytes(),
+        ),
+    );
+    assert_eq!(preview.status, 200, "{}", preview.text());
+    assert_eq!(preview.header("x-quire-pages").as_deref(), Some("1"));
+    let svg = preview.text();
+    assert!(svg.contains("<svg") && svg.contains("Friday"), "{svg}");
+    // Nothing was stored by the preview.
+    let stored = s.get(&t, &format!("/api/v1/documents/{rid}.json")).text();
+    assert!(!stored.contains("Friday"), "{stored}");
 }
