@@ -6,21 +6,15 @@
 // The config names the server, a printed sign-in link, a bearer token (for the change made
 // "elsewhere" during the conflict step) and the documents to work on; tests/e2e/editor.rs
 // makes them and judges what this prints: one JSON object of what the browser saw.
-import { chromium } from 'playwright-core';
+import { launch, record, stepper, watch } from './harness.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
-const browser = await chromium.launch({
-  executablePath: cfg.chromium,
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-});
+const browser = await launch(cfg);
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
 const page = await context.newPage();
-const seen = { consoleErrors: [], steps: [] };
-page.on('console', (m) => {
-  if (m.type() === 'error') seen.consoleErrors.push(m.text());
-});
-page.on('pageerror', (e) => seen.consoleErrors.push(String(e)));
+const seen = record();
+watch(page, seen);
+const step = stepper(seen);
 // Leaving an editor with unsaved edits asks first; the test means to leave.
 page.on('dialog', (d) => d.accept());
 const url = (path) => new URL(path, cfg.base).toString();
@@ -56,16 +50,6 @@ async function save() {
     return /Saved version \d+/.test(s) || (c && !c.hidden) || /not valid|refused|Not saved/i.test(s);
   }, null, { timeout: 30000 });
   return (await page.locator('#editor-status').textContent()) || '';
-}
-
-async function step(name, f) {
-  try {
-    await f();
-    seen.steps.push(name);
-  } catch (e) {
-    seen.error = `${name}: ${e.stack || e}`;
-    throw e;
-  }
 }
 
 try {

@@ -6,37 +6,17 @@
 // Signs in by a printed link, drops a Markdown file on the Documents page, downloads the
 // PDF of what it made, replaces it with a file chosen with the button, and tries a file no
 // converter reads. tests/e2e/make_documents.rs judges what this prints: one JSON object.
-import { chromium } from 'playwright-core';
+import { launch, record, stepper, watch } from './harness.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
-const browser = await chromium.launch({
-  executablePath: cfg.chromium,
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-});
+const browser = await launch(cfg);
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
 const page = await context.newPage();
-const seen = { consoleErrors: [], steps: [] };
-page.on('console', (m) => {
-  if (m.type() === 'error') seen.consoleErrors.push(m.text());
-});
-page.on('pageerror', (e) => seen.consoleErrors.push(String(e)));
-// Every refused request, by path, so the test can tell the one it asked for from others.
-seen.refused = [];
-page.on('response', (r) => {
-  if (r.status() >= 400) seen.refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
-});
+// Every refused request is kept by path, so the test can tell the one it asked for.
+const seen = record();
+watch(page, seen);
+const step = stepper(seen);
 const url = (path) => new URL(path, cfg.base).toString();
-
-async function step(name, f) {
-  try {
-    await f();
-    seen.steps.push(name);
-  } catch (e) {
-    seen.error = `${name}: ${e.stack || e}`;
-    throw e;
-  }
-}
 
 /** WCAG contrast ratio of an element's text on its own background colour. */
 async function contrastOf(locator) {

@@ -7,40 +7,18 @@
 // copies the form's link with the button and reads the clipboard; a phone-sized context (390 px, touch) opens that link,
 // answers, signs on the pad with a finger (touch events through the DevTools protocol) and
 // sends. tests/e2e/sharing.rs judges what this prints: one JSON object.
-import { chromium } from 'playwright-core';
+import { launch, record, stepper, watch } from './harness.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
-const browser = await chromium.launch({
-  executablePath: cfg.chromium,
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-});
-const seen = { consoleErrors: [], steps: [], refused: [] };
-const watch = (page) => {
-  page.on('console', (m) => {
-    if (m.type() === 'error') seen.consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => seen.consoleErrors.push(String(e)));
-  page.on('response', (r) => {
-    if (r.status() >= 400) seen.refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
-  });
-};
-
-async function step(name, f) {
-  try {
-    await f();
-    seen.steps.push(name);
-  } catch (e) {
-    seen.error = `${name}: ${e.stack || e}`;
-    throw e;
-  }
-}
+const browser = await launch(cfg);
+const seen = record();
+const step = stepper(seen);
 
 try {
   const owner = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, locale: 'en-US' });
   await owner.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: cfg.base });
   const desk = await owner.newPage();
-  watch(desk);
+  watch(desk, seen);
 
   await step('sign in by a printed link', async () => {
     await desk.goto(cfg.link);
@@ -86,7 +64,7 @@ try {
     locale: 'en-US',
   });
   const mobile = await phone.newPage();
-  watch(mobile);
+  watch(mobile, seen);
 
   await step('open the copied link on a phone', async () => {
     await mobile.goto(seen.clipboard);

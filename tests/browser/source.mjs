@@ -6,34 +6,15 @@
 // Opens the document, Edit source, adds a node and reads the preview drawn before any
 // save, breaks a line and sees the refusal at its line, mends it, saves. Prints one JSON
 // object; tests/e2e/make_documents.rs judges it.
-import { chromium } from 'playwright-core';
+import { launch, record, stepper, watch } from './harness.mjs';
 
 const cfg = JSON.parse(process.argv[2]);
-const browser = await chromium.launch({
-  executablePath: cfg.chromium,
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-});
+const browser = await launch(cfg);
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
 const page = await context.newPage();
-const seen = { consoleErrors: [], steps: [], refused: [] };
-page.on('console', (m) => {
-  if (m.type() === 'error') seen.consoleErrors.push(m.text());
-});
-page.on('pageerror', (e) => seen.consoleErrors.push(String(e)));
-page.on('response', (r) => {
-  if (r.status() >= 400) seen.refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
-});
-
-async function step(name, f) {
-  try {
-    await f();
-    seen.steps.push(name);
-  } catch (e) {
-    seen.error = `${name}: ${e.stack || e}`;
-    throw e;
-  }
-}
+const seen = record();
+watch(page, seen);
+const step = stepper(seen);
 
 /** Waits for a preview newer than `after`; returns its number and the SVG the server
  *  draws for the text now in the box (read again through the same route: the page shows

@@ -141,14 +141,29 @@ pub async fn preview(
     let (document, assets) = draft(&app, &session, &id, body, &parts.headers).await?;
     let page = page_within(q.page, document.pages.len() as i64, "draft")?.unwrap_or(1);
     super::spend_conversion(&app, &session).await?;
+    drawn_page(&app, &document, &assets, page).await
+}
+
+/// Page `page` of a document nothing stores (a draft, a source being typed), drawn by the
+/// SVG exporter, with the document's page count in `X-Quire-Pages`.
+pub(super) async fn drawn_page(
+    app: &App,
+    document: &Document,
+    assets: &[Asset],
+    page: u32,
+) -> Result<Response, ApiError> {
     let out = app
         .plugins
-        .export(&document, &assets, "svg", Some(page), None)
+        .export(document, assets, "svg", Some(page), None)
         .await?;
     Ok((
         [
-            (header::CONTENT_TYPE, "image/svg+xml"),
-            (header::CACHE_CONTROL, "no-store"),
+            (header::CONTENT_TYPE, "image/svg+xml".to_string()),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+            (
+                header::HeaderName::from_static("x-quire-pages"),
+                document.pages.len().to_string(),
+            ),
         ],
         out.value.bytes,
     )

@@ -206,20 +206,5 @@ pub async fn preview(
     .await?;
     let pages = content.document.pages.len() as i64;
     let page = crate::api::documents::page_within(q.page, pages, "preview")?.unwrap_or(1);
-    let out = app
-        .plugins
-        .export(&content.document, &content.assets, "svg", Some(page), None)
-        .await?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "image/svg+xml".to_string()),
-            (header::CACHE_CONTROL, "no-store".to_string()),
-            (
-                header::HeaderName::from_static("x-quire-pages"),
-                pages.to_string(),
-            ),
-        ],
-        out.value.bytes,
-    )
-        .into_response())
+    super::editor::drawn_page(&app, &content.document, &content.assets, page).await
 }
