@@ -178,6 +178,14 @@ try {
     seen.markdownSave = await save();
   });
 
+  await step('see the downloads a Markdown report is offered', async () => {
+    await openEditor(cfg.markdown.id);
+    const downloads = page.locator('nav.downloads');
+    await downloads.scrollIntoViewIfNeeded();
+    seen.markdownDownloads = await downloads.locator('a').allInnerTexts();
+    await shot('document');
+  });
+
   await step('make the document a form and close it', async () => {
     await page.goto(url(`/d/${cfg.markdown.id}`));
     await Promise.all([

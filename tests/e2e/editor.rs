@@ -347,11 +347,18 @@ fn an_account_holder_edits_in_chromium() {
         .collect();
     assert!(complaints.is_empty(), "{complaints:?}");
 
+    // A report is offered what fits a page of text, not mermaid or draw.io files.
+    assert_eq!(
+        seen["markdownDownloads"],
+        json!([".json", ".pdf", ".png", ".svg"])
+    );
+
     // Screenshots against their reviewed references.
     compare_with_references(
         shots.path(),
         &[
             "documents",
+            "document",
             "editor",
             "form",
             "bin",

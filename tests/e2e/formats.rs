@@ -41,6 +41,18 @@ fn what_is_readable_and_servable_follows_the_active_converters() {
     for e in ["pdf", "png", "svg", "mmd", "drawio", "json"] {
         assert!(downloads.contains(&e.to_string()), "{e} in {downloads:?}");
     }
+    // Each download says the kinds of document it fits, as its exporter declared them.
+    let kinds_of = |extension: &str| -> Vec<Value> {
+        let all = surface["formats"]["downloads"].as_array().unwrap();
+        let entry = all.iter().find(|f| f["extension"] == extension).unwrap();
+        entry["kinds"].as_array().unwrap().clone()
+    };
+    for e in ["mmd", "drawio"] {
+        assert_eq!(kinds_of(e), [json!("diagram")], ".{e}");
+    }
+    for e in ["pdf", "png", "svg", "json"] {
+        assert_eq!(kinds_of(e), [json!("pdf"), json!("diagram")], ".{e}");
+    }
     // The form-field finder's format is the host's own business.
     assert!(!downloads.contains(&"fields".to_string()), "{downloads:?}");
     assert!(readable

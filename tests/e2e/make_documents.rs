@@ -441,3 +441,44 @@ fn a_mermaid_source_edited_beside_its_drawing_is_previewed_then_saved_in_chromiu
     let stored = s.get(&t, &format!("/api/v1/documents/{rid}.json")).text();
     assert!(!stored.contains("Friday"), "{stored}");
 }
+
+/// A document's page offers the downloads its kind fits, as the exporters say: no mermaid
+/// or draw.io file of a Markdown report. The API still serves them (the contract lists a
+/// `mermaid` link for every document).
+#[test]
+fn a_document_page_offers_only_the_downloads_that_fit_its_kind() {
+    let s = shared();
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let (cookie, _) = sign_in(s, &a.id);
+    let made = |path: &str, body: Value| -> String {
+        let r = s.send_json("POST", &t, path, &body);
+        assert_eq!(r.status, 201, "{}", r.text());
+        r.json()["document"]["id"].as_str().unwrap().to_string()
+    };
+    let offered = |id: &str| -> Vec<String> {
+        let page = browse("GET", &s.url(&format!("/d/{id}")), Some(&cookie), None).text();
+        let downloads = &page[page.find("class=\"downloads\"").expect("a downloads list")..];
+        let downloads = &downloads[..downloads.find("</nav>").unwrap()];
+        downloads
+            .split(&format!("href=\"/d/{id}/download/"))
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+            .collect()
+    };
+    let report = made(
+        "/api/v1/pdfs",
+        json!({"markdown": "# Field notes\n\nHigh water.\n"}),
+    );
+    let diagram = made(
+        "/api/v1/diagrams",
+        json!({"mermaid": "flowchart LR\n  a[One] --> b[Two]"}),
+    );
+    assert_eq!(offered(&report), ["json", "pdf", "png", "svg"]);
+    assert_eq!(
+        offered(&diagram),
+        ["drawio", "json", "mmd", "pdf", "png", "svg"]
+    );
+    let r = s.get(&t, &format!("/api/v1/documents/{report}.mmd"));
+    assert_eq!(r.status, 200, "{}", r.text());
+}

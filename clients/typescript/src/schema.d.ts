@@ -453,12 +453,23 @@ export interface components {
             /** @description What creates and replaces take. */
             readable: components["schemas"]["FormatEntry"][];
             /** @description What `GET /documents/{id}.{extension}` gives. */
-            downloads: components["schemas"]["FormatEntry"][];
+            downloads: components["schemas"]["DownloadEntry"][];
         };
         FormatEntry: {
             media_type: string;
             extension: string;
         };
+        /**
+         * @description A download format and the kinds of document it fits (the pages offer it only for these;
+         *     the API serves it for every document).
+         */
+        DownloadEntry: {
+            media_type: string;
+            extension: string;
+            kinds: components["schemas"]["Kind"][];
+        };
+        /** @enum {string} */
+        Kind: "pdf" | "diagram";
         /**
          * @description The fonts this host draws text with beyond the standard PDF fonts: what documents in
          *     other scripts will look like here. Files are not named; `quire fonts list` on the host
@@ -547,8 +558,6 @@ export interface components {
             /** @description The model, with `include=model`. */
             data?: components["schemas"]["Model"] | null;
         };
-        /** @enum {string} */
-        Kind: "pdf" | "diagram";
         /**
          * @description What the caller is to the document: API tokens act for the owner.
          * @enum {string}

@@ -611,7 +611,7 @@ pub struct SurfaceFormats {
     /// What creates and replaces take.
     pub readable: Vec<FormatEntry>,
     /// What `GET /documents/{id}.{extension}` gives.
-    pub downloads: Vec<FormatEntry>,
+    pub downloads: Vec<DownloadEntry>,
 }
 
 /// The fonts this host draws text with beyond the standard PDF fonts: what documents in
@@ -645,6 +645,16 @@ pub struct SurfaceFontFamily {
 pub struct FormatEntry {
     pub media_type: String,
     pub extension: String,
+}
+
+/// A download format and the kinds of document it fits (the pages offer it only for these;
+/// the API serves it for every document).
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct DownloadEntry {
+    pub media_type: String,
+    pub extension: String,
+    pub kinds: Vec<Kind>,
 }
 
 #[cfg(test)]

@@ -45,10 +45,21 @@ pub fn readable(app: &App) -> body::Readable {
 
 /// Download extensions served now: every active exporter's, and the model as `.json`.
 pub fn servable(app: &App) -> Vec<(String, String)> {
+    served(app, None)
+}
+
+/// The downloads that mean something for a document of `kind`, as the exporters say: what
+/// the pages offer. The API serves every format to every document, as the contract says.
+pub fn fitting(app: &App, kind: Kind) -> Vec<(String, String)> {
+    served(app, Some(kind))
+}
+
+fn served(app: &App, kind: Option<Kind>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = app
         .plugins
         .public_formats(true)
         .into_iter()
+        .filter(|f| kind.is_none_or(|k| f.fits(k)))
         .map(|f| (f.extension, f.media_type))
         .chain([(MODEL_EXTENSION.to_string(), MODEL_MEDIA_TYPE.to_string())])
         .collect();

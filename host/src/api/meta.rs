@@ -3,6 +3,7 @@
 
 use axum::extract::State;
 use axum::{Extension, Json};
+use quire_sdk::Kind;
 use serde_json::Value;
 
 use super::answers::{self, True};
@@ -48,6 +49,8 @@ pub struct Formats {
     pub readable: Vec<quire_sdk::Format>,
     /// Download extensions and their media types, the model's `.json` among them.
     pub servable: Vec<(String, String)>,
+    /// The download extensions that fit each kind of document.
+    pub fitting: Vec<(Kind, Vec<(String, String)>)>,
 }
 
 impl Formats {
@@ -55,7 +58,20 @@ impl Formats {
         Formats {
             readable: app.plugins.public_formats(false),
             servable: super::documents::servable(app),
+            fitting: Kind::ALL
+                .into_iter()
+                .map(|k| (k, super::documents::fitting(app, k)))
+                .collect(),
         }
+    }
+
+    /// The kinds of document the download `extension` fits.
+    fn kinds_of(&self, extension: &str) -> Vec<Kind> {
+        self.fitting
+            .iter()
+            .filter(|(_, served)| served.iter().any(|(e, _)| e == extension))
+            .map(|(k, _)| *k)
+            .collect()
     }
 
     pub(super) fn readable_types(&self) -> Vec<&str> {
@@ -115,7 +131,15 @@ pub async fn surface(
                 .iter()
                 .map(|f| entry(&f.extension, &f.media_type))
                 .collect(),
-            downloads: formats.servable.iter().map(|(e, m)| entry(e, m)).collect(),
+            downloads: formats
+                .servable
+                .iter()
+                .map(|(e, m)| answers::DownloadEntry {
+                    media_type: m.clone(),
+                    extension: e.clone(),
+                    kinds: formats.kinds_of(e),
+                })
+                .collect(),
         },
         fonts: answers::SurfaceFonts {
             digest: fonts.digest.clone(),

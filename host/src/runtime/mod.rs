@@ -304,8 +304,12 @@ impl Plugins {
                 .load(&wasm, metering)
                 .map_err(|e| format!("{e:#}"))?;
             let (info, _) = loaded.describe(&sandbox, limits);
-            let info = info_from_wit(info.map_err(|e| format!("its describe() failed: {e}"))?);
+            let mut info = info_from_wit(info.map_err(|e| format!("its describe() failed: {e}"))?);
             check_info(&info)?;
+            let (kinds, _) = loaded.describe_kinds(&sandbox, limits);
+            if let Some(kinds) = kinds.map_err(|e| format!("its export-kinds() failed: {e}"))? {
+                registry::apply_export_kinds(&mut info, kinds)?;
+            }
             // Every export format must draw a one-page document without failing.
             let probe = serde_json::json!({
                 "model": quire_sdk::MODEL_VERSION, "kind": "pdf", "title": "probe",
@@ -598,6 +602,7 @@ impl Plugins {
             .map(|f| Format {
                 media_type: f.media_type.to_ascii_lowercase(),
                 extension: f.extension.to_ascii_lowercase(),
+                kinds: f.kinds,
             })
             .collect();
         out.sort_by(|a, b| (&a.media_type, &a.extension).cmp(&(&b.media_type, &b.extension)));
@@ -838,10 +843,7 @@ pub fn is_internal(media_type: &str) -> bool {
 fn info_from_wit(i: sandbox::WitPluginInfo) -> PluginInfo {
     let f = |v: Vec<sandbox::WitFormat>| {
         v.into_iter()
-            .map(|f| Format {
-                media_type: f.media_type,
-                extension: f.extension,
-            })
+            .map(|f| Format::new(&f.media_type, &f.extension))
             .collect()
     };
     PluginInfo {

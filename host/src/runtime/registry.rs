@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context;
-use quire_sdk::{Format, OptionSpec, PluginInfo};
+use quire_sdk::{Format, Kind, OptionSpec, PluginInfo};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
@@ -31,6 +31,10 @@ pub struct StoredInfo {
     pub imports: Vec<(String, String)>,
     pub exports: Vec<(String, String)>,
     pub options: Vec<(String, String)>,
+    /// Export media type -> the kinds it fits, for the exports that do not fit every kind
+    /// (rows written before 1.2.0 have none: every export fits every kind).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub export_kinds: Vec<(String, Vec<Kind>)>,
 }
 
 impl From<&PluginInfo> for StoredInfo {
@@ -50,15 +54,29 @@ impl From<&PluginInfo> for StoredInfo {
                 .iter()
                 .map(|o| (o.name.clone(), o.description.clone()))
                 .collect(),
+            export_kinds: i
+                .exports
+                .iter()
+                .filter(|f| !f.kinds.is_empty())
+                .map(|f| (f.media_type.clone(), f.kinds.clone()))
+                .collect(),
         }
     }
 }
 
 impl From<StoredInfo> for PluginInfo {
     fn from(s: StoredInfo) -> Self {
-        let f = |v: Vec<(String, String)>| {
+        let kinds_of = |media_type: &str| {
+            s.export_kinds
+                .iter()
+                .find(|(m, _)| m == media_type)
+                .map(|(_, kinds)| kinds.clone())
+                .unwrap_or_default()
+        };
+        let f = |v: Vec<(String, String)>, with_kinds: bool| {
             v.into_iter()
                 .map(|(m, e)| Format {
+                    kinds: if with_kinds { kinds_of(&m) } else { Vec::new() },
                     media_type: m,
                     extension: e,
                 })
@@ -67,8 +85,8 @@ impl From<StoredInfo> for PluginInfo {
         PluginInfo {
             name: s.name,
             version: s.version,
-            imports: f(s.imports),
-            exports: f(s.exports),
+            imports: f(s.imports, false),
+            exports: f(s.exports, true),
             options: s
                 .options
                 .into_iter()
@@ -413,4 +431,103 @@ pub fn check_info(info: &PluginInfo) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Puts what a component's `kinds` export said onto its export formats. Every media type
+/// must be one of its exports and every kind one the host knows, or the component is
+/// refused: a misspelt kind would otherwise hide a download or offer it everywhere.
+pub fn apply_export_kinds(
+    info: &mut PluginInfo,
+    said: Vec<(String, Vec<String>)>,
+) -> Result<(), String> {
+    for (media_type, names) in said {
+        let Some(format) = info
+            .exports
+            .iter_mut()
+            .find(|f| f.media_type.eq_ignore_ascii_case(&media_type))
+        else {
+            return Err(format!(
+                "its export-kinds() names `{media_type}`, which its describe() does not export"
+            ));
+        };
+        let mut kinds = Vec::new();
+        for name in names {
+            let kind = Kind::from_name(&name).ok_or_else(|| {
+                let known: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+                format!(
+                    "its export-kinds() gives `{media_type}` the kind `{name}`; kinds are {}",
+                    known.join(", ")
+                )
+            })?;
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        if kinds.is_empty() {
+            return Err(format!(
+                "its export-kinds() gives `{media_type}` no kind; leave a format out to let it fit every kind"
+            ));
+        }
+        format.kinds = kinds;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod kinds_tests {
+    use super::*;
+
+    fn writer() -> PluginInfo {
+        PluginInfo {
+            name: "mermaid".into(),
+            version: "1.2.0".into(),
+            imports: vec![Format::new("text/vnd.mermaid", "mmd")],
+            exports: vec![
+                Format::new("text/vnd.mermaid", "mmd"),
+                Format::new("application/pdf", "pdf"),
+            ],
+            options: Vec::new(),
+        }
+    }
+
+    fn said(media_type: &str, kinds: &[&str]) -> Vec<(String, Vec<String>)> {
+        vec![(
+            media_type.into(),
+            kinds.iter().map(|k| k.to_string()).collect(),
+        )]
+    }
+
+    #[test]
+    fn declared_kinds_narrow_only_their_format_and_survive_the_database_row() {
+        let mut info = writer();
+        apply_export_kinds(&mut info, said("TEXT/VND.MERMAID", &["diagram", "diagram"])).unwrap();
+        assert_eq!(info.exports[0].kinds, [Kind::Diagram]);
+        assert!(!info.exports[0].fits(Kind::Pdf) && info.exports[0].fits(Kind::Diagram));
+        assert!(info.exports[1].fits(Kind::Pdf) && info.exports[1].fits(Kind::Diagram));
+
+        let row = serde_json::to_string(&StoredInfo::from(&info)).unwrap();
+        let back: PluginInfo = serde_json::from_str::<StoredInfo>(&row).unwrap().into();
+        assert_eq!(back, info);
+        // A row written before kinds existed reads as "every export fits every kind".
+        let old = r#"{"name":"mermaid","version":"1.1.0","imports":[],"exports":[["text/vnd.mermaid","mmd"]],"options":[]}"#;
+        let old: PluginInfo = serde_json::from_str::<StoredInfo>(old).unwrap().into();
+        assert!(old.exports[0].kinds.is_empty() && old.exports[0].fits(Kind::Pdf));
+    }
+
+    #[test]
+    fn an_unknown_kind_a_format_not_exported_or_no_kind_refuse_the_component() {
+        let why =
+            apply_export_kinds(&mut writer(), said("text/vnd.mermaid", &["diagrams"])).unwrap_err();
+        assert!(
+            why.contains("the kind `diagrams`; kinds are pdf, diagram"),
+            "{why}"
+        );
+        let why = apply_export_kinds(&mut writer(), said("image/png", &["pdf"])).unwrap_err();
+        assert!(
+            why.contains("`image/png`, which its describe() does not export"),
+            "{why}"
+        );
+        let why = apply_export_kinds(&mut writer(), said("application/pdf", &[])).unwrap_err();
+        assert!(why.contains("no kind"), "{why}");
+    }
 }

@@ -28,13 +28,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
 use sha2::{Digest, Sha256};
-use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
+use wasmtime::component::{
+    Component, ComponentExportIndex, HasSelf, Instance, InstancePre, Linker, ResourceTable,
+};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use self::bindings::quire::converter::types as wit;
-use self::bindings::ConverterPre;
+use self::bindings::ConverterIndices;
 use super::artifacts::{Artifact, ArtifactCache, Refusal};
 use super::fonts::{CallFonts, FontLibrary};
 
@@ -293,7 +295,7 @@ impl Sandbox {
 
     /// Compiles (or loads from the cache) a component for `metering` and prepares it for
     /// instantiation. Refuses anything that does not implement
-    /// `quire:converter/converter@1` (1.0.0 or 1.1.0).
+    /// `quire:converter/converter@1` (1.0.0, 1.1.0 or 1.2.0).
     pub fn load(&self, wasm: &[u8], metering: Metering) -> anyhow::Result<Loaded> {
         let digest = hex::encode(Sha256::digest(wasm));
         let component = self.compile_cached(wasm, &digest, metering)?;
@@ -318,13 +320,19 @@ impl Sandbox {
         metering: Metering,
     ) -> anyhow::Result<Loaded> {
         let pre = self.flavor(metering).linker.instantiate_pre(&component).map_err(|e| {
-            anyhow!("this component does not fit the Quire converter world (quire:converter@1.1.0, or 1.0.0): {e:#}")
+            anyhow!("this component does not fit the Quire converter world (quire:converter@1.2.0, 1.1.0 or 1.0.0): {e:#}")
         })?;
-        let pre = ConverterPre::new(pre).map_err(|e| {
-            anyhow!("this component does not export the Quire converter interfaces (meta, importer, exporter of quire:converter@1.1.0 or 1.0.0): {e:#}")
+        let indices = ConverterIndices::new(&pre).map_err(|e| {
+            anyhow!("this component does not export the Quire converter interfaces (meta, importer, exporter of quire:converter@1.2.0, 1.1.0 or 1.0.0): {e:#}")
         })?;
+        // Optional (1.2.0): a component of the plain `converter` world has no `kinds`.
+        let kinds = component
+            .get_export_index(None, KINDS_INTERFACE)
+            .and_then(|i| component.get_export_index(Some(&i), "export-kinds"));
         Ok(Loaded {
             pre,
+            indices,
+            kinds,
             digest,
             metering,
         })
@@ -442,11 +450,7 @@ impl Sandbox {
         plugin: &Loaded,
         limits: Limits,
         request: &Req,
-        call: impl for<'a> FnOnce(
-            &'a bindings::Converter,
-            &'a mut Store<CallState>,
-            &'a Req,
-        ) -> GuestCall<'a, R>,
+        call: impl for<'a> FnOnce(Callee<'a>, &'a mut Store<CallState>, &'a Req) -> GuestCall<'a, R>,
     ) -> (Result<R, CallError>, CallStats) {
         let started = Instant::now();
         let stderr = MemoryOutputPipe::new(STDERR_CAPTURE);
@@ -479,7 +483,12 @@ impl Sandbox {
         }
         let run = async {
             let instance = plugin.pre.instantiate_async(&mut store).await?;
-            call(&instance, &mut store, request).await
+            let converter = plugin.indices.load(&mut store, &instance)?;
+            let guest = Callee {
+                converter: &converter,
+                instance,
+            };
+            call(guest, &mut store, request).await
         };
         // The epoch deadline stops the guest's code; this stops its waits in host calls
         // (see the module's comment). Whichever comes first, it is the deadline's fault.
@@ -593,9 +602,24 @@ impl Sandbox {
     }
 }
 
+/// The instance a call runs in: its Quire interfaces, and the instance itself for the
+/// exports a component may lack (looked up by index).
+pub struct Callee<'a> {
+    pub converter: &'a bindings::Converter,
+    pub instance: Instance,
+}
+
+/// What the optional `kinds` interface answers: media type -> the kinds it fits.
+pub type ExportKinds = Vec<(String, Vec<String>)>;
+
+const KINDS_INTERFACE: &str = "quire:converter/kinds@1.2.0";
+
 /// A component ready to be instantiated.
 pub struct Loaded {
-    pre: ConverterPre<CallState>,
+    pre: InstancePre<CallState>,
+    indices: ConverterIndices,
+    /// `export-kinds` of the `kinds` interface, when the component has it.
+    kinds: Option<ComponentExportIndex>,
     /// sha256 of the wasm bytes.
     pub digest: String,
     pub metering: Metering,
@@ -608,7 +632,28 @@ impl Loaded {
         limits: Limits,
     ) -> (Result<wit::PluginInfo, CallError>, CallStats) {
         sandbox.call(self, limits, &(), |c, store, _| {
-            Box::pin(c.quire_converter_meta().call_describe(store))
+            Box::pin(c.converter.quire_converter_meta().call_describe(store))
+        })
+    }
+
+    /// The kinds of document each export fits, as the component says (media type -> kind
+    /// names); `None` for a component without the `kinds` interface.
+    pub fn describe_kinds(
+        &self,
+        sandbox: &Sandbox,
+        limits: Limits,
+    ) -> (Result<Option<ExportKinds>, CallError>, CallStats) {
+        let Some(index) = self.kinds else {
+            return (Ok(None), CallStats::default());
+        };
+        sandbox.call(self, limits, &(), move |c, store, _| {
+            Box::pin(async move {
+                let func = c
+                    .instance
+                    .get_typed_func::<(), (ExportKinds,)>(&mut *store, index)?;
+                let (kinds,) = func.call_async(&mut *store, ()).await?;
+                Ok(Some(kinds))
+            })
         })
     }
 
@@ -619,7 +664,11 @@ impl Loaded {
         request: &ImportRequest,
     ) -> (Result<Result<ImportResult, WitError>, CallError>, CallStats) {
         sandbox.call(self, limits, request, |c, store, request| {
-            Box::pin(c.quire_converter_importer().call_import(store, request))
+            Box::pin(
+                c.converter
+                    .quire_converter_importer()
+                    .call_import(store, request),
+            )
         })
     }
 
@@ -630,7 +679,11 @@ impl Loaded {
         request: &ExportRequest,
     ) -> (Result<Result<ExportResult, WitError>, CallError>, CallStats) {
         sandbox.call(self, limits, request, |c, store, request| {
-            Box::pin(c.quire_converter_exporter().call_export(store, request))
+            Box::pin(
+                c.converter
+                    .quire_converter_exporter()
+                    .call_export(store, request),
+            )
         })
     }
 }

@@ -50,7 +50,8 @@ impl Converter for Drawio {
             name: "drawio".into(),
             version: VERSION.into(),
             imports: vec![Format::new(MEDIA_TYPE, "drawio")],
-            exports: vec![Format::new(EXPORT_MEDIA_TYPE, "drawio")],
+            // A diagram editor's file: a page of set text would arrive as loose text boxes.
+            exports: vec![Format::new(EXPORT_MEDIA_TYPE, "drawio").only_for(&[Kind::Diagram])],
             options: vec![OptionSpec {
                 name: "title".into(),
                 description: "Document title".into(),

@@ -2,7 +2,7 @@
 //
 // It reads `text/plain` (UTF-8) into pages of the document model. The layout lives in
 // layout.js; this module only binds it to the WIT world `converter` (wit/converter.wit,
-// package quire:converter@1.1.0).
+// package quire:converter@1.2.0).
 //
 // ComponentizeJS maps each exported WIT interface to an exported object of this module,
 // named in lowerCamelCase (`meta`, `importer`, `exporter`), with one method per function,

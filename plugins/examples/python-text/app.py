@@ -2,7 +2,7 @@
 
 It writes the text of a document model as `text/plain`, page by page. The logic lives in
 textdoc.py; this module only binds it to the WIT world `converter`
-(wit/converter.wit, package quire:converter@1.1.0).
+(wit/converter.wit, package quire:converter@1.2.0).
 
 componentize-py maps the world's exports to classes of this module named after the
 interfaces: `Meta`, `Importer`, `Exporter`. WIT `%import` becomes the method `import_`

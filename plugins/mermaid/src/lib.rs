@@ -18,7 +18,8 @@ mod style;
 mod title;
 
 use quire_sdk::{
-    ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported, PluginInfo,
+    ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported, Kind,
+    PluginInfo,
 };
 
 pub use export::{escape as escape_label, MEDIA_TYPE};
@@ -34,7 +35,8 @@ impl Converter for Mermaid {
             name: "mermaid".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             imports: vec![Format::new(MEDIA_TYPE, "mmd")],
-            exports: vec![Format::new(MEDIA_TYPE, "mmd")],
+            // Mermaid says boxes and arrows; a page of text has none to say.
+            exports: vec![Format::new(MEDIA_TYPE, "mmd").only_for(&[Kind::Diagram])],
             options: Vec::new(),
         }
     }

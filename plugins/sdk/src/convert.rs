@@ -1,12 +1,14 @@
 //! The WIT interface's requests and results as plain Rust, so a converter is ordinary code
 //! that runs natively as well as inside the sandbox.
 
-use crate::model::Document;
+use crate::model::{Document, Kind};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Format {
     pub media_type: String,
     pub extension: String,
+    /// For an export: the kinds of document it fits; empty means every kind.
+    pub kinds: Vec<Kind>,
 }
 
 impl Format {
@@ -14,7 +16,19 @@ impl Format {
         Format {
             media_type: media_type.into(),
             extension: extension.into(),
+            kinds: Vec::new(),
         }
+    }
+
+    /// An export that fits only `kinds` (mermaid text of a Markdown report means nothing).
+    pub fn only_for(mut self, kinds: &[Kind]) -> Self {
+        self.kinds = kinds.to_vec();
+        self
+    }
+
+    /// Whether this export fits a document of `kind`.
+    pub fn fits(&self, kind: Kind) -> bool {
+        self.kinds.is_empty() || self.kinds.contains(&kind)
     }
 }
 

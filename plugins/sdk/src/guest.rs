@@ -32,6 +32,11 @@ macro_rules! export_converter {
                     $crate::guest::import::<$ty>(request)
                 }
             }
+            impl __wit::kinds::Guest for $ty {
+                fn export_kinds() -> Vec<(String, Vec<String>)> {
+                    $crate::guest::export_kinds::<$ty>()
+                }
+            }
             impl __wit::exporter::Guest for $ty {
                 fn export(
                     request: __wit::exporter::ExportRequest,
@@ -72,6 +77,20 @@ pub fn describe<T: Converter>() -> meta::PluginInfo {
             })
             .collect(),
     }
+}
+
+/// The kinds each export fits, for the formats that do not fit every kind.
+#[doc(hidden)]
+pub fn export_kinds<T: Converter>() -> Vec<(String, Vec<String>)> {
+    T::describe()
+        .exports
+        .into_iter()
+        .filter(|f| !f.kinds.is_empty())
+        .map(|f| {
+            let kinds = f.kinds.iter().map(|k| k.as_str().to_string()).collect();
+            (f.media_type, kinds)
+        })
+        .collect()
 }
 
 fn asset_in(a: wit::Asset) -> Asset {

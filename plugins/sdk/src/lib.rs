@@ -44,7 +44,7 @@ pub use model::*;
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../wit",
-        world: "converter",
+        world: "converter-with-kinds",
         pub_export_macro: true,
         export_macro_name: "__export_quire_world",
         default_bindings_module: "quire_sdk::bindings",

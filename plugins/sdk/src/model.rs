@@ -62,11 +62,18 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 2] = [Kind::Pdf, Kind::Diagram];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Pdf => "pdf",
             Kind::Diagram => "diagram",
         }
+    }
+
+    /// The kind named `name` (`pdf`, `diagram`), as `as_str` writes it.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 }
 

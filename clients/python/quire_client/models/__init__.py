@@ -11,6 +11,7 @@ from .delivery_view import DeliveryView
 from .document import Document
 from .document_answer import DocumentAnswer
 from .document_list import DocumentList
+from .download_entry import DownloadEntry
 from .error import Error
 from .field_type import FieldType
 from .form import Form
@@ -149,6 +150,7 @@ __all__ = (
     "Document",
     "DocumentAnswer",
     "DocumentList",
+    "DownloadEntry",
     "Error",
     "FieldType",
     "Form",

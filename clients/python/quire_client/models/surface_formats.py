@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.download_entry import DownloadEntry
   from ..models.format_entry import FormatEntry
 
 
@@ -26,17 +27,18 @@ class SurfaceFormats:
     """ 
         Attributes:
             readable (list[FormatEntry]): What creates and replaces take.
-            downloads (list[FormatEntry]): What `GET /documents/{id}.{extension}` gives.
+            downloads (list[DownloadEntry]): What `GET /documents/{id}.{extension}` gives.
      """
 
     readable: list[FormatEntry]
-    downloads: list[FormatEntry]
+    downloads: list[DownloadEntry]
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.download_entry import DownloadEntry # noqa: PLC0415
         from ..models.format_entry import FormatEntry # noqa: PLC0415
         readable = []
         for readable_item_data in self.readable:
@@ -66,6 +68,7 @@ class SurfaceFormats:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.download_entry import DownloadEntry # noqa: PLC0415
         from ..models.format_entry import FormatEntry # noqa: PLC0415
         d = dict(src_dict)
         readable = []
@@ -81,7 +84,7 @@ class SurfaceFormats:
         downloads = []
         _downloads = d.pop("downloads")
         for downloads_item_data in (_downloads):
-            downloads_item = FormatEntry.from_dict(downloads_item_data)
+            downloads_item = DownloadEntry.from_dict(downloads_item_data)
 
 
 

@@ -12,7 +12,7 @@ use quire_sdk::Kind;
 
 use super::html::{self, esc, Section};
 use super::{notice_of, see_other, PageError, PageResult, Signed};
-use crate::api::documents::{download as export_download, servable};
+use crate::api::documents::{download as export_download, fitting};
 use crate::api::error::ApiError;
 use crate::api::page_pictures;
 use crate::api::queries::{Download, Params};
@@ -73,9 +73,9 @@ pub async fn show(
         row.version,
         html::time(row.updated),
     );
-    // The downloads: every format the active exporters serve.
+    // The downloads: the formats the active exporters say fit this kind of document.
     body.push_str("<nav class=\"downloads\" aria-label=\"Download\"><h2>Download</h2><ul>");
-    for (ext, media_type) in servable(&app) {
+    for (ext, media_type) in fitting(&app, row.kind) {
         let _ = write!(
             body,
             "<li><a href=\"/d/{eid}/download/{ext}\" download>.{ext}</a> <span class=\"hint\">{media_type}</span></li>",

@@ -5,7 +5,7 @@
 //! It implements the WIT bindings directly (not through `Converter`) so it can return
 //! things the SDK would never produce, such as model text that is not JSON.
 
-use quire_sdk::bindings::exports::quire::converter::{exporter, importer, meta};
+use quire_sdk::bindings::exports::quire::converter::{exporter, importer, kinds, meta};
 use quire_sdk::bindings::quire::converter::types::{
     ConvertError, Document, Format, ImportResult, PluginInfo,
 };
@@ -118,6 +118,12 @@ impl importer::Guest for Hostile {
             "dangling" => ok(r#"{"model":"quire/1","kind":"diagram","pages":[{"width":100,"height":100,"shapes":[{"type":"connector","id":"c","from":{"shape":"nowhere"},"to":{"point":{"x":1,"y":1}}}]}]}"#.into()),
             other => ok(model(&format!("{other} on {}", env!("CARGO_PKG_VERSION")))),
         }
+    }
+}
+
+impl kinds::Guest for Hostile {
+    fn export_kinds() -> Vec<(String, Vec<String>)> {
+        Vec::new()
     }
 }
 
