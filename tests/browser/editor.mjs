@@ -96,6 +96,22 @@ try {
       }
       return { inside, points };
     });
+    // The same in the pixels: a screenshot with the guide lines and one without them
+    // differ only where the lines are drawn; the test finds none of those inside a node.
+    await page.mouse.move(0, 0);
+    await settle();
+    await page.screenshot({ path: `${cfg.shots}/guides-shown.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
+    // (Through the CSSOM: the page's CSP refuses a style tag.)
+    const guides = (shown) => page.evaluate((v) => {
+      for (const l of document.querySelectorAll('.qe-connector-line')) l.style.visibility = v;
+    }, shown ? '' : 'hidden');
+    await guides(false);
+    await page.screenshot({ path: `${cfg.shots}/guides-hidden.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
+    await guides(true);
+    seen.nodeBoxes = await page.locator('.qe-item[data-type="node"]').evaluateAll((nodes) => nodes.map((n) => {
+      const r = n.getBoundingClientRect();
+      return { x: r.x + window.scrollX, y: r.y + window.scrollY, w: r.width, h: r.height };
+    }));
     // Text that no longer fits its node grows the node (around its centre); undone after.
     const node = page.locator(`[data-shape-id="${cfg.mermaid.node}"]`);
     const frame = () => node.evaluate((n) => {

@@ -61,6 +61,46 @@ fn differing(a: &Path, b: &Path) -> Result<f64, String> {
     Ok(off as f64 / pa.len() as f64)
 }
 
+/// The pixels the connectors' guide lines draw (where `guides-shown.png` and
+/// `guides-hidden.png` differ), and how many of them lie inside one of `nodes` (boxes in
+/// CSS pixels of the page, 1.5 px in from their edges, where a node's border is).
+fn guide_pixels(shots: &Path, nodes: &Value) -> (usize, usize) {
+    let (w, h, shown) = crate::golden::gray(&shots.join("guides-shown.png"));
+    let (w2, h2, hidden) = crate::golden::gray(&shots.join("guides-hidden.png"));
+    assert_eq!((w, h), (w2, h2));
+    let boxes: Vec<[f64; 4]> = nodes
+        .as_array()
+        .expect("node boxes")
+        .iter()
+        .map(|b| {
+            let f = |k: &str| b[k].as_f64().unwrap();
+            [
+                f("x") + 1.5,
+                f("y") + 1.5,
+                f("x") + f("w") - 1.5,
+                f("y") + f("h") - 1.5,
+            ]
+        })
+        .collect();
+    assert!(!boxes.is_empty(), "no nodes measured");
+    let mut drawn = 0;
+    let mut over_nodes = 0;
+    for (i, (a, b)) in shown.iter().zip(&hidden).enumerate() {
+        if a.abs_diff(*b) <= 16 {
+            continue;
+        }
+        drawn += 1;
+        let (x, y) = ((i % w as usize) as f64 + 0.5, (i / w as usize) as f64 + 0.5);
+        if boxes
+            .iter()
+            .any(|b| x > b[0] && x < b[2] && y > b[1] && y < b[3])
+        {
+            over_nodes += 1;
+        }
+    }
+    (drawn, over_nodes)
+}
+
 /// The `x`, `y` of the geometry of the cell with `id` in a .drawio file.
 fn cell_position(xml: &str, id: &str) -> (f64, f64) {
     let at = xml
@@ -189,6 +229,12 @@ fn an_account_holder_edits_in_chromium() {
     );
     let guides = &seen["guidePointsInsideNodes"];
     assert!(guides["points"].as_u64().unwrap() >= 2, "{guides}");
+    let (drawn, over_nodes) = guide_pixels(shots.path(), &seen["nodeBoxes"]);
+    assert!(drawn >= 10, "the guide lines drew {drawn} pixels");
+    assert_eq!(
+        over_nodes, 0,
+        "{over_nodes} guide-line pixels lie inside nodes"
+    );
     assert_eq!(guides["inside"], 0, "guide lines cross nodes: {guides}");
     // Three long lines grow their node instead of spilling out of it, around its centre;
     // undo puts it back.
