@@ -109,6 +109,8 @@ pub struct Builder<'a> {
     /// first of them.
     pub relative_links: usize,
     pub first_relative: Option<String>,
+    /// What the page's style sheets hide.
+    pub cascade: crate::sheet::Cascade,
 }
 
 /// How many distinct run languages a page may have (real pages have a handful).
@@ -131,6 +133,7 @@ impl<'a> Builder<'a> {
             run_langs: Default::default(),
             relative_links: 0,
             first_relative: None,
+            cascade: Default::default(),
         }
     }
 

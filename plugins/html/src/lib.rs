@@ -7,9 +7,9 @@
 //! repaired exactly as browsers repair it) -> flow IR ([`walk`], [`table`]) -> pages
 //! ([`quire_sdk::flow::layout`]).
 //!
-//! What a page shows without its style sheets is what comes through: scripts, styles, forms'
-//! controls, embedded objects, `<svg>` and elements marked `hidden` or `display:none` are
-//! dropped; `<math>` becomes a line of text ([`math`]). `lang`, `dir` (`<bdi>`, `<bdo>`) and
+//! Scripts, styles, forms' controls, embedded objects, `<svg>` and elements marked `hidden`
+//! or hidden by `display: none` (inline, or from the page's `<style>` sheets as printed:
+//! [`sheet`]) are dropped; `<math>` becomes a line of text ([`math`]). `lang`, `dir` (`<bdi>`, `<bdo>`) and
 //! inline `font-family` (`<font face>`) go to the runs and paragraphs ([`attrs`]). Pictures come only from `request.images` (by name) or
 //! from `data:` URIs of PNG or JPEG; nothing is fetched. Links are clickable when absolute
 //! (http, https, mailto, ftp, tel) or joined to the page's `<base href>`; `#id` links to a
@@ -22,6 +22,7 @@ mod images;
 mod links;
 mod math;
 mod parse;
+mod sheet;
 mod table;
 mod walk;
 
@@ -96,6 +97,8 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     let mut builder = builder::Builder::new(&request.images);
     builder.base = base_href(root);
     builder.doc_lang = lang.clone();
+    builder.cascade = sheet::Cascade::of(&html);
+    let css_truncated = builder.cascade.truncated;
     builder.children(root, 0);
     let mut blocks = builder.finish();
     let title = title.or_else(|| flow::first_heading(&blocks));
@@ -136,6 +139,14 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
             parsed.flattened,
             parse::MAX_OPEN
         ));
+    }
+    if css_truncated {
+        warnings.push(
+            "the page's style sheets are larger than Quire reads (1 MiB, 4096 rules that hide \
+             elements, or too many elements to match them all): the rest of the page is shown \
+             as if they were not there"
+                .into(),
+        );
     }
     warnings.append(&mut builder.warnings);
     if let Some(first) = &builder.first_relative {

@@ -11,7 +11,7 @@ use scraper::node::Element;
 use scraper::Node;
 
 use crate::builder::{Builder, Sep};
-use crate::walk::{dropped, DomNode};
+use crate::walk::DomNode;
 
 /// Columns beyond this are folded into the last one: a hundred columns on a page would be
 /// a character wide each.
@@ -50,7 +50,7 @@ impl Builder<'_> {
             let Node::Element(e) = child.value() else {
                 continue;
             };
-            if dropped(e) {
+            if self.dropped(child, e) {
                 continue;
             }
             match e.name() {
@@ -63,7 +63,7 @@ impl Builder<'_> {
                     let group_align = align_of(e);
                     for tr in child.children() {
                         if let Node::Element(r) = tr.value() {
-                            if r.name() == "tr" && !dropped(r) {
+                            if r.name() == "tr" && !self.dropped(tr, r) {
                                 let row = self.row(tr, e.name() == "thead", group_align, depth + 2);
                                 if e.name() == "tfoot" {
                                     foot.push(row);
@@ -103,7 +103,7 @@ impl Builder<'_> {
             let Node::Element(e) = td.value() else {
                 continue;
             };
-            if !matches!(e.name(), "td" | "th") || dropped(e) {
+            if !matches!(e.name(), "td" | "th") || self.dropped(td, e) {
                 continue;
             }
             let header = e.name() == "th";

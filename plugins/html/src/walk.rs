@@ -70,11 +70,13 @@ pub fn hidden(e: &Element) -> bool {
     })
 }
 
-pub fn dropped(e: &Element) -> bool {
-    DROPPED.contains(&e.name()) || hidden(e)
-}
-
 impl Builder<'_> {
+    /// Whether the element `e` (at `node`) shows nothing: not for reading, hidden by its
+    /// attributes, or hidden by the page's style sheets.
+    pub fn dropped(&self, node: DomNode<'_>, e: &Element) -> bool {
+        DROPPED.contains(&e.name()) || hidden(e) || self.cascade.hides(node.id())
+    }
+
     pub fn children(&mut self, node: DomNode<'_>, depth: usize) {
         if depth >= MAX_DOM_DEPTH {
             self.flat(node);
@@ -96,7 +98,7 @@ impl Builder<'_> {
 
     fn element(&mut self, node: DomNode<'_>, e: &Element, depth: usize) {
         let name = e.name();
-        if dropped(e) {
+        if self.dropped(node, e) {
             if REPLACED.contains(&name) {
                 self.text(" ");
             }
@@ -275,7 +277,7 @@ impl Builder<'_> {
     }
 
     fn pre(&mut self, node: DomNode<'_>) {
-        let text = pre_text(node);
+        let text = self.pre_text(node);
         let text = text.trim_end();
         if self.inline_mode() {
             self.boundary();
@@ -347,7 +349,7 @@ impl Builder<'_> {
             match edge {
                 Edge::Open(n) => match n.value() {
                     Node::Element(e) => {
-                        if skip > 0 || dropped(e) {
+                        if skip > 0 || self.dropped(n, e) {
                             skip += 1;
                         } else if e.name() == "br" {
                             self.line_break();
@@ -400,31 +402,33 @@ pub fn is_block(name: &str) -> bool {
         )
 }
 
-/// The text of a `<pre>` as it stands, line breaks from `<br>` included, without recursion.
-fn pre_text(node: DomNode<'_>) -> String {
-    let mut out = String::new();
-    let mut skip = 0usize;
-    for edge in node.traverse() {
-        match edge {
-            Edge::Open(n) => match n.value() {
-                Node::Element(e) => {
-                    if skip > 0 || dropped(e) {
-                        skip += 1;
-                    } else if e.name() == "br" {
-                        out.push('\n');
+impl Builder<'_> {
+    /// The text of a `<pre>` as it stands, line breaks from `<br>` included, without recursion.
+    fn pre_text(&self, node: DomNode<'_>) -> String {
+        let mut out = String::new();
+        let mut skip = 0usize;
+        for edge in node.traverse() {
+            match edge {
+                Edge::Open(n) => match n.value() {
+                    Node::Element(e) => {
+                        if skip > 0 || self.dropped(n, e) {
+                            skip += 1;
+                        } else if e.name() == "br" {
+                            out.push('\n');
+                        }
                     }
-                }
-                Node::Text(t) if skip == 0 => out.push_str(t),
-                _ => {}
-            },
-            Edge::Close(n) => {
-                if matches!(n.value(), Node::Element(_)) && skip > 0 {
-                    skip -= 1;
+                    Node::Text(t) if skip == 0 => out.push_str(t),
+                    _ => {}
+                },
+                Edge::Close(n) => {
+                    if matches!(n.value(), Node::Element(_)) && skip > 0 {
+                        skip -= 1;
+                    }
                 }
             }
         }
+        out
     }
-    out
 }
 
 /// A `width`/`height` attribute as a number of CSS pixels; percentages and nonsense give

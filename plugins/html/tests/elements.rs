@@ -60,6 +60,38 @@ fn script_style_and_other_hidden_content_is_absent() {
     assert_eq!(out.document.title.as_deref(), Some("The Title"));
 }
 
+/// What the page's own style sheet hides for print stays hidden, in tables and `<pre>` too,
+/// and what it shows (a screen-only rule, a more specific rule) stays shown.
+#[test]
+fn text_the_style_sheet_hides_is_not_printed() {
+    let out = import(
+        "<html><head><style>\
+           .ix-hidden, nav, td.note { display: none }\
+           @media screen { .screen-only-hide { display: none } }\
+           @media print { .print-hide { display: none } }\
+           p.ix-hidden.shown { display: block }\
+         </style></head><body>\
+         <nav>Menu-secret</nav><p>Annual report</p>\
+         <div class='ix-hidden'>fact-secret</div>\
+         <p class='ix-hidden shown'>Shown again</p>\
+         <p class='screen-only-hide'>Printed anyway</p><p class='print-hide'>print-secret</p>\
+         <table><tr><td>Revenue</td><td class='note'>cell-secret</td></tr></table>\
+         <pre>code <span class='ix-hidden'>pre-secret</span>kept</pre></body></html>",
+    );
+    let all = all_text(&out.document);
+    assert!(!all.contains("secret"), "{all}");
+    for shown in [
+        "Annual report",
+        "Shown again",
+        "Printed anyway",
+        "Revenue",
+        "kept",
+    ] {
+        assert!(all.contains(shown), "{shown} in {all}");
+    }
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+}
+
 #[test]
 fn remote_and_local_pictures_are_never_fetched() {
     let out = import(
