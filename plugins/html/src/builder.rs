@@ -256,6 +256,16 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Starts a new page here (a style sheet's `break-before`/`break-after`). Not inside a
+    /// table cell or a heading, where no page can start.
+    pub fn page_break(&mut self) {
+        if self.inline_mode() {
+            return;
+        }
+        self.end_paragraph();
+        self.emit(Block::PageBreak);
+    }
+
     pub fn emit_heading(&mut self, level: u8, inlines: Vec<Inline>, mut ids: Vec<String>) {
         let inlines = tidy(inlines);
         if inlines.is_empty() {

@@ -74,7 +74,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
             request.bytes.len()
         )));
     }
-    let setup = page_setup(request.option("paper"))?;
+    let mut setup = page_setup(request.option("paper"))?;
     let decoded = charset::decode(&request.bytes, &request.media_type);
     let parsed = parse::parse(&decoded.text);
     drop(decoded.text);
@@ -98,6 +98,10 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     builder.base = base_href(root);
     builder.doc_lang = lang.clone();
     builder.cascade = sheet::Cascade::of(&html);
+    // The page's `@page` gives paper and margins; the caller's `paper` option overrides it.
+    if request.option("paper").is_none_or(|p| p.trim().is_empty()) {
+        builder.cascade.page.apply(&mut setup);
+    }
     let css_truncated = builder.cascade.truncated;
     builder.children(root, 0);
     let mut blocks = builder.finish();
@@ -255,7 +259,7 @@ mod tests {
         let info = HtmlImporter::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("html", "1.1.0")
+            ("html", "1.2.0")
         );
         assert_eq!(info.imports, [Format::new("text/html", "html")]);
         assert!(info.exports.is_empty());

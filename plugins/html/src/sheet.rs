@@ -5,17 +5,19 @@
 //!
 //! Parsing is cssparser's (the tokenizer and rule grammar browsers share) and selectors are
 //! the `selectors` crate's, the one `scraper` matches with; nothing here reads CSS by hand.
-//! What is cascaded is what the importer can show: for now whether an element is displayed
-//! at all (`display: none` hides text the page means to hide, such as a filing's hidden
-//! facts or a site's navigation for screens only).
+//! What is cascaded is what the importer can show: whether an element is displayed at all
+//! (`display: none` hides text the page means to hide, such as a filing's hidden facts or a
+//! site's navigation for screens only), the page breaks before and after it
+//! (`break-before: page`, `page-break-after: always`), and the paper and margins of `@page`.
 
 use std::collections::HashSet;
 
 use cssparser::{
     AtRuleParser, CowRcStr, DeclarationParser, ParseError, Parser, ParserState,
-    QualifiedRuleParser, RuleBodyItemParser, RuleBodyParser, StyleSheetParser,
+    QualifiedRuleParser, RuleBodyItemParser, RuleBodyParser, StyleSheetParser, Token,
 };
 use ego_tree::NodeId;
+use quire_sdk::flow::PageSetup;
 use scraper::selector::{Parser as SelectorParser, Simple};
 use scraper::{ElementRef, Html};
 use selectors::matching::{
@@ -34,18 +36,63 @@ const MAX_MATCHES: usize = 4_000_000;
 /// `@media` blocks nested deeper than this are skipped.
 const MAX_NESTING: usize = 8;
 
-/// One `display` declaration and where it stands in the cascade.
-struct DisplayRule {
+/// The properties cascaded per element; each is on or off (`display: none` or not, a page
+/// break or not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Property {
+    DisplayNone,
+    BreakBefore,
+    BreakAfter,
+}
+
+const PROPERTIES: [Property; 3] = [
+    Property::DisplayNone,
+    Property::BreakBefore,
+    Property::BreakAfter,
+];
+
+/// One declaration of a cascaded property: (property, on, `!important`).
+type Setting = (Property, bool, bool);
+
+/// A rule that sets a cascaded property, and where it stands in the sheet.
+struct Rule {
     selectors: SelectorList<Simple>,
-    none: bool,
-    important: bool,
+    settings: Vec<Setting>,
     order: usize,
 }
 
-/// The outcome of a page's style sheets: the elements they hide.
+/// What `@page` asks for, in points.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct PageRule {
+    pub size: Option<(f64, f64)>,
+    /// Top, right, bottom, left.
+    pub margins: [Option<f64>; 4],
+}
+
+impl PageRule {
+    /// Puts the paper and margins asked for onto `setup`; the layout replaces numbers that
+    /// cannot make a page (a margin wider than the paper, a page smaller than an inch).
+    pub fn apply(&self, setup: &mut PageSetup) {
+        if let Some((width, height)) = self.size {
+            setup.width = width;
+            setup.height = height;
+        }
+        let [top, right, bottom, left] = self.margins;
+        setup.margin_top = top.unwrap_or(setup.margin_top);
+        setup.margin_right = right.unwrap_or(setup.margin_right);
+        setup.margin_bottom = bottom.unwrap_or(setup.margin_bottom);
+        setup.margin_left = left.unwrap_or(setup.margin_left);
+    }
+}
+
+/// The outcome of a page's style sheets.
 #[derive(Default)]
 pub struct Cascade {
     hidden: HashSet<NodeId>,
+    break_before: HashSet<NodeId>,
+    break_after: HashSet<NodeId>,
+    /// The `@page` rules, later declarations over earlier ones.
+    pub page: PageRule,
     /// Whether the page's CSS was cut short by a bound (said in a warning).
     pub truncated: bool,
 }
@@ -76,7 +123,7 @@ impl Cascade {
             return out;
         }
         let mut rules = Vec::new();
-        parse_sheet(&css, &mut rules, &mut out.truncated);
+        parse_sheet(&css, &mut rules, &mut out.page, &mut out.truncated);
         if rules.is_empty() {
             return out;
         }
@@ -99,8 +146,15 @@ impl Cascade {
                 out.truncated = true;
                 break;
             }
-            // (important, specificity, order) of the winning declaration so far.
-            let mut best: Option<((bool, u32, usize), bool)> = None;
+            // Per property: ((important, specificity, order), on) of the winner so far.
+            let mut best: [Option<((bool, u32, usize), bool)>; PROPERTIES.len()] = [None; 3];
+            let mut offer = |(property, on, important): Setting, specificity, order| {
+                let slot = &mut best[property as usize];
+                let rank = (important, specificity, order);
+                if slot.is_none_or(|(r, _)| rank > r) {
+                    *slot = Some((rank, on));
+                }
+            };
             for rule in &rules {
                 let matched = rule
                     .selectors
@@ -110,22 +164,26 @@ impl Cascade {
                     .map(|s| s.specificity())
                     .max();
                 if let Some(specificity) = matched {
-                    let rank = (rule.important, specificity, rule.order);
-                    if best.is_none_or(|(r, _)| rank > r) {
-                        best = Some((rank, rule.none));
+                    for setting in &rule.settings {
+                        offer(*setting, specificity, rule.order);
                     }
                 }
             }
-            // The style attribute: above every rule but an important one.
-            let inline = e.value().attr("style").and_then(inline_display);
-            let none = match (best, inline) {
-                (Some(((true, _, _), none)), Some((_, false))) => none,
-                (_, Some((none, _))) => none,
-                (Some((_, none)), None) => none,
-                (None, None) => false,
-            };
-            if none {
-                out.hidden.insert(node.id());
+            // The style attribute: above every rule of the same importance.
+            if let Some(style) = e.value().attr("style") {
+                for setting in inline_settings(style) {
+                    offer(setting, u32::MAX, usize::MAX);
+                }
+            }
+            let on = |p: Property| best[p as usize].is_some_and(|(_, on)| on);
+            for (property, set) in [
+                (Property::DisplayNone, &mut out.hidden),
+                (Property::BreakBefore, &mut out.break_before),
+                (Property::BreakAfter, &mut out.break_after),
+            ] {
+                if on(property) {
+                    set.insert(node.id());
+                }
             }
         }
         out
@@ -134,6 +192,16 @@ impl Cascade {
     /// Whether the style sheets hide the element `node`.
     pub fn hides(&self, node: NodeId) -> bool {
         self.hidden.contains(&node)
+    }
+
+    /// Whether the style sheets start a new page before the element `node`.
+    pub fn breaks_before(&self, node: NodeId) -> bool {
+        self.break_before.contains(&node)
+    }
+
+    /// Whether the style sheets start a new page after the element `node`.
+    pub fn breaks_after(&self, node: NodeId) -> bool {
+        self.break_after.contains(&node)
     }
 }
 
@@ -162,23 +230,21 @@ fn media_applies(query: Option<&str>) -> bool {
     })
 }
 
-/// The `display` an inline style gives: (is it `none`, is it `!important`).
-fn inline_display(style: &str) -> Option<(bool, bool)> {
+/// The cascaded properties an inline style sets, in its order.
+fn inline_settings(style: &str) -> Vec<Setting> {
     let mut parser = Parser::new(style);
-    let mut reader = Declarations { order: 0 };
-    let mut found = None;
-    for (name, none, important) in RuleBodyParser::new(&mut parser, &mut reader).flatten() {
-        if name == "display" {
-            found = Some((none, important));
-        }
-    }
-    found
+    let mut reader = Declarations;
+    RuleBodyParser::new(&mut parser, &mut reader)
+        .flatten()
+        .filter_map(|d| d.setting())
+        .collect()
 }
 
-fn parse_sheet(css: &str, rules: &mut Vec<DisplayRule>, truncated: &mut bool) {
+fn parse_sheet(css: &str, rules: &mut Vec<Rule>, page: &mut PageRule, truncated: &mut bool) {
     let mut parser = Parser::new(css);
     let mut reader = Rules {
         rules,
+        page,
         depth: 0,
         order: 0,
         truncated,
@@ -186,10 +252,11 @@ fn parse_sheet(css: &str, rules: &mut Vec<DisplayRule>, truncated: &mut bool) {
     for _ in StyleSheetParser::new(&mut parser, &mut reader) {}
 }
 
-/// Reads rules into `rules`: a qualified rule's `display` declarations, and the rules of
-/// `@media` blocks that apply to print.
+/// Reads rules into `rules`: a qualified rule's cascaded declarations, the rules of `@media`
+/// blocks that apply to print, and `@page`.
 struct Rules<'r> {
-    rules: &'r mut Vec<DisplayRule>,
+    rules: &'r mut Vec<Rule>,
+    page: &'r mut PageRule,
     depth: usize,
     order: usize,
     truncated: &'r mut bool,
@@ -213,26 +280,28 @@ impl<'i> QualifiedRuleParser<'i> for Rules<'_> {
         _start: &ParserState,
         input: &mut Parser<'i>,
     ) -> Result<(), ParseError<Self::Error>> {
-        let mut reader = Declarations { order: 0 };
-        let mut display: Option<(bool, bool)> = None;
-        for (name, none, important) in RuleBodyParser::new(input, &mut reader).flatten() {
-            if name == "display" {
-                // A later declaration in the same block wins, unless an earlier one is
-                // important and it is not.
-                if display.is_none_or(|(_, was_important)| important || !was_important) {
-                    display = Some((none, important));
-                }
+        let mut reader = Declarations;
+        let mut settings: Vec<Setting> = Vec::new();
+        for setting in RuleBodyParser::new(input, &mut reader)
+            .flatten()
+            .filter_map(|d| d.setting())
+        {
+            // A later declaration in the block wins, unless an earlier one is important and
+            // it is not.
+            match settings.iter_mut().find(|s| s.0 == setting.0) {
+                Some(held) if setting.2 || !held.2 => *held = setting,
+                Some(_) => {}
+                None => settings.push(setting),
             }
         }
-        if let Some((none, important)) = display {
+        if !settings.is_empty() {
             if self.rules.len() >= MAX_RULES {
                 *self.truncated = true;
             } else {
                 self.order += 1;
-                self.rules.push(DisplayRule {
+                self.rules.push(Rule {
                     selectors,
-                    none,
-                    important,
+                    settings,
                     order: self.order,
                 });
             }
@@ -241,8 +310,17 @@ impl<'i> QualifiedRuleParser<'i> for Rules<'_> {
     }
 }
 
+/// What an at-rule's block holds, as far as printing goes.
+pub enum AtBlock {
+    /// `@media` for print: rules.
+    Rules,
+    /// `@page` (any page selector): the paper and its margins.
+    Page,
+    Skipped,
+}
+
 impl<'i> AtRuleParser<'i> for Rules<'_> {
-    type Prelude = bool;
+    type Prelude = AtBlock;
     type AtRule = ();
     type Error = SelectorParseErrorKind;
 
@@ -250,42 +328,198 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
         &mut self,
         name: CowRcStr<'i>,
         input: &mut Parser<'i>,
-    ) -> Result<bool, ParseError<Self::Error>> {
+    ) -> Result<AtBlock, ParseError<Self::Error>> {
         let start = input.position();
         while input.next().is_ok() {}
         let query = input.slice_from(start);
-        Ok(name.eq_ignore_ascii_case("media") && media_applies(Some(query)))
+        Ok(
+            if name.eq_ignore_ascii_case("media") && media_applies(Some(query)) {
+                AtBlock::Rules
+            } else if name.eq_ignore_ascii_case("page") {
+                AtBlock::Page
+            } else {
+                AtBlock::Skipped
+            },
+        )
     }
 
-    fn rule_without_block(&mut self, _: bool, _: &ParserState) -> Result<(), ()> {
+    fn rule_without_block(&mut self, _: AtBlock, _: &ParserState) -> Result<(), ()> {
         Ok(())
     }
 
     fn parse_block(
         &mut self,
-        applies: bool,
+        block: AtBlock,
         _start: &ParserState,
         input: &mut Parser<'i>,
     ) -> Result<(), ParseError<Self::Error>> {
-        if applies && self.depth < MAX_NESTING {
-            self.depth += 1;
-            for _ in StyleSheetParser::new(input, self) {}
-            self.depth -= 1;
-        } else {
-            while input.next().is_ok() {}
+        match block {
+            AtBlock::Rules if self.depth < MAX_NESTING => {
+                self.depth += 1;
+                for _ in StyleSheetParser::new(input, self) {}
+                self.depth -= 1;
+            }
+            AtBlock::Page => {
+                let mut reader = Declarations;
+                for d in RuleBodyParser::new(input, &mut reader).flatten() {
+                    d.apply_to_page(self.page);
+                }
+            }
+            _ => while input.next().is_ok() {},
         }
         Ok(())
     }
 }
 
-/// Reads a declaration block: (property name in lower case, is the value `none`, is it
-/// `!important`) for each declaration; nested rules are skipped.
-struct Declarations {
-    order: usize,
+/// One declaration as read: its property (lower case), its values, `!important`.
+pub struct Declaration {
+    name: String,
+    values: Vec<Value>,
+    important: bool,
 }
 
+/// A component value of a declaration, as far as the cascaded properties need it.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Keyword(String),
+    /// A length in points.
+    Length(f64),
+    Other,
+}
+
+/// How many points one `unit` is (CSS's absolute units; `px` is 1/96 in).
+fn points_per(unit: &str) -> Option<f64> {
+    Some(match unit.to_ascii_lowercase().as_str() {
+        "pt" => 1.0,
+        "px" => 0.75,
+        "in" => 72.0,
+        "cm" => 72.0 / 2.54,
+        "mm" => 72.0 / 25.4,
+        "q" => 72.0 / 101.6,
+        "pc" => 12.0,
+        _ => return None,
+    })
+}
+
+/// Named paper sizes of CSS Paged Media, portrait, in points.
+fn paper(name: &str) -> Option<(f64, f64)> {
+    let mm = |w: f64, h: f64| (w * 72.0 / 25.4, h * 72.0 / 25.4);
+    Some(match name {
+        "a3" => mm(297.0, 420.0),
+        "a4" => mm(210.0, 297.0),
+        "a5" => mm(148.0, 210.0),
+        "b4" => mm(250.0, 353.0),
+        "b5" => mm(176.0, 250.0),
+        "letter" => (612.0, 792.0),
+        "legal" => (612.0, 1008.0),
+        "ledger" => (792.0, 1224.0),
+        _ => return None,
+    })
+}
+
+impl Declaration {
+    fn keyword(&self) -> Option<&str> {
+        match self.values.as_slice() {
+            [Value::Keyword(k)] => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The cascaded property this declaration sets, if it is one.
+    fn setting(&self) -> Option<Setting> {
+        let keyword = self.keyword();
+        let page_break = || {
+            keyword.is_some_and(|k| {
+                matches!(k, "page" | "always" | "left" | "right" | "recto" | "verso")
+            })
+        };
+        let property = match self.name.as_str() {
+            "display" => {
+                return Some((
+                    Property::DisplayNone,
+                    keyword == Some("none"),
+                    self.important,
+                ))
+            }
+            "break-before" | "page-break-before" => Property::BreakBefore,
+            "break-after" | "page-break-after" => Property::BreakAfter,
+            _ => return None,
+        };
+        Some((property, page_break(), self.important))
+    }
+
+    /// What an `@page` declaration says of the paper (`size`) or its margins.
+    fn apply_to_page(&self, page: &mut PageRule) {
+        let lengths: Vec<f64> = self
+            .values
+            .iter()
+            .filter_map(|v| match v {
+                Value::Length(l) => Some(*l),
+                _ => None,
+            })
+            .collect();
+        let keywords: Vec<&str> = self
+            .values
+            .iter()
+            .filter_map(|v| match v {
+                Value::Keyword(k) => Some(k.as_str()),
+                _ => None,
+            })
+            .collect();
+        match self.name.as_str() {
+            "size" => {
+                let named = keywords.iter().find_map(|k| paper(k));
+                let mut size = match (named, lengths.as_slice()) {
+                    (Some(size), _) => Some(size),
+                    (None, [side]) => Some((*side, *side)),
+                    (None, [w, h]) => Some((*w, *h)),
+                    _ => None,
+                };
+                let landscape = keywords.contains(&"landscape");
+                if size.is_none() && (landscape || keywords.contains(&"portrait")) {
+                    size = Some(page.size.unwrap_or_else(|| paper("a4").unwrap()));
+                }
+                if let Some((w, h)) = size {
+                    let (short, long) = (w.min(h), w.max(h));
+                    page.size = Some(if landscape {
+                        (long, short)
+                    } else if keywords.contains(&"portrait") {
+                        (short, long)
+                    } else {
+                        (w, h)
+                    });
+                }
+            }
+            "margin" => {
+                // CSS's shorthand: 1 to 4 values, top right bottom left.
+                let m = match lengths.as_slice() {
+                    [a] => [*a, *a, *a, *a],
+                    [a, b] => [*a, *b, *a, *b],
+                    [a, b, c] => [*a, *b, *c, *b],
+                    [a, b, c, d] => [*a, *b, *c, *d],
+                    _ => return,
+                };
+                page.margins = m.map(Some);
+            }
+            side @ ("margin-top" | "margin-right" | "margin-bottom" | "margin-left") => {
+                if let [l] = lengths.as_slice() {
+                    let i = ["margin-top", "margin-right", "margin-bottom", "margin-left"]
+                        .iter()
+                        .position(|s| *s == side)
+                        .unwrap_or(0);
+                    page.margins[i] = Some(*l);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Reads a declaration block into [`Declaration`]s; nested rules are skipped.
+struct Declarations;
+
 impl<'i> DeclarationParser<'i> for Declarations {
-    type Declaration = (String, bool, bool);
+    type Declaration = Declaration;
     type Error = ();
 
     fn parse_value(
@@ -293,43 +527,49 @@ impl<'i> DeclarationParser<'i> for Declarations {
         name: CowRcStr<'i>,
         input: &mut Parser<'i>,
         _start: &ParserState,
-    ) -> Result<Self::Declaration, ParseError<()>> {
-        self.order += 1;
-        let mut none = false;
-        let mut first = true;
+    ) -> Result<Declaration, ParseError<()>> {
+        let mut values = Vec::new();
         let mut important = false;
         while let Ok(token) = input.next() {
-            match token {
-                cssparser::Token::Ident(v) if first && v.eq_ignore_ascii_case("none") => {
-                    none = true
+            let value = match token {
+                Token::Ident(v) => Value::Keyword(v.to_ascii_lowercase()),
+                Token::Dimension { value, unit, .. } => match points_per(unit) {
+                    Some(k) => Value::Length(f64::from(*value) * k),
+                    None => Value::Other,
+                },
+                Token::Number { value, .. } if *value == 0.0 => Value::Length(0.0),
+                Token::Delim('!') => {
+                    important = input.expect_ident_matching("important").is_ok();
+                    continue;
                 }
-                cssparser::Token::Delim('!') => {
-                    important = input
-                        .expect_ident_matching("important")
-                        .map(|_| true)
-                        .unwrap_or(false);
-                }
-                _ => none = false,
+                _ => Value::Other,
+            };
+            // Real values hold a few components; a long list is not one we read.
+            if values.len() < 8 {
+                values.push(value);
             }
-            first = false;
         }
-        Ok((name.to_ascii_lowercase(), none, important))
+        Ok(Declaration {
+            name: name.to_ascii_lowercase(),
+            values,
+            important,
+        })
     }
 }
 
 impl<'i> AtRuleParser<'i> for Declarations {
     type Prelude = ();
-    type AtRule = (String, bool, bool);
+    type AtRule = Declaration;
     type Error = ();
 }
 
 impl<'i> QualifiedRuleParser<'i> for Declarations {
     type Prelude = ();
-    type QualifiedRule = (String, bool, bool);
+    type QualifiedRule = Declaration;
     type Error = ();
 }
 
-impl<'i> RuleBodyItemParser<'i, (String, bool, bool), ()> for Declarations {
+impl<'i> RuleBodyItemParser<'i, Declaration, ()> for Declarations {
     fn parse_declarations(&self) -> bool {
         true
     }
@@ -399,6 +639,64 @@ mod tests {
         <p class="a">A</p><p class="b">B</p><p class="c">C</p><p class="d">D</p>
         <p class="e">E</p><p class="f">F</p>"#;
         assert_eq!(shown_text(page), "A B D");
+    }
+
+    #[test]
+    fn page_rules_give_paper_and_margins() {
+        let page =
+            |css: &str| Cascade::of(&Html::parse_document(&format!("<style>{css}</style>"))).page;
+        let letter = page("@page { size: letter landscape; margin: 1in 2cm }");
+        assert_eq!(letter.size, Some((792.0, 612.0)));
+        let cm2 = 72.0 / 2.54 * 2.0;
+        assert_eq!(
+            letter.margins,
+            [Some(72.0), Some(cm2), Some(72.0), Some(cm2)]
+        );
+        let custom =
+            page("@page :first { size: 5in 7in; margin-left: 36pt } @page { margin-top: 0 }");
+        assert_eq!(custom.size, Some((360.0, 504.0)));
+        assert_eq!(custom.margins, [Some(0.0), None, None, Some(36.0)]);
+        assert_eq!(
+            page("@page { size: A5 }").size.map(|(w, _)| w.round()),
+            Some(420.0)
+        );
+        assert_eq!(
+            page("@page { size: auto; margin: 1em }"),
+            PageRule::default()
+        );
+        let mut setup = PageSetup::default();
+        letter.apply(&mut setup);
+        assert_eq!(
+            (setup.width, setup.height, setup.margin_top),
+            (792.0, 612.0, 72.0)
+        );
+    }
+
+    #[test]
+    fn page_breaks_before_and_after_elements_cascade() {
+        let html = Html::parse_document(
+            "<style>h2 { page-break-before: always } .end { break-after: page } \
+             h2.first { break-before: auto }</style>\
+             <h2 class='first'>A</h2><h2>B</h2><p class='end'>C</p><p>D</p>",
+        );
+        let cascade = Cascade::of(&html);
+        let named = |text: &str| {
+            html.tree
+                .root()
+                .descendants()
+                .find(|n| {
+                    ElementRef::wrap(*n).is_some_and(|e| {
+                        e.text().collect::<String>() == text
+                            && e.value().name() != "body"
+                            && e.value().name() != "html"
+                    })
+                })
+                .unwrap()
+                .id()
+        };
+        assert!(!cascade.breaks_before(named("A")));
+        assert!(cascade.breaks_before(named("B")));
+        assert!(cascade.breaks_after(named("C")) && !cascade.breaks_after(named("D")));
     }
 
     #[test]

@@ -112,9 +112,15 @@ impl Builder<'_> {
                 self.anchor(n);
             }
         }
+        if self.cascade.breaks_before(node.id()) {
+            self.page_break();
+        }
         let scope = self.enter(e);
         self.contents(node, e, depth);
         self.leave(scope);
+        if self.cascade.breaks_after(node.id()) {
+            self.page_break();
+        }
     }
 
     /// What element `e` holds, by its name.

@@ -92,6 +92,28 @@ fn text_the_style_sheet_hides_is_not_printed() {
     assert!(out.warnings.is_empty(), "{:?}", out.warnings);
 }
 
+/// `@page` sets the paper and margins and a page break starts a new page, as Chromium
+/// prints them; the caller's `paper` option still wins over the page's own.
+#[test]
+fn the_page_s_print_rules_set_paper_margins_and_breaks() {
+    let page = "<style>@page { size: letter landscape; margin: 0.5in }\
+                .chapter { break-before: page }</style>\
+                <p>Cover</p><h2 class='chapter'>One</h2><p>Text</p>";
+    let doc = import(page).document;
+    assert_eq!(doc.pages.len(), 2, "{:?}", texts(&doc));
+    assert_eq!((doc.pages[0].width, doc.pages[0].height), (792.0, 612.0));
+    let first = boxes(&doc).into_iter().next().unwrap();
+    assert!(
+        (first.frame.x - 36.0).abs() < 0.5,
+        "left margin {}",
+        first.frame.x
+    );
+    let mut request = request(page);
+    request.options.push(("paper".into(), "a4".into()));
+    let a4 = quire_html::convert(request).unwrap().document;
+    assert!((a4.pages[0].width - 595.28).abs() < 0.01);
+}
+
 #[test]
 fn remote_and_local_pictures_are_never_fetched() {
     let out = import(
