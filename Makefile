@@ -14,7 +14,7 @@ PLUGINS      := markdown pdf drawio svg png vsdx html image mermaid detect
 # Components that misbehave on purpose, for the sandbox tests only.
 TEST_PLUGINS := hostile hostile-v2 markdown-next broken-describe not-a-converter
 
-.PHONY: all build plugins host run test test-rust deps fonts toolchain lint fmt bench clean-data soak fuzz clients image test-image
+.PHONY: all build plugins host run test test-rust deps fonts toolchain lint fmt bench clean-data soak fuzz clients image test-image fidelity fidelity-deps
 
 all: build
 
@@ -97,3 +97,12 @@ bench: build
 
 clean-data:
 	rm -rf data
+
+# The reference renderers and scorers of `make fidelity` (not part of `make test`).
+fidelity-deps:
+	@bash scripts/fidelity/install.sh
+
+# Every file of fidelity/corpus drawn by Quire and by the tool a user would otherwise pick,
+# scored, side by side in target/fidelity/report.html (FORMATS="svg html" for some).
+fidelity: build fidelity-deps
+	target/tools/fidelity-py/bin/python scripts/fidelity/run.py --json target/fidelity/scores.json $(if $(FORMATS),--only $(FORMATS))

@@ -54,6 +54,9 @@ const PROPERTIES: [Property; 3] = [
 /// One declaration of a cascaded property: (property, on, `!important`).
 type Setting = (Property, bool, bool);
 
+/// Where a declaration stands in the cascade: (`!important`, specificity, order).
+type Rank = (bool, u32, usize);
+
 /// A rule that sets a cascaded property, and where it stands in the sheet.
 struct Rule {
     selectors: SelectorList<Simple>,
@@ -147,7 +150,7 @@ impl Cascade {
                 break;
             }
             // Per property: ((important, specificity, order), on) of the winner so far.
-            let mut best: [Option<((bool, u32, usize), bool)>; PROPERTIES.len()] = [None; 3];
+            let mut best: [Option<(Rank, bool)>; PROPERTIES.len()] = [None; 3];
             let mut offer = |(property, on, important): Setting, specificity, order| {
                 let slot = &mut best[property as usize];
                 let rank = (important, specificity, order);
