@@ -43,12 +43,16 @@ enum Property {
     DisplayNone,
     BreakBefore,
     BreakAfter,
+    /// A visible border (`border`, its sides, style or width): on a table or its cells it
+    /// makes the table ruled.
+    Border,
 }
 
-const PROPERTIES: [Property; 3] = [
+const PROPERTIES: [Property; 4] = [
     Property::DisplayNone,
     Property::BreakBefore,
     Property::BreakAfter,
+    Property::Border,
 ];
 
 /// One declaration of a cascaded property: (property, on, `!important`).
@@ -94,6 +98,7 @@ pub struct Cascade {
     hidden: HashSet<NodeId>,
     break_before: HashSet<NodeId>,
     break_after: HashSet<NodeId>,
+    bordered: HashSet<NodeId>,
     /// The `@page` rules, later declarations over earlier ones.
     pub page: PageRule,
     /// Whether the page's CSS was cut short by a bound (said in a warning).
@@ -150,7 +155,7 @@ impl Cascade {
                 break;
             }
             // Per property: ((important, specificity, order), on) of the winner so far.
-            let mut best: [Option<(Rank, bool)>; PROPERTIES.len()] = [None; 3];
+            let mut best: [Option<(Rank, bool)>; PROPERTIES.len()] = [None; PROPERTIES.len()];
             let mut offer = |(property, on, important): Setting, specificity, order| {
                 let slot = &mut best[property as usize];
                 let rank = (important, specificity, order);
@@ -183,6 +188,7 @@ impl Cascade {
                 (Property::DisplayNone, &mut out.hidden),
                 (Property::BreakBefore, &mut out.break_before),
                 (Property::BreakAfter, &mut out.break_after),
+                (Property::Border, &mut out.bordered),
             ] {
                 if on(property) {
                     set.insert(node.id());
@@ -200,6 +206,11 @@ impl Cascade {
     /// Whether the style sheets start a new page before the element `node`.
     pub fn breaks_before(&self, node: NodeId) -> bool {
         self.break_before.contains(&node)
+    }
+
+    /// Whether the style sheets give the element `node` a visible border.
+    pub fn bordered(&self, node: NodeId) -> bool {
+        self.bordered.contains(&node)
     }
 
     /// Whether the style sheets start a new page after the element `node`.
@@ -444,11 +455,32 @@ impl Declaration {
                     self.important,
                 ))
             }
+            "border" | "border-top" | "border-right" | "border-bottom" | "border-left"
+            | "border-style" | "border-width" => {
+                return Some((Property::Border, self.draws_a_border(), self.important))
+            }
             "break-before" | "page-break-before" => Property::BreakBefore,
             "break-after" | "page-break-after" => Property::BreakAfter,
             _ => return None,
         };
         Some((property, page_break(), self.important))
+    }
+
+    /// Whether a border declaration leaves a line: not `none` or `hidden`, not all widths 0.
+    fn draws_a_border(&self) -> bool {
+        let mut lengths = self.values.iter().filter_map(|v| match v {
+            Value::Length(l) => Some(*l),
+            _ => None,
+        });
+        let no_style = self
+            .values
+            .iter()
+            .any(|v| matches!(v, Value::Keyword(k) if k == "none" || k == "hidden"));
+        let zero_width = {
+            let first = lengths.next();
+            first.is_some_and(|l| l == 0.0 && lengths.all(|l| l == 0.0))
+        };
+        !self.values.is_empty() && !no_style && !zero_width
     }
 
     /// What an `@page` declaration says of the paper (`size`) or its margins.

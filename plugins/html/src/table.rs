@@ -88,9 +88,26 @@ impl Builder<'_> {
             }
             self.emit(Block::Paragraph(caption));
         }
-        if let Some(table) = grid(rows) {
+        if let Some(table) = grid(rows, self.ruled(node)) {
             self.emit(table);
         }
+    }
+
+    /// Whether a table draws lines: `border` other than 0, or a border from the style
+    /// sheets on it or on a cell, as a browser draws them; a layout table has none.
+    fn ruled(&self, table: DomNode<'_>) -> bool {
+        let Node::Element(e) = table.value() else {
+            return false;
+        };
+        let by_attribute = e
+            .attr("border")
+            .is_some_and(|b| b.trim().parse::<u32>().map_or(true, |n| n > 0));
+        by_attribute
+            || self.cascade.bordered(table.id())
+            || table.descendants().any(|n| {
+                matches!(n.value(), Node::Element(c) if matches!(c.name(), "td" | "th"))
+                    && self.cascade.bordered(n.id())
+            })
     }
 
     fn row(&mut self, tr: DomNode<'_>, head: bool, group: Option<Align>, depth: usize) -> Row {
@@ -140,7 +157,7 @@ impl Builder<'_> {
 }
 
 /// The flow table of the rows read, or `None` when there is no cell at all.
-fn grid(rows: Vec<Row>) -> Option<Block> {
+fn grid(rows: Vec<Row>, ruled: bool) -> Option<Block> {
     if rows.iter().all(|r| r.cells.is_empty()) {
         return None;
     }
@@ -213,6 +230,7 @@ fn grid(rows: Vec<Row>) -> Option<Block> {
         aligns,
         header,
         rows: out,
+        ruled,
     })
 }
 

@@ -114,6 +114,38 @@ fn the_page_s_print_rules_set_paper_margins_and_breaks() {
     assert!((a4.pages[0].width - 595.28).abs() < 0.01);
 }
 
+/// A table draws lines where a browser does: `border` above 0 or a border from the style
+/// sheet; a layout table (an SEC filing's cover page) is text standing in columns.
+#[test]
+fn only_tables_with_borders_are_ruled() {
+    let lines = |page: &str| {
+        let doc = import(page).document;
+        assert!(all_text(&doc).contains("Cell"), "{:?}", texts(&doc));
+        doc.shapes().filter(|s| matches!(s, Shape::Node(_))).count()
+    };
+    let table = "<table{attrs}><tr><th>Head</th><th>Other</th></tr><tr><td>Cell</td><td>Two</td></tr></table>";
+    let with = |attrs: &str| table.replace("{attrs}", attrs);
+    assert_eq!(lines(&with("")), 0);
+    assert_eq!(lines(&with(" border=0")), 0);
+    assert_eq!(lines(&with(" border=1")), 4);
+    assert_eq!(lines(&with(" border")), 4);
+    assert_eq!(
+        lines(&format!(
+            "<style>td, th {{ border: 1px solid #000 }}</style>{}",
+            with("")
+        )),
+        4
+    );
+    assert_eq!(
+        lines(&format!(
+            "<style>table {{ border: none }}</style>{}",
+            with("")
+        )),
+        0
+    );
+    assert_eq!(lines(&with(" style='border-width: 0'")), 0);
+}
+
 #[test]
 fn remote_and_local_pictures_are_never_fetched() {
     let out = import(

@@ -306,6 +306,7 @@ impl<'a> Builder<'a> {
                         aligns: t.aligns,
                         header: t.header,
                         rows: t.rows,
+                        ruled: true,
                     });
                 }
             }

@@ -53,6 +53,7 @@ impl Converter for Plugin {
             aligns: Vec::new(),
             header,
             rows: rows.into_iter().map(cells).collect(),
+            ruled: true,
         };
         let (pages, warnings) = flow::layout(&[table], &PageSetup::default());
         let mut document = Document::new(Kind::Pdf);

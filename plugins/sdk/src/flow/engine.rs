@@ -328,7 +328,8 @@ impl<'a> Engine<'a> {
                 aligns,
                 header,
                 rows,
-            } => self.table(aligns, header, rows, ctx),
+                ruled,
+            } => self.table(aligns, header, rows, *ruled, ctx),
             Block::Image {
                 asset,
                 width,

@@ -93,11 +93,14 @@ pub enum Block {
     /// A horizontal rule.
     Rule,
     /// `aligns` per column (missing ones are left); an empty `header` means no header row.
-    /// Rows shorter than the widest row get empty cells.
+    /// Rows shorter than the widest row get empty cells. A `ruled` table has lines around
+    /// its cells and a shaded header (Markdown's tables, HTML's `border` tables); without,
+    /// its cells stand on the page as text, as a browser shows a layout table.
     Table {
         aligns: Vec<Align>,
         header: Vec<Vec<Inline>>,
         rows: Vec<Vec<Vec<Inline>>>,
+        ruled: bool,
     },
     /// A picture from an asset, with its size in pixels (the caller reads it from the file);
     /// it is set at 96 dpi and scaled down to fit the text width.

@@ -13,6 +13,8 @@ use crate::model::*;
 struct Grid {
     x: f64,
     widths: Vec<f64>,
+    /// Lines around the cells and a shaded header.
+    ruled: bool,
 }
 
 impl Grid {
@@ -27,6 +29,7 @@ impl Engine<'_> {
         aligns: &[Align],
         header: &[Vec<Inline>],
         rows: &[Vec<Vec<Inline>>],
+        ruled: bool,
         ctx: Ctx,
     ) {
         let ncols = rows.iter().map(Vec::len).fold(header.len(), usize::max);
@@ -61,6 +64,7 @@ impl Engine<'_> {
         let grid = Grid {
             x: ctx.x,
             widths: column_widths(head.iter().chain(&body), ncols, ctx.width),
+            ruled,
         };
 
         self.space(self.para_space());
@@ -206,16 +210,18 @@ impl Engine<'_> {
         let mut x = grid.x;
         for (c, text) in cells.into_iter().enumerate() {
             let w = grid.widths[c];
-            let id = self.id("n");
-            self.push(Shape::Node(Node {
-                id,
-                frame: Rect::new(x, y, w, row_h),
-                geometry: Geometry::Rect,
-                fill: is_head.then_some(TABLE_HEADER_FILL),
-                stroke: Some(Stroke::solid(TABLE_BORDER, 0.5)),
-                text: None,
-                classes: Vec::new(),
-            }));
+            if grid.ruled {
+                let id = self.id("n");
+                self.push(Shape::Node(Node {
+                    id,
+                    frame: Rect::new(x, y, w, row_h),
+                    geometry: Geometry::Rect,
+                    fill: is_head.then_some(TABLE_HEADER_FILL),
+                    stroke: Some(Stroke::solid(TABLE_BORDER, 0.5)),
+                    text: None,
+                    classes: Vec::new(),
+                }));
+            }
             if !text.runs.is_empty() {
                 let id = self.id("t");
                 let frame = Rect::new(x + CELL_PAD_X, y + CELL_PAD_Y, grid.inner(c), heights[c]);

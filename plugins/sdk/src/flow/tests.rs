@@ -233,6 +233,7 @@ fn table_columns_follow_alignment_and_rows_split_with_header() {
         aligns: vec![Align::Left, Align::Center, Align::Right],
         header: vec![cell("Name"), cell("Mid"), cell("Right")],
         rows,
+        ruled: true,
     }];
     let (pages, _) = layout(&blocks, &PageSetup::default());
     assert!(pages.len() >= 2);
@@ -272,6 +273,7 @@ fn a_table_cell_taller_than_a_page_is_cut() {
             vec![Inline::plain(long.clone())],
             vec![Inline::plain("b")],
         ]],
+        ruled: true,
     }];
     let (pages, _) = layout(&blocks, &PageSetup::default());
     assert!(pages.len() >= 2);
