@@ -20,13 +20,18 @@ use quire_sdk::model::{Direction, FontFamily};
 use scraper::node::Element;
 
 use crate::builder::Builder;
-use crate::walk::is_block;
+use crate::walk::{is_block, DomNode};
 
 /// What entering an element pushed, to be popped on leaving it.
 #[derive(Default)]
 pub struct Scope {
     lang: bool,
     font: bool,
+    /// What the style sheets set here ([`crate::sheet`]): a colour, bold, italic, a family.
+    color: bool,
+    bold: bool,
+    italic: bool,
+    sheet_font: bool,
     dir: bool,
     /// The control that closes an isolate or override opened on entering.
     close: Option<char>,
@@ -214,8 +219,26 @@ fn family(name: &str) -> Option<FontFamily> {
 
 impl Builder<'_> {
     /// Pushes what `e` says about its text; [`leave`](Self::leave) pops it.
-    pub fn enter(&mut self, e: &Element) -> Scope {
+    pub fn enter(&mut self, node: DomNode<'_>, e: &Element) -> Scope {
         let mut scope = Scope::default();
+        if let Some(text) = self.cascade.text_style(node.id()) {
+            if let Some(color) = text.color {
+                self.style.colors.push(color);
+                scope.color = true;
+            }
+            if let Some(family) = text.family {
+                self.style.fonts.push(family);
+                scope.sheet_font = true;
+            }
+            if text.bold {
+                self.style.bold += 1;
+                scope.bold = true;
+            }
+            if text.italic {
+                self.style.italic += 1;
+                scope.italic = true;
+            }
+        }
         if let Some(lang) = lang_attr(e) {
             self.style.langs.push(lang.to_string());
             scope.lang = true;
@@ -260,6 +283,18 @@ impl Builder<'_> {
         }
         if scope.dir {
             self.style.dirs.pop();
+        }
+        if scope.color {
+            self.style.colors.pop();
+        }
+        if scope.sheet_font {
+            self.style.fonts.pop();
+        }
+        if scope.bold {
+            self.style.bold -= 1;
+        }
+        if scope.italic {
+            self.style.italic -= 1;
         }
     }
 }

@@ -7,7 +7,7 @@
 //! dropped, and spaces at the end of a line go when the paragraph is finished.
 
 use quire_sdk::flow::{self, Block, Inline};
-use quire_sdk::model::{Direction, FontFamily};
+use quire_sdk::model::{Color, Direction, FontFamily};
 use quire_sdk::Asset;
 
 use crate::images::{Images, Picture};
@@ -80,6 +80,8 @@ pub struct Style {
     pub langs: Vec<String>,
     pub fonts: Vec<FontFamily>,
     pub dirs: Vec<Option<Direction>>,
+    /// Colours of the open elements the style sheets colour, innermost last.
+    pub colors: Vec<Color>,
 }
 
 pub struct Builder<'a> {
@@ -299,6 +301,7 @@ impl<'a> Builder<'a> {
             strike: self.style.strike > 0,
             link: self.style.links.iter().rev().flatten().next().cloned(),
             font: self.style.fonts.last().copied(),
+            color: self.style.colors.last().copied(),
             lang: self.run_lang(),
             dir: self.style.dirs.last().copied().flatten(),
         }

@@ -10,7 +10,7 @@
 //! site's navigation for screens only), the page breaks before and after it
 //! (`break-before: page`, `page-break-after: always`), and the paper and margins of `@page`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use cssparser::{
     AtRuleParser, CowRcStr, DeclarationParser, ParseError, Parser, ParserState,
@@ -18,6 +18,7 @@ use cssparser::{
 };
 use ego_tree::NodeId;
 use quire_sdk::flow::PageSetup;
+use quire_sdk::model::{Color, FontFamily};
 use scraper::selector::{Parser as SelectorParser, Simple};
 use scraper::{ElementRef, Html};
 use selectors::matching::{
@@ -46,17 +47,33 @@ enum Property {
     /// A visible border (`border`, its sides, style or width): on a table or its cells it
     /// makes the table ruled.
     Border,
+    Color,
+    Bold,
+    Italic,
+    Family,
 }
 
-const PROPERTIES: [Property; 4] = [
+const PROPERTIES: [Property; 8] = [
     Property::DisplayNone,
     Property::BreakBefore,
     Property::BreakAfter,
     Property::Border,
+    Property::Color,
+    Property::Bold,
+    Property::Italic,
+    Property::Family,
 ];
 
-/// One declaration of a cascaded property: (property, on, `!important`).
-type Setting = (Property, bool, bool);
+/// What a declaration sets a cascaded property to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Val {
+    Flag(bool),
+    Color(Color),
+    Family(FontFamily),
+}
+
+/// One declaration of a cascaded property: (property, value, `!important`).
+type Setting = (Property, Val, bool);
 
 /// Where a declaration stands in the cascade: (`!important`, specificity, order).
 type Rank = (bool, u32, usize);
@@ -92,6 +109,16 @@ impl PageRule {
     }
 }
 
+/// How the style sheets set an element's text (inherited by what it holds): only what they
+/// say; `bold` and `italic` add to `<b>` and `<i>`, they do not take them away.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct TextStyle {
+    pub color: Option<Color>,
+    pub bold: bool,
+    pub italic: bool,
+    pub family: Option<FontFamily>,
+}
+
 /// The outcome of a page's style sheets.
 #[derive(Default)]
 pub struct Cascade {
@@ -99,6 +126,7 @@ pub struct Cascade {
     break_before: HashSet<NodeId>,
     break_after: HashSet<NodeId>,
     bordered: HashSet<NodeId>,
+    text: HashMap<NodeId, TextStyle>,
     /// The `@page` rules, later declarations over earlier ones.
     pub page: PageRule,
     /// Whether the page's CSS was cut short by a bound (said in a warning).
@@ -155,12 +183,12 @@ impl Cascade {
                 break;
             }
             // Per property: ((important, specificity, order), on) of the winner so far.
-            let mut best: [Option<(Rank, bool)>; PROPERTIES.len()] = [None; PROPERTIES.len()];
-            let mut offer = |(property, on, important): Setting, specificity, order| {
+            let mut best: [Option<(Rank, Val)>; PROPERTIES.len()] = [None; PROPERTIES.len()];
+            let mut offer = |(property, value, important): Setting, specificity, order| {
                 let slot = &mut best[property as usize];
                 let rank = (important, specificity, order);
                 if slot.is_none_or(|(r, _)| rank > r) {
-                    *slot = Some((rank, on));
+                    *slot = Some((rank, value));
                 }
             };
             for rule in &rules {
@@ -183,7 +211,8 @@ impl Cascade {
                     offer(setting, u32::MAX, usize::MAX);
                 }
             }
-            let on = |p: Property| best[p as usize].is_some_and(|(_, on)| on);
+            let value = |p: Property| best[p as usize].map(|(_, v)| v);
+            let on = |p: Property| value(p) == Some(Val::Flag(true));
             for (property, set) in [
                 (Property::DisplayNone, &mut out.hidden),
                 (Property::BreakBefore, &mut out.break_before),
@@ -193,6 +222,21 @@ impl Cascade {
                 if on(property) {
                     set.insert(node.id());
                 }
+            }
+            let text = TextStyle {
+                color: match value(Property::Color) {
+                    Some(Val::Color(c)) => Some(c),
+                    _ => None,
+                },
+                bold: on(Property::Bold),
+                italic: on(Property::Italic),
+                family: match value(Property::Family) {
+                    Some(Val::Family(f)) => Some(f),
+                    _ => None,
+                },
+            };
+            if text != TextStyle::default() {
+                out.text.insert(node.id(), text);
             }
         }
         out
@@ -206,6 +250,11 @@ impl Cascade {
     /// Whether the style sheets start a new page before the element `node`.
     pub fn breaks_before(&self, node: NodeId) -> bool {
         self.break_before.contains(&node)
+    }
+
+    /// How the style sheets set the text of the element `node`, if they do.
+    pub fn text_style(&self, node: NodeId) -> Option<TextStyle> {
+        self.text.get(&node).copied()
     }
 
     /// Whether the style sheets give the element `node` a visible border.
@@ -389,6 +438,8 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
 pub struct Declaration {
     name: String,
     values: Vec<Value>,
+    /// The value as written (for `font-family`, whose names are read by [`crate::attrs`]).
+    raw: String,
     important: bool,
 }
 
@@ -398,6 +449,8 @@ enum Value {
     Keyword(String),
     /// A length in points.
     Length(f64),
+    Number(f64),
+    Color(Color),
     Other,
 }
 
@@ -447,23 +500,50 @@ impl Declaration {
                 matches!(k, "page" | "always" | "left" | "right" | "recto" | "verso")
             })
         };
-        let property = match self.name.as_str() {
-            "display" => {
-                return Some((
-                    Property::DisplayNone,
-                    keyword == Some("none"),
-                    self.important,
-                ))
+        let flag = |p: Property, on: bool| Some((p, Val::Flag(on), self.important));
+        match self.name.as_str() {
+            "color" => {
+                return match self.values.as_slice() {
+                    [Value::Color(c)] => Some((Property::Color, Val::Color(*c), self.important)),
+                    _ => None,
+                }
             }
+            "font-weight" => {
+                return match self.values.as_slice() {
+                    [Value::Keyword(k)] if k == "bold" || k == "bolder" => {
+                        flag(Property::Bold, true)
+                    }
+                    [Value::Keyword(k)] if k == "normal" || k == "lighter" => {
+                        flag(Property::Bold, false)
+                    }
+                    [Value::Number(n)] => flag(Property::Bold, *n >= 600.0),
+                    _ => None,
+                }
+            }
+            "font-style" => {
+                return match keyword {
+                    Some("italic" | "oblique") => flag(Property::Italic, true),
+                    Some("normal") => flag(Property::Italic, false),
+                    _ => None,
+                }
+            }
+            "font-family" => {
+                return crate::attrs::family_list(&self.raw)
+                    .map(|f| (Property::Family, Val::Family(f), self.important))
+            }
+            _ => {}
+        }
+        let property = match self.name.as_str() {
+            "display" => return flag(Property::DisplayNone, keyword == Some("none")),
             "border" | "border-top" | "border-right" | "border-bottom" | "border-left"
             | "border-style" | "border-width" => {
-                return Some((Property::Border, self.draws_a_border(), self.important))
+                return flag(Property::Border, self.draws_a_border())
             }
             "break-before" | "page-break-before" => Property::BreakBefore,
             "break-after" | "page-break-after" => Property::BreakAfter,
             _ => return None,
         };
-        Some((property, page_break(), self.important))
+        flag(property, page_break())
     }
 
     /// Whether a border declaration leaves a line: not `none` or `hidden`, not all widths 0.
@@ -550,6 +630,35 @@ impl Declaration {
     }
 }
 
+/// The colour of `rgb(...)`/`rgba(...)`, commas or spaces, numbers or percentages, with an
+/// optional alpha; anything else is no colour.
+fn rgb_function(args: &mut Parser<'_>) -> Value {
+    let mut parts: Vec<f32> = Vec::new();
+    while let Ok(token) = args.next() {
+        match token {
+            Token::Number { value, .. } => parts.push(*value),
+            Token::Percentage { unit_value, .. } => parts.push(unit_value * 255.0),
+            Token::Comma | Token::Delim('/') => {}
+            _ => return Value::Other,
+        }
+    }
+    let channel = |v: f32| v.clamp(0.0, 255.0).round() as u8;
+    match parts.as_slice() {
+        [r, g, b] => Value::Color(Color::rgb(channel(*r), channel(*g), channel(*b))),
+        [r, g, b, a] => {
+            // Alpha as a number is 0-1; as a percentage it was scaled to 0-255 above.
+            let a = if *a <= 1.0 { a * 255.0 } else { *a };
+            Value::Color(Color {
+                r: channel(*r),
+                g: channel(*g),
+                b: channel(*b),
+                a: channel(a),
+            })
+        }
+        _ => Value::Other,
+    }
+}
+
 /// Reads a declaration block into [`Declaration`]s; nested rules are skipped.
 struct Declarations;
 
@@ -565,9 +674,36 @@ impl<'i> DeclarationParser<'i> for Declarations {
     ) -> Result<Declaration, ParseError<()>> {
         let mut values = Vec::new();
         let mut important = false;
+        let start = input.position();
+        let mut end = start;
         while let Ok(token) = input.next() {
             let value = match token {
-                Token::Ident(v) => Value::Keyword(v.to_ascii_lowercase()),
+                Token::Ident(v) => {
+                    let v = v.to_ascii_lowercase();
+                    match cssparser::color::parse_named_color(&v) {
+                        Ok((r, g, b)) if v != "transparent" => Value::Color(Color::rgb(r, g, b)),
+                        _ => Value::Keyword(v),
+                    }
+                }
+                Token::Hash(h) | Token::IDHash(h) => {
+                    match cssparser::color::parse_hash_color(h.as_bytes()) {
+                        Ok((r, g, b, a)) => Value::Color(Color {
+                            r,
+                            g,
+                            b,
+                            a: (a.clamp(0.0, 1.0) * 255.0).round() as u8,
+                        }),
+                        Err(()) => Value::Other,
+                    }
+                }
+                Token::Function(f)
+                    if f.eq_ignore_ascii_case("rgb") || f.eq_ignore_ascii_case("rgba") =>
+                {
+                    input
+                        .parse_nested_block(|args| Ok::<_, ParseError<()>>(rgb_function(args)))
+                        .unwrap_or(Value::Other)
+                }
+                Token::Number { value, .. } if *value != 0.0 => Value::Number(f64::from(*value)),
                 Token::Dimension { value, unit, .. } => match points_per(unit) {
                     Some(k) => Value::Length(f64::from(*value) * k),
                     None => Value::Other,
@@ -579,6 +715,7 @@ impl<'i> DeclarationParser<'i> for Declarations {
                 }
                 _ => Value::Other,
             };
+            end = input.position();
             // Real values hold a few components; a long list is not one we read.
             if values.len() < 8 {
                 values.push(value);
@@ -587,6 +724,7 @@ impl<'i> DeclarationParser<'i> for Declarations {
         Ok(Declaration {
             name: name.to_ascii_lowercase(),
             values,
+            raw: input.slice(start..end).to_string(),
             important,
         })
     }
@@ -614,151 +752,5 @@ impl<'i> RuleBodyItemParser<'i, Declaration, ()> for Declarations {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The text of the elements the cascade leaves shown, in document order.
-    fn shown_text(page: &str) -> String {
-        let html = Html::parse_document(page);
-        let cascade = Cascade::of(&html);
-        let mut out = Vec::new();
-        for node in html.tree.root().descendants() {
-            if let scraper::Node::Text(t) = node.value() {
-                let hidden = node.ancestors().any(|a| cascade.hides(a.id()));
-                let in_style = node
-                    .parent()
-                    .and_then(ElementRef::wrap)
-                    .is_some_and(|p| p.value().name() == "style");
-                if !hidden && !in_style && !t.trim().is_empty() {
-                    out.push(t.trim().to_string());
-                }
-            }
-        }
-        out.join(" ")
-    }
-
-    #[test]
-    fn a_style_sheet_hides_what_it_says_and_specificity_order_and_important_decide() {
-        let page = r#"<style>
-            .hidden, nav { display: none }
-            p.shown { display: block }
-            #keep { display: none }
-            div p#keep { display: block }
-            .forced { display: none !important }
-        </style>
-        <nav>Menu</nav>
-        <p class="hidden">Secret</p>
-        <p class="hidden shown">Shown by the more specific rule</p>
-        <div><p id="keep">Kept by an id and more</p></div>
-        <p class="forced" style="display: block">Important beats the attribute</p>
-        <p class="hidden" style="display: block">The attribute beats a rule</p>
-        <p style="display:none">Hidden inline</p>
-        <p>Plain</p>"#;
-        assert_eq!(
-            shown_text(page),
-            "Shown by the more specific rule Kept by an id and more The attribute beats a rule Plain"
-        );
-    }
-
-    #[test]
-    fn print_rules_apply_and_screen_rules_do_not() {
-        let page = r#"<style media="screen">.a { display: none }</style>
-        <style>
-            @media screen { .b { display: none } }
-            @media print { .c { display: none } }
-            @media not print { .d { display: none } }
-            @media only print and (orientation: portrait) { .e { display: none } }
-            @font-face { font-family: X; src: url(x.woff) }
-            @media print { @media all { .f { display: none } } }
-        </style>
-        <p class="a">A</p><p class="b">B</p><p class="c">C</p><p class="d">D</p>
-        <p class="e">E</p><p class="f">F</p>"#;
-        assert_eq!(shown_text(page), "A B D");
-    }
-
-    #[test]
-    fn page_rules_give_paper_and_margins() {
-        let page =
-            |css: &str| Cascade::of(&Html::parse_document(&format!("<style>{css}</style>"))).page;
-        let letter = page("@page { size: letter landscape; margin: 1in 2cm }");
-        assert_eq!(letter.size, Some((792.0, 612.0)));
-        let cm2 = 72.0 / 2.54 * 2.0;
-        assert_eq!(
-            letter.margins,
-            [Some(72.0), Some(cm2), Some(72.0), Some(cm2)]
-        );
-        let custom =
-            page("@page :first { size: 5in 7in; margin-left: 36pt } @page { margin-top: 0 }");
-        assert_eq!(custom.size, Some((360.0, 504.0)));
-        assert_eq!(custom.margins, [Some(0.0), None, None, Some(36.0)]);
-        assert_eq!(
-            page("@page { size: A5 }").size.map(|(w, _)| w.round()),
-            Some(420.0)
-        );
-        assert_eq!(
-            page("@page { size: auto; margin: 1em }"),
-            PageRule::default()
-        );
-        let mut setup = PageSetup::default();
-        letter.apply(&mut setup);
-        assert_eq!(
-            (setup.width, setup.height, setup.margin_top),
-            (792.0, 612.0, 72.0)
-        );
-    }
-
-    #[test]
-    fn page_breaks_before_and_after_elements_cascade() {
-        let html = Html::parse_document(
-            "<style>h2 { page-break-before: always } .end { break-after: page } \
-             h2.first { break-before: auto }</style>\
-             <h2 class='first'>A</h2><h2>B</h2><p class='end'>C</p><p>D</p>",
-        );
-        let cascade = Cascade::of(&html);
-        let named = |text: &str| {
-            html.tree
-                .root()
-                .descendants()
-                .find(|n| {
-                    ElementRef::wrap(*n).is_some_and(|e| {
-                        e.text().collect::<String>() == text
-                            && e.value().name() != "body"
-                            && e.value().name() != "html"
-                    })
-                })
-                .unwrap()
-                .id()
-        };
-        assert!(!cascade.breaks_before(named("A")));
-        assert!(cascade.breaks_before(named("B")));
-        assert!(cascade.breaks_after(named("C")) && !cascade.breaks_after(named("D")));
-    }
-
-    #[test]
-    fn broken_css_is_skipped_rule_by_rule() {
-        let page = r#"<style>
-            p:unknown-pseudo { display: none }
-            .x { display: none; color: red
-            }}} .y { display: none }
-            .z { display: }
-        </style><p class="x">X</p><p class="y">Y</p><p class="z">Z</p><p>P</p>"#;
-        let shown = shown_text(page);
-        assert!(!shown.contains('X'), "{shown}");
-        assert!(shown.contains('P') && shown.contains('Z'), "{shown}");
-    }
-
-    #[test]
-    fn a_page_of_many_rules_and_elements_stops_at_the_bound() {
-        let mut page = String::from("<style>");
-        for i in 0..MAX_RULES + 10 {
-            page.push_str(&format!(".c{i} {{ display: none }}\n"));
-        }
-        page.push_str("</style>");
-        for _ in 0..2000 {
-            page.push_str("<p class=\"c1\">x</p>");
-        }
-        let html = Html::parse_document(&page);
-        let cascade = Cascade::of(&html);
-        assert!(cascade.truncated);
-    }
-}
+#[path = "sheet_tests.rs"]
+mod tests;

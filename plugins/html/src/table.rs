@@ -125,14 +125,14 @@ impl Builder<'_> {
             }
             let header = e.name() == "th";
             let row_scope = match tr.value() {
-                Node::Element(r) => Some(self.enter(r)),
+                Node::Element(r) => Some(self.enter(tr, r)),
                 _ => None,
             };
             let mut inlines = self.collect(Sep::Line, "a table cell", |b| {
                 if let Some(id) = e.id() {
                     b.anchor(id);
                 }
-                let scope = b.enter(e);
+                let scope = b.enter(td, e);
                 b.children(td, depth + 1);
                 b.leave(scope);
             });

@@ -115,7 +115,7 @@ impl Builder<'_> {
         if self.cascade.breaks_before(node.id()) {
             self.page_break();
         }
-        let scope = self.enter(e);
+        let scope = self.enter(node, e);
         self.contents(node, e, depth);
         self.leave(scope);
         if self.cascade.breaks_after(node.id()) {

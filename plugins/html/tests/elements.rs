@@ -146,6 +146,37 @@ fn only_tables_with_borders_are_ruled() {
     assert_eq!(lines(&with(" style='border-width: 0'")), 0);
 }
 
+/// The style sheet's colours, weights, slants and families reach the runs, inherited by
+/// what an element holds; a link stays link blue.
+#[test]
+fn the_style_sheet_colours_and_weights_text() {
+    let out = import(
+        "<style>.warn { color: #c00 } .ok { color: rgb(0, 128, 0) } b.k, .k { font-weight: 700 }\
+         .aside { font-style: italic; font-family: Arial, sans-serif } p { color: navy }</style>\
+         <p class='warn'>Red <span class='k'>bold red</span> <a href='https://example.com'>link</a></p>\
+         <p>Navy</p><div class='ok'>Green</div><div class='aside'>Slanted</div>",
+    );
+    let doc = &out.document;
+    let red = quire_sdk::Color::rgb(0xcc, 0, 0);
+    assert_eq!(run(doc, "Red ").color, Some(red));
+    let bold_red = run(doc, "bold red");
+    assert!(bold_red.bold && bold_red.color == Some(red), "{bold_red:?}");
+    assert_ne!(run(doc, "link").color, Some(red));
+    assert_eq!(
+        run(doc, "Navy").color,
+        Some(quire_sdk::Color::rgb(0, 0, 0x80))
+    );
+    assert_eq!(
+        run(doc, "Green").color,
+        Some(quire_sdk::Color::rgb(0, 128, 0))
+    );
+    let slanted = run(doc, "Slanted");
+    assert!(
+        slanted.italic && slanted.font == FontFamily::Helvetica,
+        "{slanted:?}"
+    );
+}
+
 #[test]
 fn remote_and_local_pictures_are_never_fetched() {
     let out = import(

@@ -29,7 +29,7 @@ mod engine;
 mod style;
 mod table;
 
-use crate::model::{Align, Direction, FontFamily, Page};
+use crate::model::{Align, Color, Direction, FontFamily, Page};
 
 /// How deep importers nest lists and quotes before flattening; deeper levels are laid out at
 /// this depth. Layout also stops indenting here, so text keeps a usable width.
@@ -52,6 +52,9 @@ pub struct Inline {
     pub font: Option<FontFamily>,
     /// The language of the text when it is not the document's ([`Run::lang`](crate::Run)).
     pub lang: Option<String>,
+    /// The colour the source asked for (HTML's `color`), instead of the block's; a link
+    /// stays link blue.
+    pub color: Option<Color>,
     /// The base direction of the block the text is in (HTML `dir`): the first inline of a
     /// paragraph, heading or table cell that has one sets its [`Text::direction`](crate::Text).
     pub dir: Option<Direction>,

@@ -77,7 +77,7 @@ pub(super) fn runs(inlines: &[Inline], base: Base) -> Vec<Run> {
             color: if inline.link.is_some() {
                 Some(LINK_BLUE)
             } else {
-                base.color
+                inline.color.or(base.color)
             },
             link: inline.link.clone(),
             lang: inline.lang.clone(),
