@@ -16,7 +16,7 @@
 //!   `Mono`, `Sans` or `Serif`. A list with none of those changes nothing. Style sheets are
 //!   not read.
 
-use quire_sdk::model::{Direction, FontFamily};
+use quire_sdk::model::{Align, Direction, FontFamily};
 use scraper::node::Element;
 
 use crate::builder::Builder;
@@ -32,6 +32,7 @@ pub struct Scope {
     bold: bool,
     italic: bool,
     sheet_font: bool,
+    align: bool,
     dir: bool,
     /// The control that closes an isolate or override opened on entering.
     close: Option<char>,
@@ -221,7 +222,24 @@ impl Builder<'_> {
     /// Pushes what `e` says about its text; [`leave`](Self::leave) pops it.
     pub fn enter(&mut self, node: DomNode<'_>, e: &Element) -> Scope {
         let mut scope = Scope::default();
-        if let Some(text) = self.cascade.text_style(node.id()) {
+        let text = self.cascade.text_style(node.id());
+        // A block's alignment: the style sheets', else its `align`, else `<center>`'s.
+        if is_block(e.name()) || e.name() == "center" {
+            let align = text
+                .and_then(|t| t.align)
+                // (A table's `align` places the table, not its text.)
+                .or_else(|| {
+                    (e.name() != "table")
+                        .then(|| e.attr("align").and_then(crate::table::parse_align))
+                        .flatten()
+                })
+                .or((e.name() == "center").then_some(Align::Center));
+            if let Some(align) = align {
+                self.style.aligns.push(align);
+                scope.align = true;
+            }
+        }
+        if let Some(text) = text {
             if let Some(color) = text.color {
                 self.style.colors.push(color);
                 scope.color = true;
@@ -286,6 +304,9 @@ impl Builder<'_> {
         }
         if scope.color {
             self.style.colors.pop();
+        }
+        if scope.align {
+            self.style.aligns.pop();
         }
         if scope.sheet_font {
             self.style.fonts.pop();

@@ -7,7 +7,7 @@
 //! dropped, and spaces at the end of a line go when the paragraph is finished.
 
 use quire_sdk::flow::{self, Block, Inline};
-use quire_sdk::model::{Color, Direction, FontFamily};
+use quire_sdk::model::{Align, Color, Direction, FontFamily};
 use quire_sdk::Asset;
 
 use crate::images::{Images, Picture};
@@ -82,6 +82,8 @@ pub struct Style {
     pub dirs: Vec<Option<Direction>>,
     /// Colours of the open elements the style sheets colour, innermost last.
     pub colors: Vec<Color>,
+    /// Alignments of the open blocks that set one (`text-align`, `align`, `<center>`).
+    pub aligns: Vec<Align>,
 }
 
 pub struct Builder<'a> {
@@ -302,6 +304,7 @@ impl<'a> Builder<'a> {
             link: self.style.links.iter().rev().flatten().next().cloned(),
             font: self.style.fonts.last().copied(),
             color: self.style.colors.last().copied(),
+            align: self.style.aligns.last().copied(),
             lang: self.run_lang(),
             dir: self.style.dirs.last().copied().flatten(),
         }

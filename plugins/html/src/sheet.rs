@@ -18,7 +18,7 @@ use cssparser::{
 };
 use ego_tree::NodeId;
 use quire_sdk::flow::PageSetup;
-use quire_sdk::model::{Color, FontFamily};
+use quire_sdk::model::{Align, Color, FontFamily};
 use scraper::selector::{Parser as SelectorParser, Simple};
 use scraper::{ElementRef, Html};
 use selectors::matching::{
@@ -51,9 +51,10 @@ enum Property {
     Bold,
     Italic,
     Family,
+    Align,
 }
 
-const PROPERTIES: [Property; 8] = [
+const PROPERTIES: [Property; 9] = [
     Property::DisplayNone,
     Property::BreakBefore,
     Property::BreakAfter,
@@ -62,6 +63,7 @@ const PROPERTIES: [Property; 8] = [
     Property::Bold,
     Property::Italic,
     Property::Family,
+    Property::Align,
 ];
 
 /// What a declaration sets a cascaded property to.
@@ -70,6 +72,7 @@ enum Val {
     Flag(bool),
     Color(Color),
     Family(FontFamily),
+    Align(Align),
 }
 
 /// One declaration of a cascaded property: (property, value, `!important`).
@@ -117,6 +120,8 @@ pub struct TextStyle {
     pub bold: bool,
     pub italic: bool,
     pub family: Option<FontFamily>,
+    /// `text-align` of a block and what it holds.
+    pub align: Option<Align>,
 }
 
 /// The outcome of a page's style sheets.
@@ -232,6 +237,10 @@ impl Cascade {
                 italic: on(Property::Italic),
                 family: match value(Property::Family) {
                     Some(Val::Family(f)) => Some(f),
+                    _ => None,
+                },
+                align: match value(Property::Align) {
+                    Some(Val::Align(a)) => Some(a),
                     _ => None,
                 },
             };
@@ -526,6 +535,10 @@ impl Declaration {
                     Some("normal") => flag(Property::Italic, false),
                     _ => None,
                 }
+            }
+            "text-align" => {
+                return crate::table::parse_align(keyword?)
+                    .map(|a| (Property::Align, Val::Align(a), self.important))
             }
             "font-family" => {
                 return crate::attrs::family_list(&self.raw)

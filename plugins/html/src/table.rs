@@ -266,7 +266,8 @@ fn align_of(e: &Element) -> Option<Align> {
     from_style.or_else(|| e.attr("align").and_then(parse_align))
 }
 
-fn parse_align(v: &str) -> Option<Align> {
+/// A `text-align` or `align` value (`start` and `end` read as left and right).
+pub fn parse_align(v: &str) -> Option<Align> {
     match v.trim().to_ascii_lowercase().as_str() {
         "left" | "start" => Some(Align::Left),
         "center" | "middle" | "-webkit-center" => Some(Align::Center),

@@ -177,6 +177,32 @@ fn the_style_sheet_colours_and_weights_text() {
     );
 }
 
+/// Centred and right-aligned blocks, from the style sheet, `align` or `<center>`, as a
+/// browser sets them; what they hold inherits it.
+#[test]
+fn blocks_keep_their_alignment() {
+    let out = import(
+        "<style>.cover { text-align: center } .sig { text-align: right }</style>\
+         <div class='cover'><h1>Annual Report</h1><p>Fiscal year 2025</p></div>\
+         <p align='right'>Page one</p><center>Old centring</center><p class='sig'>Signed</p>\
+         <p>Plain</p>",
+    );
+    let aligned = |text: &str| {
+        boxes(&out.document)
+            .into_iter()
+            .find(|t| t.text.plain_text() == text)
+            .unwrap_or_else(|| panic!("no box {text:?}"))
+            .text
+            .align
+    };
+    assert_eq!(aligned("Annual Report"), Align::Center);
+    assert_eq!(aligned("Fiscal year 2025"), Align::Center);
+    assert_eq!(aligned("Page one"), Align::Right);
+    assert_eq!(aligned("Old centring"), Align::Center);
+    assert_eq!(aligned("Signed"), Align::Right);
+    assert_eq!(aligned("Plain"), Align::Left);
+}
+
 #[test]
 fn remote_and_local_pictures_are_never_fetched() {
     let out = import(

@@ -201,6 +201,7 @@ impl<'a> Engine<'a> {
             runs: runs(inlines, base),
             line_height: BODY_LINE_HEIGHT,
             direction: direction(inlines),
+            align: alignment(inlines).unwrap_or_default(),
             ..Text::default_layout()
         }
     }
@@ -366,6 +367,7 @@ impl<'a> Engine<'a> {
             Text {
                 runs: runs(inlines, base),
                 direction: direction(inlines),
+                align: alignment(inlines).unwrap_or_default(),
                 ..Text::default_layout()
             },
             size,

@@ -52,6 +52,10 @@ pub struct Inline {
     pub font: Option<FontFamily>,
     /// The language of the text when it is not the document's ([`Run::lang`](crate::Run)).
     pub lang: Option<String>,
+    /// The alignment of the block the text is in (HTML's `text-align`, `align`, `<center>`):
+    /// as with `dir`, the first inline of a paragraph or heading that has one sets its
+    /// [`Text::align`](crate::Text).
+    pub align: Option<Align>,
     /// The colour the source asked for (HTML's `color`), instead of the block's; a link
     /// stays link blue.
     pub color: Option<Color>,

@@ -1,7 +1,7 @@
 //! The look of flow layout: sizes, spacing, colours, and inline styles turned into runs.
 
 use super::Inline;
-use crate::model::{Color, Direction, FontFamily, Run};
+use crate::model::{Align, Color, Direction, FontFamily, Run};
 
 pub(super) const HEADING_SIZES: [f64; 6] = [24.0, 18.0, 14.0, 12.0, 11.0, 10.0];
 /// Space above a heading, as a multiple of its size (more for big headings, which open
@@ -105,6 +105,11 @@ fn same_style(a: &Run, b: &Run) -> bool {
 /// The direction the inlines set for their paragraph: their first one's.
 pub(super) fn direction(inlines: &[Inline]) -> Option<Direction> {
     inlines.iter().find_map(|i| i.dir)
+}
+
+/// The alignment a paragraph or heading asks for through its inlines (HTML's `text-align`).
+pub(super) fn alignment(inlines: &[Inline]) -> Option<Align> {
+    inlines.iter().find_map(|i| i.align)
 }
 
 /// Whether `blocks` (a list item, a quote) read right to left: the direction of their first
