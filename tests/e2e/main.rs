@@ -17,6 +17,7 @@ mod deploy;
 mod editor;
 mod exhaustion;
 mod faults;
+mod fidelity;
 mod first_steps;
 mod fonts;
 mod formats;
