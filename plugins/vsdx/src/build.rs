@@ -39,6 +39,10 @@ pub struct Ctx<'a, 'p> {
     pub pkg: &'a mut Package<'p>,
     pub assets: &'a mut Assets,
     pub notes: &'a mut Notes,
+    /// Model ids given on this page: a sheet id some writers repeat (third-party tools
+    /// write 4294967295 for every shape they add) gets a suffix instead of breaking the
+    /// model's unique ids; glue keeps naming the first.
+    pub taken: HashSet<String>,
 }
 
 fn bbox(points: impl IntoIterator<Item = Point>) -> Rect {
@@ -80,6 +84,19 @@ fn arrow(v: Option<f64>) -> ArrowHead {
 impl Ctx<'_, '_> {
     pub fn id(&self, sheet: u32) -> String {
         format!("p{}-{sheet}", self.page)
+    }
+
+    /// `id`, or `id~N` with the first N not yet given on this page.
+    fn unique(&mut self, id: String) -> String {
+        if self.taken.insert(id.clone()) {
+            return id;
+        }
+        let fresh = (2..)
+            .map(|n| format!("{id}~{n}"))
+            .find(|candidate| !self.taken.contains(candidate))
+            .expect("an unused suffix");
+        self.taken.insert(fresh.clone());
+        fresh
     }
 
     /// The master shape a sheet inherits from, and the master its children use.
@@ -124,6 +141,7 @@ impl Ctx<'_, '_> {
                 Some(prefix) => format!("{prefix}.m{}", s.id),
                 None => self.id(s.id),
             };
+            let id = self.unique(id);
             self.sheet(&r, id, parent, m, synth.is_some(), depth, out);
         }
     }

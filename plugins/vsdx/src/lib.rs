@@ -183,6 +183,7 @@ pub fn import_vsdx(request: ImportRequest) -> Result<Imported, ConvertError> {
             pkg: &mut pkg,
             assets: &mut assets,
             notes: &mut notes,
+            taken: Default::default(),
         };
         ctx.shapes(
             &sheets,

@@ -284,3 +284,20 @@ fn wrong_inputs_are_unsupported_or_damaged() {
         Err(ConvertError::Damaged(_))
     ));
 }
+
+/// Some writers give every shape they add the same ID (4294967295): each still becomes a
+/// shape, with an id of its own, instead of the whole drawing being refused.
+#[test]
+fn shapes_sharing_a_sheet_id_get_ids_of_their_own() {
+    let text = |t: &str| format!("<Text>{t}</Text>");
+    let shapes = [
+        rect(4294967295, (2.0, 8.0), (2.0, 1.0), &text("First")),
+        rect(4294967295, (5.0, 8.0), (2.0, 1.0), &text("Second")),
+        rect(4294967295, (2.0, 5.0), (2.0, 1.0), &text("Third")),
+    ]
+    .concat();
+    let imported = import(drawing(&shapes, "")).expect("the drawing imports");
+    let ids: Vec<&str> = imported.document.shapes().map(|s| s.id()).collect();
+    assert_eq!(ids, ["p1-4294967295", "p1-4294967295~2", "p1-4294967295~3"]);
+    quire_sdk::validate::check(&imported.document, std::iter::empty()).unwrap();
+}
