@@ -27,6 +27,7 @@ PAGE_DPI = 72
 # Diagrams are small pages with small labels: read at a higher resolution, as scattered text.
 DIAGRAMS = {"svg", "mermaid", "drawio", "vsdx"}
 OCR_PAGES = 3
+MIN_OCR_WORDS = 4
 
 
 def score_of(text, visible, similarity):
@@ -86,7 +87,8 @@ def measure_file(src: Path, fmt: str, quire: Path, env: dict, out: Path, use_ocr
         row["score"] = 0.0 if "error" in ours and "error" not in theirs else None
         return row
     row["text"] = measure.recall(measure.words(theirs["text"]), measure.words(ours["text"]))
-    if ours["ocr"] is not None:
+    # A logo or an icon gives OCR a word or two of noise: too few to judge what is visible.
+    if ours["ocr"] is not None and sum(measure.words(theirs["ocr"]).values()) >= MIN_OCR_WORDS:
         row["visible"] = measure.recall(measure.words(theirs["ocr"]), measure.words(ours["ocr"]))
     row["similarity"] = measure.similarity(ours["pages"], theirs["pages"])
     row["score"] = score_of(row.get("text"), row.get("visible"), row["similarity"])
