@@ -79,6 +79,8 @@ pub struct Builder<'a> {
     table: Option<Table>,
     /// A task-list marker waiting for the item's first text.
     task: Option<bool>,
+    /// The literal element (`xmp`, `textarea`) open in the paragraph, whose tags are text.
+    literal: Option<&'static str>,
     footnote_numbers: HashMap<String, usize>,
     footnotes: Vec<(String, Vec<Block>)>,
 }
@@ -99,6 +101,7 @@ impl<'a> Builder<'a> {
             image: None,
             table: None,
             task: None,
+            literal: None,
             footnote_numbers: HashMap::new(),
             footnotes: Vec::new(),
         }
@@ -451,7 +454,7 @@ impl<'a> Builder<'a> {
             text: text.to_string(),
             bold: self.bold > 0,
             italic: self.italic > 0,
-            code: false,
+            code: self.literal.is_some(),
             strike: self.strike > 0,
             link: self.links.iter().rev().flatten().next().cloned(),
             ..Inline::default()
@@ -473,8 +476,19 @@ impl<'a> Builder<'a> {
     }
 
     fn inline_html(&mut self, tag: &str) {
+        if let Some(name) = &self.literal {
+            // Inside `<xmp>` or `<textarea>` a browser shows the tags as written.
+            if html::closes(tag, name) {
+                self.literal = None;
+            } else {
+                self.text(tag);
+            }
+            return;
+        }
         if html::is_line_break(tag) {
             self.text("\n");
+        } else if let Some(name) = html::opens_literal(tag) {
+            self.literal = Some(name);
         }
         // Any other tag is dropped; the text between tags arrives as text events.
     }
@@ -544,6 +558,10 @@ impl<'a> Builder<'a> {
             Leaf::Code(text) => self.emit(Block::Code { text }),
             Leaf::Html(text) => {
                 for p in html::text_paragraphs(&text) {
+                    if p.literal {
+                        self.emit(Block::Code { text: p.text });
+                        continue;
+                    }
                     let inlines = vec![Inline::plain(p.text)];
                     self.emit(match p.heading {
                         Some(level) => Block::Heading { level, inlines },
@@ -717,6 +735,39 @@ mod tests {
 
     fn texts(inlines: &[Inline]) -> Vec<&str> {
         inlines.iter().map(|i| i.text.as_str()).collect()
+    }
+
+    fn blocks(markdown: &str) -> Vec<Block> {
+        let parser = pulldown_cmark::Parser::new(markdown);
+        Builder::new(&[]).build(parser).0
+    }
+
+    #[test]
+    fn xmp_and_textarea_show_their_markup_as_a_browser_does() {
+        let out = blocks(
+            "Para\n\n<xmp>\n<b>raw</b>\n</xmp>\n\n<textarea>\ntyped <i>x</i>\n</textarea>\n",
+        );
+        let codes: Vec<&str> = out
+            .iter()
+            .filter_map(|b| match b {
+                Block::Code { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(codes, ["<b>raw</b>", "typed <i>x</i>"]);
+
+        let out = blocks("Body <xmp><b>raw</b></xmp> and <i>gone</i> tags");
+        let [Block::Paragraph(inlines)] = &out[..] else {
+            panic!("{out:?}")
+        };
+        let shown: String = inlines.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(shown, "Body <b>raw</b> and gone tags");
+        let literal: Vec<&str> = inlines
+            .iter()
+            .filter(|i| i.code)
+            .map(|i| i.text.as_str())
+            .collect();
+        assert_eq!(literal, ["<b>", "raw", "</b>"]);
     }
 
     #[test]

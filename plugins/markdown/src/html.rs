@@ -39,12 +39,17 @@ const BLOCK_TAGS: &[&str] = &[
 /// Tags whose content is not text for a reader.
 const HIDDEN_TAGS: &[&str] = &["script", "style", "template", "title"];
 
+/// Elements whose content a browser shows as written, markup included (the HTML standard's
+/// raw-text and RCDATA elements that are visible): `<xmp><b>x</b></xmp>` shows `<b>x</b>`.
+pub const LITERAL_TAGS: &[&str] = &["xmp", "textarea", "plaintext"];
+
 /// A paragraph of text from an HTML fragment; `heading` is the level of the `<h1>`..`<h6>`
-/// it came from, if any.
+/// it came from, if any; `literal` text keeps its markup and line breaks (a `<xmp>`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Paragraph {
     pub heading: Option<u8>,
     pub text: String,
+    pub literal: bool,
 }
 
 /// The readable text of an HTML fragment as paragraphs: tags dropped, block-level tags
@@ -58,7 +63,11 @@ pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
     let flush = |current: &mut String, heading: Option<u8>, out: &mut Vec<Paragraph>| {
         let text = collapse(&decode_entities(current));
         if !text.is_empty() {
-            out.push(Paragraph { heading, text });
+            out.push(Paragraph {
+                heading,
+                text,
+                literal: false,
+            });
         }
         current.clear();
     };
@@ -85,6 +94,19 @@ pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
                 .map_or("", |(_, after)| after);
             continue;
         }
+        if !closing && LITERAL_TAGS.contains(&name.as_str()) {
+            flush(&mut current, heading, &mut paragraphs);
+            let (text, after) = literal_content(&name, rest);
+            if !text.trim().is_empty() {
+                paragraphs.push(Paragraph {
+                    heading: None,
+                    text,
+                    literal: true,
+                });
+            }
+            rest = after;
+            continue;
+        }
         // Inline tags (`<b>`, `<span>`) just vanish: `a<b>c</b>` reads `ac`, as a browser shows it.
         if BLOCK_TAGS.contains(&name.as_str()) {
             flush(&mut current, heading, &mut paragraphs);
@@ -97,6 +119,46 @@ pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
     current.push_str(rest);
     flush(&mut current, heading, &mut paragraphs);
     paragraphs
+}
+
+/// The text of a literal element opened just before `rest`, as a browser shows it, and what
+/// follows its end tag. `<textarea>` decodes character references, `<xmp>` does not,
+/// `<plaintext>` never ends; a browser drops one newline right after the start tag.
+fn literal_content<'h>(name: &str, rest: &'h str) -> (String, &'h str) {
+    let end = if name == "plaintext" {
+        None
+    } else {
+        find_ascii_ci(rest, &format!("</{name}"))
+    };
+    let (body, after) = match end.and_then(|at| rest.split_at_checked(at)) {
+        Some((body, end_tag)) => (body, end_tag.split_once('>').map_or("", |(_, after)| after)),
+        None => (rest, ""),
+    };
+    let body = body
+        .strip_prefix("\r\n")
+        .or_else(|| body.strip_prefix('\n'))
+        .unwrap_or(body);
+    let body = body.trim_end();
+    let text = if name == "textarea" {
+        decode_entities(body)
+    } else {
+        body.to_string()
+    };
+    (text, after)
+}
+
+/// The literal element an inline HTML start tag opens (`<xmp>`, `<textarea rows=2>`).
+pub fn opens_literal(tag: &str) -> Option<&'static str> {
+    let inner = tag.trim().strip_prefix('<')?;
+    let name = tag_name(inner);
+    let open = !inner.starts_with('/') && !inner.trim_end_matches('>').ends_with('/');
+    LITERAL_TAGS.iter().copied().find(|t| open && *t == name)
+}
+
+/// Whether an inline HTML tag is the end tag of `name`.
+pub fn closes(tag: &str, name: &str) -> bool {
+    let inner = tag.trim().trim_start_matches('<');
+    inner.starts_with('/') && tag_name(inner) == name
 }
 
 /// Whether an inline HTML tag is a line break (`<br>`, `<br/>`, `<BR />`).
@@ -211,6 +273,28 @@ mod tests {
     }
 
     #[test]
+    fn literal_elements_show_their_markup() {
+        let paragraphs = text_paragraphs(
+            "<p>before</p><xmp>\n<b>bold</b> &amp;\n  kept</xmp>after\
+             <TEXTAREA rows=2><i>typed</i> &lt;ok&gt;</textarea><plaintext><p>to the end",
+        );
+        let shown: Vec<(&str, bool)> = paragraphs
+            .iter()
+            .map(|p| (p.text.as_str(), p.literal))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("before", false),
+                ("<b>bold</b> &amp;\n  kept", true),
+                ("after", false),
+                ("<i>typed</i> <ok>", true),
+                ("<p>to the end", true),
+            ]
+        );
+    }
+
+    #[test]
     fn entities_and_breaks() {
         assert_eq!(
             decode_entities("&lt;a&gt; &#169; &#x20AC; &bogus; & x"),
@@ -221,6 +305,12 @@ mod tests {
         assert!(is_line_break("<BR />"));
         assert!(!is_line_break("</br>"));
         assert!(!is_line_break("<b>"));
+        assert_eq!(opens_literal("<XMP>"), Some("xmp"));
+        assert_eq!(opens_literal("<textarea rows=\"2\">"), Some("textarea"));
+        assert_eq!(opens_literal("<textarea/>"), None);
+        assert_eq!(opens_literal("</xmp>"), None);
+        assert!(closes("</XMP >", "xmp"));
+        assert!(!closes("<xmp>", "xmp"));
     }
 
     #[test]
