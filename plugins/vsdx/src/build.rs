@@ -25,7 +25,9 @@ pub const MAX_NEST: usize = 48;
 
 pub struct Ctx<'a, 'p> {
     pub drawing: &'a Drawing,
-    pub page: usize,
+    /// What the ids of this sheet list start with: `p3` for the third page, `p3-b8` for
+    /// the shapes of background page 8 drawn behind it.
+    pub prefix: String,
     /// Page inches (y up) to model points (y down).
     pub to_model: Affine,
     /// Points per inch after any scaling of the page.
@@ -83,7 +85,7 @@ fn arrow(v: Option<f64>) -> ArrowHead {
 
 impl Ctx<'_, '_> {
     pub fn id(&self, sheet: u32) -> String {
-        format!("p{}-{sheet}", self.page)
+        format!("{}-{sheet}", self.prefix)
     }
 
     /// `id`, or `id~N` with the first N not yet given on this page.
@@ -209,11 +211,17 @@ impl Ctx<'_, '_> {
                 depth + 1,
                 target,
             );
+            // A group's text is drawn above its members (their fills would hide it), in its
+            // own text frame: the group's last child.
+            if let Some(t) = text {
+                let text_frame = self.text_frame(r, w, h, &tf);
+                target.push(self.label(&id, t, text_frame));
+            }
             if depth < MAX_NEST {
                 out.push(Shape::Group(Group {
                     id,
                     frame,
-                    label: text,
+                    label: None,
                     fill: None,
                     stroke: None,
                     direction: None,
@@ -285,11 +293,16 @@ impl Ctx<'_, '_> {
         } else {
             None
         };
+        // A node holds its text centred in its frame: only a text frame inside the shape
+        // and centred on it can go there; any other (a swimlane's title in its top left
+        // corner) keeps its own place as a text box.
         let inside = |t: &Rect| {
             t.x >= frame.x - 1.0
                 && t.y >= frame.y - 1.0
                 && t.right() <= frame.right() + 1.0
                 && t.bottom() <= frame.bottom() + 1.0
+                && ((t.x + t.w / 2.0) - (frame.x + frame.w / 2.0)).abs() <= 1.0
+                && ((t.y + t.h / 2.0) - (frame.y + frame.h / 2.0)).abs() <= 1.0
         };
         match node_geometry {
             Some(g) => {
@@ -392,13 +405,9 @@ impl Ctx<'_, '_> {
         label: Option<Text>,
         synthesized: bool,
     ) -> Connector {
-        let to_model = self.to_model.then(parent);
-        let begin = to_model.apply(
-            r.num("BeginX").unwrap_or(0.0),
-            r.num("BeginY").unwrap_or(0.0),
-        );
-        let end = to_model.apply(r.num("EndX").unwrap_or(0.0), r.num("EndY").unwrap_or(0.0));
-        // The route: the vertices of the first drawn section between its two ends.
+        // The route: the vertices of the first drawn section. Visio draws the geometry, so
+        // its ends are where the line starts and stops; `BeginX`..`EndY` only stand in when
+        // there is none (third-party writers' ends can disagree with their own geometry).
         let mut route: Vec<Point> = r
             .geometry()
             .iter()
@@ -415,6 +424,17 @@ impl Ctx<'_, '_> {
                     .collect()
             })
             .unwrap_or_default();
+        let to_model = self.to_model.then(parent);
+        let (begin, end) = match (route.first(), route.last()) {
+            (Some(&first), Some(&last)) if route.len() >= 2 => (first, last),
+            _ => (
+                to_model.apply(
+                    r.num("BeginX").unwrap_or(0.0),
+                    r.num("BeginY").unwrap_or(0.0),
+                ),
+                to_model.apply(r.num("EndX").unwrap_or(0.0), r.num("EndY").unwrap_or(0.0)),
+            ),
+        };
         let waypoints = if route.len() > 2 {
             route.pop();
             route.remove(0);

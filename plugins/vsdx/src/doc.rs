@@ -10,10 +10,14 @@ use crate::sheet::{Sheet, Styles};
 use crate::xml::Element;
 
 pub struct PageInfo {
+    /// The page's `ID`, which a foreground page's `BackPage` names.
+    pub id: Option<u32>,
     pub name: String,
     pub width: f64,
     pub height: f64,
     pub background: bool,
+    /// The background page drawn behind this one.
+    pub back_page: Option<u32>,
     pub part: Option<String>,
 }
 
@@ -161,7 +165,9 @@ pub fn load(pkg: &mut Package<'_>) -> Result<Drawing, ConvertError> {
         .filter(|c| c.name == "Page")
         .map(|p| {
             let sheet = p.child("PageSheet");
+            let number = |k: &str| p.attr(k).and_then(|v| v.trim().parse::<u32>().ok());
             PageInfo {
+                id: number("ID"),
                 name: p
                     .attr("Name")
                     .or(p.attr("NameU"))
@@ -170,6 +176,7 @@ pub fn load(pkg: &mut Package<'_>) -> Result<Drawing, ConvertError> {
                 width: inches(sheet, "PageWidth").unwrap_or(8.5),
                 height: inches(sheet, "PageHeight").unwrap_or(11.0),
                 background: p.attr("Background") == Some("1"),
+                back_page: number("BackPage"),
                 part: rel_id(p).and_then(|r| rels.get(r)).map(|(_, t)| t.clone()),
             }
         })

@@ -2,10 +2,12 @@
 //! model ([`import_vsdx`]).
 //!
 //! Units: Visio works in inches with y up from the bottom of the page; the model is points
-//! with y down, so every coordinate is `x * 72`, `(page height - y) * 72`. Each page
-//! (background pages included, as pages of their own) is a model page of the Visio page's
-//! size. Shape ids are `p<page>-<ShapeID>`; a shape's text that the model cannot hold
-//! inside it is a text box with id `<shape id>` + [`LABEL_SUFFIX`].
+//! with y down, so every coordinate is `x * 72`, `(page height - y) * 72`. Each foreground
+//! page is a model page of the Visio page's size, with the shapes of its background pages
+//! drawn first, as Visio prints it (a drawing of background pages only keeps them as pages).
+//! Shape ids are `p<page>-<ShapeID>`, and `p<page>-b<background page ID>-<ShapeID>` for the
+//! background's shapes; a shape's text that the model cannot hold inside it is a text box
+//! with id `<shape id>` + [`LABEL_SUFFIX`].
 
 mod build;
 mod doc;
@@ -100,12 +102,17 @@ pub fn import_vsdx(request: ImportRequest) -> Result<Imported, ConvertError> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map(str::to_string);
+    // Visio prints the foreground pages, each over its background pages; a drawing of
+    // background pages only keeps them as pages of their own.
+    let mut printed: Vec<&doc::PageInfo> = drawing.pages.iter().filter(|p| !p.background).collect();
+    if printed.is_empty() {
+        printed = drawing.pages.iter().collect();
+        notes.backgrounds = printed.iter().map(|p| p.name.clone()).collect();
+    }
+    let mut behind_some_page = HashSet::new();
     let mut count = 0usize;
-    for (i, info) in drawing.pages.iter().enumerate() {
+    for (i, info) in printed.into_iter().enumerate() {
         let number = i + 1;
-        if info.background {
-            notes.backgrounds.push((number, info.name.clone()));
-        }
         let (w, h) = (info.width * 72.0, info.height * 72.0);
         // A page larger than the model allows is scaled down, everything on it alike.
         let scale = (MAX_PAGE_SIDE / w).min(MAX_PAGE_SIDE / h).min(1.0);
@@ -117,21 +124,100 @@ pub fn import_vsdx(request: ImportRequest) -> Result<Imported, ConvertError> {
                 scale * 100.0
             ));
         }
-        let unit = 72.0 * scale;
         let mut page = Page::new(w * scale, h * scale);
-        let contents = match info.part.as_deref() {
-            Some(part) => pkg.xml(part)?,
-            None => None,
+        let mut sheet = PageSheet {
+            pkg: &mut pkg,
+            drawing: &drawing,
+            assets: &mut assets,
+            notes: &mut notes,
+            unit: 72.0 * scale,
+            height: info.height,
         };
-        let Some(contents) = contents else {
+        for back in backgrounds_of(&drawing.pages, info) {
+            behind_some_page.insert(back.id);
+            let prefix = format!("p{number}-b{}", back.id.unwrap_or_default());
+            sheet.draw(back, prefix, &mut page.shapes)?;
+        }
+        if !sheet.draw(info, format!("p{number}"), &mut page.shapes)? {
             notes.missing_pages += 1;
-            document.pages.push(page);
-            continue;
+        }
+        count += quire_sdk::ShapeWalk::new(&page.shapes).count();
+        if count > MAX_SHAPES {
+            return Err(ConvertError::TooLarge(format!(
+                "the drawing has more than {MAX_SHAPES} shapes"
+            )));
+        }
+        document.pages.push(page);
+    }
+    if notes.backgrounds.is_empty() {
+        notes.unused_backgrounds = drawing
+            .pages
+            .iter()
+            .filter(|p| p.background && !behind_some_page.contains(&p.id))
+            .map(|p| p.name.clone())
+            .collect();
+    }
+    validate::check(&document, assets.list.iter().map(|a| a.name.as_str())).map_err(|e| {
+        ConvertError::Damaged(format!(
+            "the drawing could not be made into a valid model: {e}"
+        ))
+    })?;
+    Ok(Imported {
+        document,
+        assets: assets.list,
+        warnings: notes.sentences(),
+    })
+}
+
+/// Background pages behind background pages are allowed; a deeper chain (or a loop) stops.
+const MAX_BACKGROUNDS: usize = 8;
+
+/// The background pages behind `page`, the farthest first (the order they are drawn in).
+fn backgrounds_of<'d>(pages: &'d [doc::PageInfo], page: &doc::PageInfo) -> Vec<&'d doc::PageInfo> {
+    let mut chain: Vec<&doc::PageInfo> = Vec::new();
+    let mut next = page.back_page;
+    while let Some(id) = next.filter(|_| chain.len() < MAX_BACKGROUNDS) {
+        let Some(back) = pages.iter().find(|p| p.background && p.id == Some(id)) else {
+            break;
         };
-        let rels = match info.part.as_deref() {
-            Some(part) => pkg.rels(part)?,
-            None => HashMap::new(),
+        if chain.iter().any(|c| c.id == back.id) || page.id == back.id {
+            break;
+        }
+        chain.push(back);
+        next = back.back_page;
+    }
+    chain.reverse();
+    chain
+}
+
+/// What drawing one Visio page's shapes onto a model page needs.
+struct PageSheet<'a, 'p> {
+    pkg: &'a mut package::Package<'p>,
+    drawing: &'a doc::Drawing,
+    assets: &'a mut notes::Assets,
+    notes: &'a mut notes::Notes,
+    /// Points per inch after any scaling of the page.
+    unit: f64,
+    /// The printed page's height in inches (Visio's y runs up from its bottom).
+    height: f64,
+}
+
+impl PageSheet<'_, '_> {
+    /// Draws the shapes of `info` into `out`, their ids starting with `prefix`; false when
+    /// the page has no content part.
+    fn draw(
+        &mut self,
+        info: &doc::PageInfo,
+        prefix: String,
+        out: &mut Vec<quire_sdk::Shape>,
+    ) -> Result<bool, ConvertError> {
+        let Some(part) = info.part.as_deref() else {
+            return Ok(false);
         };
+        let Some(contents) = self.pkg.xml(part)? else {
+            return Ok(false);
+        };
+        let rels = self.pkg.rels(part)?;
         let sheets: Vec<sheet::Sheet> = contents
             .child("Shapes")
             .map(|s| {
@@ -165,52 +251,30 @@ pub fn import_vsdx(request: ImportRequest) -> Result<Imported, ConvertError> {
                 connects.entry(from).or_default()[slot] = Some(to);
             }
         }
+        let unit = self.unit;
         let mut ctx = build::Ctx {
-            drawing: &drawing,
-            page: number,
+            drawing: self.drawing,
+            prefix,
             to_model: geom::Affine {
                 a: unit,
                 b: 0.0,
                 c: 0.0,
                 d: -unit,
                 e: 0.0,
-                f: info.height * unit,
+                f: self.height * unit,
             },
             unit,
             connects,
             present,
             rels,
-            pkg: &mut pkg,
-            assets: &mut assets,
-            notes: &mut notes,
+            pkg: &mut *self.pkg,
+            assets: &mut *self.assets,
+            notes: &mut *self.notes,
             taken: Default::default(),
         };
-        ctx.shapes(
-            &sheets,
-            &geom::Affine::IDENTITY,
-            None,
-            None,
-            0,
-            &mut page.shapes,
-        );
-        count += quire_sdk::ShapeWalk::new(&page.shapes).count();
-        if count > MAX_SHAPES {
-            return Err(ConvertError::TooLarge(format!(
-                "the drawing has more than {MAX_SHAPES} shapes"
-            )));
-        }
-        document.pages.push(page);
+        ctx.shapes(&sheets, &geom::Affine::IDENTITY, None, None, 0, out);
+        Ok(true)
     }
-    validate::check(&document, assets.list.iter().map(|a| a.name.as_str())).map_err(|e| {
-        ConvertError::Damaged(format!(
-            "the drawing could not be made into a valid model: {e}"
-        ))
-    })?;
-    Ok(Imported {
-        document,
-        assets: assets.list,
-        warnings: notes.sentences(),
-    })
 }
 
 quire_sdk::export_converter!(Vsdx);

@@ -12,8 +12,10 @@ pub struct Notes {
     pub approximated: usize,
     pub flattened: usize,
     pub missing_pages: usize,
-    /// Background pages: number and name.
-    pub backgrounds: Vec<(usize, String)>,
+    /// Background pages kept as pages (the drawing has no other): their names.
+    pub backgrounds: Vec<String>,
+    /// Background pages no printed page is drawn over: their names.
+    pub unused_backgrounds: Vec<String>,
     pub other: Vec<String>,
 }
 
@@ -49,26 +51,25 @@ impl Notes {
             }
         }
         if !self.backgrounds.is_empty() {
-            let list: Vec<String> = self
-                .backgrounds
-                .iter()
-                .map(|(n, name)| format!("{n} ({name})"))
-                .collect();
             out.push(format!(
-                "page {} {} background page{}, kept as a page of {}",
-                list.join(", "),
-                if list.len() == 1 { "is a" } else { "are" },
-                if list.len() == 1 { "" } else { "s" },
-                if list.len() == 1 {
-                    "its own"
-                } else {
-                    "their own"
-                }
+                "the drawing has only background pages ({}); they were kept as pages",
+                quoted(&self.backgrounds)
+            ));
+        }
+        if !self.unused_backgrounds.is_empty() {
+            out.push(format!(
+                "background pages behind no page were left out, as Visio prints the drawing: {}",
+                quoted(&self.unused_backgrounds)
             ));
         }
         out.extend(self.other.iter().cloned());
         out
     }
+}
+
+fn quoted(names: &[String]) -> String {
+    let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    list.join(", ")
 }
 
 #[derive(Default)]

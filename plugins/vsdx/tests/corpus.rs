@@ -172,49 +172,84 @@ fn expected(path: &Path) -> Vec<Counts> {
     let page_rels = z.rels(&pages_part);
     let pages_xml = z.text(&pages_part).unwrap();
     let pages_doc = roxmltree::Document::parse(&pages_xml).unwrap();
-    let mut out = Vec::new();
-    for (i, p) in pages_doc
+    // Visio prints the foreground pages, each over the chain of background pages its
+    // `BackPage` names (the farthest first); only-background drawings print those.
+    struct VisioPage {
+        id: Option<String>,
+        background: bool,
+        back_page: Option<String>,
+        xml: String,
+    }
+    let visio_pages: Vec<VisioPage> = pages_doc
         .descendants()
         .filter(|n| n.has_tag_name("Page"))
-        .enumerate()
-    {
-        let xml = z.text(&page_rels[rid(p).unwrap()]).unwrap();
-        let doc = roxmltree::Document::parse(&xml).unwrap();
-        let tops = child_shapes(doc.root_element());
-        let mut c = Counts {
-            top: tops.len(),
-            texts: count_texts(
-                &tops.iter().map(|t| S::of(*t)).collect::<Vec<_>>(),
-                None,
-                &masters,
-            ),
-            ..Counts::default()
-        };
-        // Glue from a group (a rack device glued into its rack by its begin and end
-        // points) is placement, not a line: the model keeps such a shape as a group.
-        let groups: BTreeSet<&str> = doc
-            .descendants()
-            .filter(|n| n.has_tag_name("Shape") && n.attribute("Type") == Some("Group"))
-            .filter_map(|n| n.attribute("ID"))
-            .collect();
-        for con in doc.descendants().filter(|n| n.has_tag_name("Connect")) {
-            if groups.contains(con.attribute("FromSheet").unwrap_or("")) {
-                continue;
-            }
-            let end = match con.attribute("FromCell") {
-                Some("BeginX") => 0,
-                Some("EndX") => 1,
-                _ => continue,
+        .map(|p| VisioPage {
+            id: p.attribute("ID").map(str::to_string),
+            background: p.attribute("Background") == Some("1"),
+            back_page: p.attribute("BackPage").map(str::to_string),
+            xml: z.text(&page_rels[rid(p).unwrap()]).unwrap(),
+        })
+        .collect();
+    let printed: Vec<&VisioPage> = if visio_pages.iter().all(|p| p.background) {
+        visio_pages.iter().collect()
+    } else {
+        visio_pages.iter().filter(|p| !p.background).collect()
+    };
+    let mut out = Vec::new();
+    for (i, page) in printed.into_iter().enumerate() {
+        let mut chain = vec![page];
+        while let Some(back) = chain.last().unwrap().back_page.as_ref().and_then(|b| {
+            visio_pages
+                .iter()
+                .find(|p| p.background && p.id.as_ref() == Some(b))
+        }) {
+            chain.push(back);
+        }
+        let mut c = Counts::default();
+        for (k, p) in chain.iter().enumerate() {
+            let prefix = match k {
+                0 => format!("p{}", i + 1),
+                _ => format!("p{}-b{}", i + 1, p.id.as_deref().unwrap()),
             };
-            c.glued.insert((
-                format!("p{}-{}", i + 1, con.attribute("FromSheet").unwrap()),
-                end,
-                format!("p{}-{}", i + 1, con.attribute("ToSheet").unwrap()),
-            ));
+            count_page(&p.xml, &prefix, &masters, &mut c);
         }
         out.push(c);
     }
     out
+}
+
+/// Adds one Visio page's shapes to `c`, their ids starting with `prefix`.
+fn count_page(xml: &str, prefix: &str, masters: &HashMap<String, Vec<S>>, c: &mut Counts) {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    let tops = child_shapes(doc.root_element());
+    c.top += tops.len();
+    c.texts += count_texts(
+        &tops.iter().map(|t| S::of(*t)).collect::<Vec<_>>(),
+        None,
+        masters,
+    );
+    // Glue from a group (a rack device glued into its rack by its begin and end
+    // points) is placement, not a line: the model keeps such a shape as a group.
+    let groups: BTreeSet<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("Shape") && n.attribute("Type") == Some("Group"))
+        .filter_map(|n| n.attribute("ID"))
+        .collect();
+    for con in doc.descendants().filter(|n| n.has_tag_name("Connect")) {
+        if groups.contains(con.attribute("FromSheet").unwrap_or("")) {
+            continue;
+        }
+        let end = match con.attribute("FromCell") {
+            Some("BeginX") => 0,
+            Some("EndX") => 1,
+            _ => continue,
+        };
+        c.glued.insert((
+            format!("{prefix}-{}", con.attribute("FromSheet").unwrap()),
+            end,
+            format!("{prefix}-{}", con.attribute("ToSheet").unwrap()),
+        ));
+    }
 }
 
 fn has_text(t: Option<&quire_sdk::Text>) -> bool {

@@ -115,12 +115,17 @@ fn shapes_land_where_visio_puts_them() {
     let shapes = format!(
         "{}{}<Shape ID='3' Master='2'><Cell N='PinX' V='4'/><Cell N='PinY' V='2'/></Shape>\
          <Shape ID='4' Type='Group'><Cell N='PinX' V='6'/><Cell N='PinY' V='8'/><Cell N='Width' V='2'/>\
-           <Cell N='Height' V='2'/><Shapes>{}</Shapes></Shape>\
-         <Shape ID='9' LineStyle='0'><Cell N='PinX' V='2'/><Cell N='PinY' V='7'/><Cell N='Width' V='2'/>\
-           <Cell N='Height' V='0'/><Cell N='BeginX' V='1'/><Cell N='BeginY' V='9'/>\
+           <Cell N='Height' V='2'/><Shapes>{}</Shapes><Text>Over the members</Text></Shape>\
+         <Shape ID='9' LineStyle='0'><Cell N='PinX' V='1'/><Cell N='PinY' V='7'/><Cell N='Width' V='4'/>\
+           <Cell N='Height' V='0'/><Cell N='Angle' V='-1.5707963267948966'/><Cell N='BeginX' V='1'/><Cell N='BeginY' V='9'/>\
            <Cell N='EndX' V='1'/><Cell N='EndY' V='5'/><Cell N='EndArrow' V='4'/>\
            <Section N='Geometry' IX='0'><Row T='MoveTo' IX='1'><Cell N='X' V='0'/><Cell N='Y' V='0'/></Row>\
-           <Row T='LineTo' IX='2'><Cell N='X' V='2'/><Cell N='Y' V='0'/></Row></Section><Text>link</Text></Shape>",
+           <Row T='LineTo' IX='2'><Cell N='X' V='4'/><Cell N='Y' V='0'/></Row></Section><Text>link</Text></Shape>\
+         <Shape ID='10' LineStyle='0'><Cell N='PinX' V='2'/><Cell N='PinY' V='7'/><Cell N='Width' V='2'/>\
+           <Cell N='Height' V='0'/><Cell N='BeginX' V='1'/><Cell N='BeginY' V='9'/>\
+           <Cell N='EndX' V='1'/><Cell N='EndY' V='5'/>\
+           <Section N='Geometry' IX='0'><Row T='MoveTo' IX='1'><Cell N='X' V='0'/><Cell N='Y' V='0'/></Row>\
+           <Row T='LineTo' IX='2'><Cell N='X' V='2'/><Cell N='Y' V='0'/></Row></Section></Shape>",
         rect(1, (1.0, 9.0), (1.0, 1.0), "<Cell N='FillForegnd' V='2'/>"),
         rect(
             2,
@@ -172,16 +177,34 @@ fn shapes_land_where_visio_puts_them() {
     assert_eq!(g.frame, quire_sdk::Rect::new(360.0, 72.0, 144.0, 144.0));
     let f = g.children[0].frame().unwrap();
     assert_eq!((f.x, f.y, f.w, f.h), (360.0, 144.0, 72.0, 72.0));
+    // The group's text is drawn over its members (whose fills would hide it), in its frame.
+    assert!(g.label.is_none());
+    let Some(Shape::Text(label)) = g.children.last() else {
+        panic!("the group's text is its last child: {:?}", g.children)
+    };
+    assert_eq!(label.text.plain_text(), "Over the members");
+    assert_eq!(label.frame, g.frame);
 
     let Shape::Connector(c) = get(&i, "p1-9") else {
         panic!("connector")
     };
     assert_eq!(c.from.shape.as_deref(), Some("p1-1"));
     assert_eq!(c.to.shape.as_deref(), Some("p1-2"));
-    assert_eq!(c.from.point, Some(quire_sdk::Point { x: 72.0, y: 72.0 }));
-    assert_eq!(c.to.point, Some(quire_sdk::Point { x: 72.0, y: 360.0 }));
+    let near = |p: Option<quire_sdk::Point>, x: f64, y: f64| {
+        p.is_some_and(|p| (p.x - x).abs() < 1e-9 && (p.y - y).abs() < 1e-9)
+    };
+    assert!(near(c.from.point, 72.0, 72.0), "{:?}", c.from.point);
+    assert!(near(c.to.point, 72.0, 360.0), "{:?}", c.to.point);
     assert_eq!(c.to.head, ArrowHead::Arrow);
     assert_eq!(c.label.as_ref().unwrap().plain_text(), "link");
+
+    // Visio draws a 1-D shape's geometry: where a writer's BeginX..EndY disagree with it
+    // (Lucidchart's exports), the line runs where the geometry says, here (1, 7)-(3, 7) in.
+    let Shape::Connector(c) = get(&i, "p1-10") else {
+        panic!("connector")
+    };
+    assert!(near(c.from.point, 72.0, 216.0), "{:?}", c.from.point);
+    assert!(near(c.to.point, 216.0, 216.0), "{:?}", c.to.point);
 }
 
 #[test]
@@ -300,4 +323,50 @@ fn shapes_sharing_a_sheet_id_get_ids_of_their_own() {
     let ids: Vec<&str> = imported.document.shapes().map(|s| s.id()).collect();
     assert_eq!(ids, ["p1-4294967295", "p1-4294967295~2", "p1-4294967295~3"]);
     quire_sdk::validate::check(&imported.document, std::iter::empty()).unwrap();
+}
+
+#[test]
+fn text_placed_off_centre_keeps_its_place() {
+    // A swimlane whose title sits in its top left corner (TxtPin in the shape's inches),
+    // and a box whose text frame is centred on it: the first is a text box of its own in
+    // its frame, the second stays the node's text.
+    let shapes = format!(
+        "{}{}",
+        rect(
+            1,
+            (4.0, 5.0),
+            (6.0, 2.0),
+            "<Cell N='TxtPinX' V='1' U='IN'/><Cell N='TxtPinY' V='1.75' U='IN'/>\
+             <Cell N='TxtWidth' V='1.5'/><Cell N='TxtHeight' V='0.3'/><Text>Review</Text>",
+        ),
+        rect(
+            2,
+            (4.0, 2.0),
+            (2.0, 1.0),
+            "<Cell N='TxtWidth' V='1.8'/><Cell N='TxtHeight' V='0.8'/><Text>Centred</Text>",
+        ),
+    );
+    let i = import(drawing(&shapes, "")).unwrap();
+    let Shape::Node(lane) = get(&i, "p1-1") else {
+        panic!("node")
+    };
+    assert!(lane.text.is_none(), "{:?}", lane.text);
+    let Shape::Text(title) = get(&i, "p1-1-label") else {
+        panic!("the lane's title is a text box")
+    };
+    assert_eq!(title.text.plain_text(), "Review");
+    // The lane spans (1, 4)-(7, 6) in; its text frame (0.25, 1.6)-(1.75, 1.9) in within it:
+    // x 1.25 in, top 5.9 in up a 10 in page.
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    assert!(near(title.frame.x, 1.25 * 72.0), "{:?}", title.frame);
+    assert!(
+        near(title.frame.y, (10.0 - 5.9) * 72.0),
+        "{:?}",
+        title.frame
+    );
+    assert!(near(title.frame.w, 1.5 * 72.0) && near(title.frame.h, 0.3 * 72.0));
+    let Shape::Node(boxed) = get(&i, "p1-2") else {
+        panic!("node")
+    };
+    assert_eq!(boxed.text.as_ref().unwrap().plain_text(), "Centred");
 }
