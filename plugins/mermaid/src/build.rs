@@ -16,6 +16,7 @@ use crate::parse::{self, EndId, Head, Label, Resolved};
 use crate::shapes;
 use crate::style::Look;
 use crate::title;
+use crate::undrawn::{self, Undrawn, SOURCE_CLASS};
 
 /// Mermaid's default theme: node fill and border, subgraph fill and border, line colour.
 pub const NODE_FILL: Color = Color::rgb(0xec, 0xec, 0xff);
@@ -48,6 +49,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     };
 
     // Nodes.
+    let mut undrawn = Undrawn::default();
     let mut nodes: Vec<Node> = Vec::with_capacity(r.nodes.len());
     let mut unknown_shapes: Vec<String> = Vec::new();
     for v in &r.nodes {
@@ -68,6 +70,8 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             markdown: false,
         });
         let text = to_text(&label, &look, v.link.as_deref());
+        let mut classes = v.classes.clone();
+        keep_source(&label, &mut classes, &mut undrawn);
         let (tw, th) = shapes::text_box(&text);
         let (w, h) = shapes::node_size(mapped.geometry, tw, th);
         let (fill, stroke) = if mapped.bare {
@@ -85,7 +89,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             fill,
             stroke,
             text: (!text.runs.is_empty()).then_some(text),
-            classes: v.classes.clone(),
+            classes,
         });
     }
     for n in unknown_shapes {
@@ -97,6 +101,8 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     for sg in &chart.subgraphs {
         let look = look_of(&sg.classes, &sg.styles, false);
         let text = to_text(&sg.title, &look, None);
+        // A group has no classes to carry its title's source: what it held is only told.
+        undrawn.add(undrawn::strip(&sg.title).1);
         let text = (!text.runs.is_empty()).then_some(Text {
             valign: quire_sdk::VAlign::Top,
             ..text
@@ -158,6 +164,10 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             .as_ref()
             .map(|l| to_text(l, &look, None))
             .filter(|t| !t.runs.is_empty());
+        let mut classes = e.classes.clone();
+        if let Some(l) = &e.label {
+            keep_source(l, &mut classes, &mut undrawn);
+        }
         connectors.push(Connector {
             id,
             from: end(a, e.start),
@@ -171,9 +181,11 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             },
             label,
             length: (e.length > 1).then_some(e.length),
-            classes: e.classes.clone(),
+            classes,
         });
     }
+
+    warnings.extend(undrawn.sentences());
 
     // Layout.
     let graph = layout::Graph {
@@ -390,5 +402,18 @@ fn scale_page(page: &mut Page, f: f64) {
             Shape::Image(i) => rect(&mut i.frame),
             Shape::Path(_) => {}
         }
+    }
+}
+
+/// Notes what `label` holds that is not drawn and, when it holds any, keeps its source in
+/// `classes` for the `.mmd` export (a source with a `"` cannot be written back quoted).
+fn keep_source(label: &Label, classes: &mut Vec<String>, undrawn: &mut Undrawn) {
+    let (_, held) = undrawn::strip(label);
+    if held.is_empty() {
+        return;
+    }
+    undrawn.add(held);
+    if !label.markdown && !label.text.contains('"') {
+        classes.push(format!("{SOURCE_CLASS}{}", label.text));
     }
 }

@@ -15,6 +15,8 @@ use crate::build::{GROUP_FILL, GROUP_STROKE, LINE, NODE_FILL, NODE_STROKE};
 use crate::shapes::{self, Syntax};
 use crate::style::PX;
 use crate::title;
+use crate::undrawn::SOURCE_CLASS;
+use crate::{label, parse::Label, style::Look};
 
 pub const MEDIA_TYPE: &str = "text/vnd.mermaid";
 
@@ -402,20 +404,38 @@ fn markdown_label(t: &Text) -> Option<String> {
     Some(s)
 }
 
+/// The mermaid source of a label with icons or pictures, kept by the import, while the
+/// drawn text is still what that source draws (an edit since then wins).
+fn kept_source(classes: &[String], drawn: &Text) -> Option<String> {
+    let source = classes.iter().find_map(|c| c.strip_prefix(SOURCE_CLASS))?;
+    let label = Label {
+        text: source.to_string(),
+        markdown: false,
+    };
+    let redrawn = label::to_text(&label, &Look::default(), None);
+    (redrawn.plain_text() == drawn.plain_text() && !source.contains('"'))
+        .then(|| source.replace('\n', "<br>"))
+}
+
 fn node_line(id: &str, n: &Node) -> String {
     let text = n
         .text
         .as_ref()
         .filter(|t| !t.plain_text().trim().is_empty());
+    let source = text.and_then(|t| kept_source(&n.classes, t));
     if n.geometry == Geometry::Rect && n.fill.is_none() && n.stroke.is_none() {
-        let label = text.map(yaml_label).unwrap_or_default();
+        let label = match &source {
+            Some(s) => s.replace('\\', "#92;"),
+            None => text.map(yaml_label).unwrap_or_default(),
+        };
         return format!("{id}@{{ shape: text, label: \"{label}\" }}");
     }
     match shapes::syntax(n.geometry) {
         Syntax::Brackets(open, close) => {
-            let label = match text {
-                None => " ".to_string(),
-                Some(t) => match markdown_label(t) {
+            let label = match (text, source) {
+                (None, _) => " ".to_string(),
+                (Some(_), Some(source)) => source,
+                (Some(t), None) => match markdown_label(t) {
                     Some(md) => format!("`{md}`"),
                     None => escape(&t.plain_text()),
                 },
@@ -424,7 +444,10 @@ fn node_line(id: &str, n: &Node) -> String {
         }
         Syntax::Named(name) => {
             // Mermaid reads no markdown in node data: bold and italic are lost here.
-            let label = text.map(yaml_label).unwrap_or_else(|| " ".into());
+            let label = match &source {
+                Some(s) => s.replace('\\', "#92;"),
+                None => text.map(yaml_label).unwrap_or_else(|| " ".into()),
+            };
             format!("{id}@{{ shape: {name}, label: \"{label}\" }}")
         }
     }
@@ -559,7 +582,10 @@ fn link_line(c: &Connector, a: &str, b: &str) -> String {
         .as_ref()
         .filter(|t| !t.plain_text().trim().is_empty())
     {
-        Some(t) => format!("{from} {arrow}|\"{}\"| {to}", escape(&t.plain_text())),
+        Some(t) => {
+            let label = kept_source(&c.classes, t).unwrap_or_else(|| escape(&t.plain_text()));
+            format!("{from} {arrow}|\"{label}\"| {to}")
+        }
         None => format!("{from} {arrow} {to}"),
     }
 }

@@ -24,10 +24,11 @@ type Styled = (char, Marks);
 
 /// The label as model text in the look's colour, size and weight, centred.
 pub fn to_text(label: &Label, look: &Look, link: Option<&str>) -> Text {
+    let (text, _) = crate::undrawn::strip(label);
     let chars = if label.markdown {
-        markdown(&decode_entities(&label.text))
+        markdown(&decode_entities(&text))
     } else {
-        html(&decode_entities(&label.text))
+        html(&decode_entities(&text))
     };
     let lines = tidy(chars);
     let size = look.font_size.unwrap_or(FONT_SIZE);
@@ -235,7 +236,7 @@ fn html(s: &str) -> Vec<Styled> {
 fn tag(s: &str) -> Option<(String, bool, &str)> {
     const KNOWN: &[&str] = &[
         "br", "b", "strong", "i", "em", "u", "ins", "s", "del", "strike", "span", "div", "p",
-        "small", "big", "code", "sub", "sup", "font", "center", "a", "mark",
+        "small", "big", "code", "sub", "sup", "font", "center", "a", "mark", "img",
     ];
     // `<` directly followed by a letter or `/`, as in HTML; `a < b` is text.
     let body = s.strip_prefix('<')?;

@@ -16,6 +16,7 @@ mod parse;
 mod shapes;
 mod style;
 mod title;
+mod undrawn;
 
 use quire_sdk::{
     ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported, Kind,

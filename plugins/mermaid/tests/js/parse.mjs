@@ -20,7 +20,11 @@ function shown(text, markdown) {
   s = s.replace(/\uFB02\u00B0\u00B0(\d+)\u00B6\u00DF/g, '&#$1;');
   s = s.replace(/\uFB02\u00B0(\w+)\u00B6\u00DF/g, '&$1;');
   s = s.replace(/<br\s*\/?>/gi, '\n');
-  s = s.replace(/<\/?(b|strong|i|em|u|s|del|span|small|big|code|sub|sup)\b[^<>]*>/gi, '');
+  s = s.replace(/<\/?(b|strong|i|em|u|s|del|span|small|big|code|sub|sup|img)\b[^<>]*>/gi, '');
+  // Font Awesome icons (mermaid draws them from the icon font, no text): gone, with one of
+  // the two spaces around them, as the page shows it.
+  s = s.replace(/(fa[bklrs]?):fa-([\w-]+)( ?)/g, (m, style, name, space, at, all) =>
+    space && (at === 0 || all[at - 1] === ' ') ? '' : space);
   if (markdown) {
     s = s.replace(/(\*\*|__)(.+?)\1/g, '$2').replace(/(\*|\b_)(.+?)(\*|_\b)/g, '$2');
   }

@@ -1,0 +1,104 @@
+//! Font Awesome icons and pictures in labels: not drawn (no icon font, no network), told in
+//! a warning, and kept in the `.mmd` written back so mermaid still draws them.
+
+mod common;
+
+use common::*;
+use quire_sdk::{Document, ExportRequest};
+
+const CHART: &str =
+    "graph TD\n    B[\"fa:fa-car for peace\"]\n    B-->C[fa:fa-ban forbidden]\n    \
+    B-->|fab:fa-github code|D(A fa:fa-camera-retro perhaps?)\n    \
+    D-->F(\"<img src='data:image/svg+xml,%3Csvg%3E%3C/svg%3E'/> <br/> Red Circle\")\n    \
+    F-->G[Plain]\n";
+
+fn export(doc: &Document) -> String {
+    let out = quire_mermaid::export_mmd(&ExportRequest {
+        document: doc.clone(),
+        assets: Vec::new(),
+        media_type: "text/vnd.mermaid".into(),
+        page: None,
+        dpi: None,
+        options: Vec::new(),
+    })
+    .unwrap();
+    String::from_utf8(out.bytes).unwrap()
+}
+
+fn texts(doc: &Document) -> Vec<String> {
+    let mut out: Vec<String> = nodes(doc).into_iter().map(node_text).collect();
+    out.extend(
+        connectors(doc)
+            .into_iter()
+            .filter_map(|c| c.label.as_ref().map(|l| l.plain_text())),
+    );
+    out
+}
+
+#[test]
+fn icons_and_pictures_are_left_out_of_the_drawing_with_a_warning() {
+    let imported = import(CHART);
+    let drawn = texts(&imported.document);
+    assert_eq!(
+        drawn,
+        [
+            "for peace",
+            "forbidden",
+            "A perhaps?",
+            "Red Circle",
+            "Plain",
+            "code"
+        ]
+    );
+    assert!(drawn.iter().all(|t| !t.contains("fa:") && !t.contains('<')));
+    let said = imported.warnings.join("\n");
+    assert!(
+        said.contains(
+            "4 Font Awesome icons (fa:fa-car, fa:fa-ban, fa:fa-camera-retro, fab:fa-github)"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("1 picture in labels (<img>)"), "{said}");
+    // A chart without any says nothing about them.
+    let plain = import("graph TD\n  A --> B\n");
+    assert!(plain
+        .warnings
+        .iter()
+        .all(|w| !w.contains("icon") && !w.contains("picture")));
+}
+
+#[test]
+fn the_mmd_written_back_keeps_them_until_the_text_is_edited() {
+    let imported = import(CHART);
+    let mmd = export(&imported.document);
+    for kept in [
+        "fa:fa-car for peace",
+        "fa:fa-ban forbidden",
+        "A fa:fa-camera-retro perhaps?",
+        "|\"fab:fa-github code\"|",
+        "<img src='data:image/svg+xml,%3Csvg%3E%3C/svg%3E'/> <br/> Red Circle",
+    ] {
+        assert!(mmd.contains(kept), "{kept} not in\n{mmd}");
+    }
+    // Read back, it draws and keeps the same.
+    let again = import(&mmd);
+    assert_eq!(texts(&again.document), texts(&imported.document));
+    assert_eq!(export(&again.document), mmd);
+
+    // Text edited since the import: the edit is written, the old source is not.
+    let mut edited = imported.document.clone();
+    for page in &mut edited.pages {
+        for shape in &mut page.shapes {
+            if let quire_sdk::Shape::Node(n) = shape {
+                if n.id == "C" {
+                    n.text.as_mut().unwrap().runs[0].text = "allowed".into();
+                }
+            }
+        }
+    }
+    let mmd = export(&edited);
+    assert!(
+        mmd.contains("\"allowed\"") && !mmd.contains("fa-ban"),
+        "{mmd}"
+    );
+}
