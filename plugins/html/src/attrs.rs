@@ -79,31 +79,29 @@ pub fn canonical(name: &str, value: &str) -> Option<String> {
         }
         "dir" => direction(value).map(|_| value.to_ascii_lowercase()),
         "face" => family_list(value).map(|f| generic_name(f).to_string()),
-        "style" => style_family(value).map(|f| format!("font-family: {}", generic_name(f))),
+        // What the style sheets' cascade reads of it (colour, weight, family, ...).
+        "style" => crate::sheet::canonical_style(value),
+        // Class names, for the style sheets' selectors: a few distinct lists per page at
+        // most (the parser's bound), each bounded here.
+        "class" => {
+            let mut names: Vec<&str> = value.split_ascii_whitespace().collect();
+            names.sort_unstable();
+            names.dedup();
+            let list = names.join(" ");
+            (!list.is_empty() && list.len() <= MAX_CLASS_LIST).then_some(list)
+        }
         _ => None,
     }
 }
 
-/// The family an element asks for: its inline style's `font-family`, else `<font face>`.
-fn font_attr(e: &Element) -> Option<FontFamily> {
-    let from_style = e.attr("style").and_then(style_family);
-    from_style.or_else(|| {
-        (e.name() == "font")
-            .then(|| e.attr("face").and_then(family_list))
-            .flatten()
-    })
-}
+/// The longest class list a formatting element keeps.
+const MAX_CLASS_LIST: usize = 128;
 
-/// The family of the last `font-family` declaration of an inline style that names one we
-/// draw with.
-pub fn style_family(style: &str) -> Option<FontFamily> {
-    style.split(';').rev().find_map(|decl| {
-        let (name, value) = decl.split_once(':')?;
-        name.trim()
-            .eq_ignore_ascii_case("font-family")
-            .then(|| family_list(value))
-            .flatten()
-    })
+/// The family `<font face>` asks for (a `font-family` in a `style` reaches the cascade).
+fn font_attr(e: &Element) -> Option<FontFamily> {
+    (e.name() == "font")
+        .then(|| e.attr("face").and_then(family_list))
+        .flatten()
 }
 
 /// The generic CSS name of a family we draw with.

@@ -503,6 +503,8 @@ fn same_style(a: &Inline, b: &Inline) -> bool {
         && a.font == b.font
         && a.lang == b.lang
         && a.dir == b.dir
+        && a.color == b.color
+        && a.align == b.align
 }
 
 /// Drops what would show as stray space: whitespace at either end, and spaces next to a

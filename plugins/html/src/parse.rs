@@ -494,7 +494,7 @@ mod tests {
     fn formatting_elements_keep_what_the_importer_reads_in_a_few_sets() {
         let parsed = parse(
             "<b id=x lang=ja dir=RTL onclick=y>a</b><font face='Courier New' color=red>b</font>\
-             <i style='color: red; font-family: Georgia'>c</i>",
+             <i class=' warn  k warn' style='color: red; font-family: Georgia; margin: 0; font-weight: 700'>c</i>",
         );
         let attrs = |name: &str| -> Vec<(String, String)> {
             let e = parsed
@@ -513,7 +513,16 @@ mod tests {
         let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
         assert_eq!(attrs("b"), [pair("dir", "rtl"), pair("lang", "ja")]);
         assert_eq!(attrs("font"), [pair("face", "monospace")]);
-        assert_eq!(attrs("i"), [pair("style", "font-family: serif")]);
+        assert_eq!(
+            attrs("i"),
+            [
+                pair("class", "k warn"),
+                pair(
+                    "style",
+                    "color: rgba(255, 0, 0, 1); font-weight: bold; font-family: serif"
+                )
+            ]
+        );
 
         // Distinct languages cannot defeat Noah's Ark: past a few sets they are dropped.
         let mut page = String::new();

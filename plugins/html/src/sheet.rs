@@ -160,13 +160,11 @@ impl Cascade {
                 css.push('\n');
             }
         }
-        if css.trim().is_empty() {
-            return out;
-        }
+        // Without rules the style attributes are still read: the cascade is the one reader
+        // of `style` for the whole importer.
         let mut rules = Vec::new();
-        parse_sheet(&css, &mut rules, &mut out.page, &mut out.truncated);
-        if rules.is_empty() {
-            return out;
+        if !css.trim().is_empty() {
+            parse_sheet(&css, &mut rules, &mut out.page, &mut out.truncated);
         }
         let mut caches = SelectorCaches::default();
         let mut context = MatchingContext::new(
@@ -310,6 +308,75 @@ fn inline_settings(style: &str) -> Vec<Setting> {
         .flatten()
         .filter_map(|d| d.setting())
         .collect()
+}
+
+/// A `style` attribute reduced to what the cascade reads, written canonically (one
+/// declaration per property, the last one winning, in a fixed order): the parser keeps only
+/// this on formatting elements, so that few distinct attribute sets arise. `None` when the
+/// attribute sets nothing the cascade reads.
+pub fn canonical_style(style: &str) -> Option<String> {
+    let mut last: [Option<(Val, bool)>; PROPERTIES.len()] = [None; PROPERTIES.len()];
+    for (property, value, important) in inline_settings(style) {
+        let slot = &mut last[property as usize];
+        // A later declaration wins unless the earlier one is important and it is not.
+        if slot.is_none_or(|(_, was_important)| important || !was_important) {
+            *slot = Some((value, important));
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (property, slot) in PROPERTIES.iter().zip(last) {
+        let Some((value, important)) = slot else {
+            continue;
+        };
+        let declaration = match (property, value) {
+            (Property::DisplayNone, Val::Flag(on)) => {
+                format!("display: {}", if on { "none" } else { "block" })
+            }
+            (Property::BreakBefore, Val::Flag(on)) => {
+                format!("break-before: {}", if on { "page" } else { "auto" })
+            }
+            (Property::BreakAfter, Val::Flag(on)) => {
+                format!("break-after: {}", if on { "page" } else { "auto" })
+            }
+            (Property::Border, Val::Flag(on)) => {
+                format!("border: {}", if on { "solid" } else { "none" })
+            }
+            (Property::Color, Val::Color(c)) => {
+                format!(
+                    "color: rgba({}, {}, {}, {})",
+                    c.r,
+                    c.g,
+                    c.b,
+                    f64::from(c.a) / 255.0
+                )
+            }
+            (Property::Bold, Val::Flag(on)) => {
+                format!("font-weight: {}", if on { "bold" } else { "normal" })
+            }
+            (Property::Italic, Val::Flag(on)) => {
+                format!("font-style: {}", if on { "italic" } else { "normal" })
+            }
+            (Property::Family, Val::Family(f)) => {
+                format!("font-family: {}", crate::attrs::generic_name(f))
+            }
+            (Property::Align, Val::Align(a)) => format!(
+                "text-align: {}",
+                match a {
+                    Align::Left => "left",
+                    Align::Center => "center",
+                    Align::Right => "right",
+                    Align::Justify => "justify",
+                }
+            ),
+            _ => continue,
+        };
+        out.push(if important {
+            format!("{declaration} !important")
+        } else {
+            declaration
+        });
+    }
+    (!out.is_empty()).then(|| out.join("; "))
 }
 
 fn parse_sheet(css: &str, rules: &mut Vec<Rule>, page: &mut PageRule, truncated: &mut bool) {

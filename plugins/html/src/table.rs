@@ -1,6 +1,7 @@
 //! `<table>` to a flow table: rows from `thead`/`tbody`/`tfoot` (the foot last, as browsers
 //! draw it), `colspan` and `rowspan` kept in the grid by padding with empty cells (flow
-//! tables have no spans), a column's alignment decided by what its cells ask for.
+//! tables have no spans), each cell aligned as it asks (its own `text-align` or `align`, else
+//! its row's or row group's, else what it inherits), carried on its inlines.
 //!
 //! Cells hold inline content only: block elements inside a cell (paragraphs, lists, nested
 //! tables) become lines of its text.
@@ -24,7 +25,6 @@ struct Cell {
     colspan: usize,
     rowspan: u32,
     header: bool,
-    align: Option<Align>,
 }
 
 struct Row {
@@ -60,7 +60,7 @@ impl Builder<'_> {
                     })
                 }
                 "thead" | "tbody" | "tfoot" => {
-                    let group_align = align_of(e);
+                    let group_align = self.align_of(child, e);
                     for tr in child.children() {
                         if let Node::Element(r) = tr.value() {
                             if r.name() == "tr" && !self.dropped(tr, r) {
@@ -110,9 +110,18 @@ impl Builder<'_> {
             })
     }
 
+    /// An element's horizontal alignment: the style sheets' `text-align` (the `style`
+    /// attribute included), else its `align`.
+    fn align_of(&self, node: DomNode<'_>, e: &Element) -> Option<Align> {
+        self.cascade
+            .text_style(node.id())
+            .and_then(|t| t.align)
+            .or_else(|| e.attr("align").and_then(parse_align))
+    }
+
     fn row(&mut self, tr: DomNode<'_>, head: bool, group: Option<Align>, depth: usize) -> Row {
         let row_align = match tr.value() {
-            Node::Element(e) => align_of(e).or(group),
+            Node::Element(e) => self.align_of(tr, e).or(group),
             _ => group,
         };
         let mut cells = Vec::new();
@@ -143,13 +152,17 @@ impl Builder<'_> {
                 // Row headers in the body: bold, as browsers draw `<th>`.
                 inlines.iter_mut().for_each(|i| i.bold = true);
             }
+            // The cell's alignment is the text's: stated on the cell or its row (group),
+            // it wins over what the inlines inherited from outside the table.
+            if let Some(align) = self.align_of(td, e).or(row_align) {
+                inlines.iter_mut().for_each(|i| i.align = Some(align));
+            }
             let span = |name: &str| e.attr(name).and_then(|v| v.trim().parse::<u32>().ok());
             cells.push(Cell {
                 inlines,
                 colspan: span("colspan").unwrap_or(1).clamp(1, MAX_COLUMNS as u32) as usize,
                 rowspan: span("rowspan").unwrap_or(1).clamp(1, MAX_ROWSPAN),
                 header,
-                align: align_of(e).or(row_align),
             });
         }
         Row { cells, head }
@@ -165,7 +178,6 @@ fn grid(rows: Vec<Row>, ruled: bool) -> Option<Block> {
     let first_is_header = rows
         .first()
         .is_some_and(|r| r.head || (!r.cells.is_empty() && r.cells.iter().all(|c| c.header)));
-    let mut votes: Vec<[u32; 4]> = Vec::new();
     // Rows still covered by a cell above, per column.
     let mut covered: Vec<u32> = Vec::new();
     let mut out: Vec<Vec<Vec<Inline>>> = Vec::with_capacity(rows.len());
@@ -188,13 +200,9 @@ fn grid(rows: Vec<Row>, ruled: bool) -> Option<Block> {
             let span = cell.colspan.min(MAX_COLUMNS - col);
             if covered.len() < col + span {
                 covered.resize(col + span, 0);
-                votes.resize(col + span, [0; 4]);
             }
             for left in &mut covered[col..col + span] {
                 *left = (*left).max(cell.rowspan - 1);
-            }
-            if let Some(a) = cell.align {
-                votes[col][align_index(a)] += 1;
             }
             let mut inlines = cell.inlines;
             if head {
@@ -206,19 +214,6 @@ fn grid(rows: Vec<Row>, ruled: bool) -> Option<Block> {
         skip_covered(&mut cells, &mut covered);
         out.push(cells);
     }
-    let aligns = votes
-        .iter()
-        .map(|v| {
-            let best = (0..4)
-                .max_by_key(|&i| (v[i], std::cmp::Reverse(i)))
-                .unwrap_or(0);
-            if v[best] == 0 {
-                Align::Left
-            } else {
-                [Align::Left, Align::Center, Align::Right, Align::Justify][best]
-            }
-        })
-        .collect();
     let header = if first_is_header {
         let mut h = out.remove(0);
         h.iter_mut().flatten().for_each(|i| i.bold = false);
@@ -227,7 +222,8 @@ fn grid(rows: Vec<Row>, ruled: bool) -> Option<Block> {
         Vec::new()
     };
     Some(Block::Table {
-        aligns,
+        // Cells carry their alignment on their inlines.
+        aligns: Vec::new(),
         header,
         rows: out,
         ruled,
@@ -241,29 +237,6 @@ fn fold_into_last(cells: &mut [Vec<Inline>], inlines: Vec<Inline>) {
         }
         last.extend(inlines);
     }
-}
-
-fn align_index(a: Align) -> usize {
-    match a {
-        Align::Left => 0,
-        Align::Center => 1,
-        Align::Right => 2,
-        Align::Justify => 3,
-    }
-}
-
-/// An element's horizontal alignment: `style="text-align: ..."` first, then `align`.
-fn align_of(e: &Element) -> Option<Align> {
-    let from_style = e.attr("style").and_then(|style| {
-        style.split(';').find_map(|decl| {
-            let (k, v) = decl.split_once(':')?;
-            k.trim()
-                .eq_ignore_ascii_case("text-align")
-                .then(|| parse_align(v.trim().trim_end_matches("!important").trim()))
-                .flatten()
-        })
-    });
-    from_style.or_else(|| e.attr("align").and_then(parse_align))
 }
 
 /// A `text-align` or `align` value (`start` and `end` read as left and right).

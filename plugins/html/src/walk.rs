@@ -52,22 +52,7 @@ enum Mark {
 
 /// Whether an element is hidden the way a browser would hide it without a style sheet.
 pub fn hidden(e: &Element) -> bool {
-    if e.attr("hidden").is_some() {
-        return true;
-    }
-    if e.name() == "dialog" && e.attr("open").is_none() {
-        return true;
-    }
-    e.attr("style").is_some_and(|style| {
-        let compact: String = style
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        compact
-            .split(';')
-            .any(|decl| decl == "display:none" || decl == "display:none!important")
-    })
+    e.attr("hidden").is_some() || (e.name() == "dialog" && e.attr("open").is_none())
 }
 
 impl Builder<'_> {

@@ -353,6 +353,45 @@ fn meta_charset_latin1_and_the_windows_1252_fallback() {
     assert!(out.warnings.iter().any(|w| w.contains("windows-1252")));
 }
 
+/// An invoice's amounts, right-aligned by its style sheet (as Sparksuite's template does),
+/// and a page with no style sheet whose `style` attributes still colour (an inline element's
+/// colour is a run of its own) and hide.
+#[test]
+fn cells_take_their_alignment_from_the_style_sheet() {
+    let out = import(
+        "<style>.invoice td:nth-child(2) { text-align: right } .invoice tr.total td { text-align: center }</style>\
+         <table class='invoice'><tr><td>Website design</td><td>$300.00</td></tr>\
+         <tr class='total'><td>Total</td><td>$385.00</td></tr></table>",
+    );
+    let doc = &out.document;
+    let cell = |text: &str| -> &TextBox {
+        boxes(doc)
+            .into_iter()
+            .find(|b| b.text.plain_text() == text)
+            .unwrap_or_else(|| panic!("no cell {text:?} in {:?}", texts(doc)))
+    };
+    assert_eq!(cell("Website design").text.align, Align::Left);
+    assert_eq!(cell("$300.00").text.align, Align::Right);
+    assert_eq!(cell("Total").text.align, Align::Center);
+    assert_eq!(cell("$385.00").text.align, Align::Center);
+
+    let out = import(
+        "<p>plain <span style='color: #c00000'>red</span> <b style='color: rgb(0, 128, 0)'>green</b></p>\
+         <p style='DISPLAY : none'>gone</p><p>kept</p>",
+    );
+    let doc = &out.document;
+    assert_eq!(
+        run(doc, "red").color,
+        Some(quire_sdk::Color::rgb(0xc0, 0, 0))
+    );
+    assert_eq!(run(doc, "plain ").color, None);
+    assert_eq!(
+        run(doc, "green").color,
+        Some(quire_sdk::Color::rgb(0, 128, 0))
+    );
+    assert!(!all_text(doc).contains("gone"), "{}", all_text(doc));
+}
+
 #[test]
 fn tables_keep_alignment_spans_and_header() {
     let out = import(

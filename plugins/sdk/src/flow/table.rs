@@ -52,7 +52,10 @@ impl Engine<'_> {
                                 color: ctx.color,
                             },
                         ),
-                        align: aligns.get(c).copied().unwrap_or_default(),
+                        // A cell's own alignment (HTML's per-cell `text-align`) over its column's.
+                        align: super::style::alignment(inlines)
+                            .or(aligns.get(c).copied())
+                            .unwrap_or_default(),
                         direction: direction(inlines),
                         ..Text::default_layout()
                     }
