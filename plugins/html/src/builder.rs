@@ -115,6 +115,10 @@ pub struct Builder<'a> {
     pub first_relative: Option<String>,
     /// What the page's style sheets hide.
     pub cascade: crate::sheet::Cascade,
+    /// The named page (`page: name`, by hash) of the blocks so far, and that of each open
+    /// element: a block on another named page than the blocks before it starts a new page.
+    pub named_page: Option<u64>,
+    pub named_pages: Vec<Option<u64>>,
 }
 
 /// How many distinct run languages a page may have (real pages have a handful).
@@ -138,6 +142,8 @@ impl<'a> Builder<'a> {
             relative_links: 0,
             first_relative: None,
             cascade: Default::default(),
+            named_page: None,
+            named_pages: Vec::new(),
         }
     }
 

@@ -52,9 +52,11 @@ enum Property {
     Italic,
     Family,
     Align,
+    /// The named page (`page: cover`) the element's boxes go on; `auto` is none.
+    Page,
 }
 
-const PROPERTIES: [Property; 9] = [
+const PROPERTIES: [Property; 10] = [
     Property::DisplayNone,
     Property::BreakBefore,
     Property::BreakAfter,
@@ -64,6 +66,7 @@ const PROPERTIES: [Property; 9] = [
     Property::Italic,
     Property::Family,
     Property::Align,
+    Property::Page,
 ];
 
 /// What a declaration sets a cascaded property to.
@@ -73,6 +76,8 @@ enum Val {
     Color(Color),
     Family(FontFamily),
     Align(Align),
+    /// A named page, by a hash of its name (`auto` is `None`).
+    PageName(Option<u64>),
 }
 
 /// One declaration of a cascaded property: (property, value, `!important`).
@@ -132,6 +137,8 @@ pub struct Cascade {
     break_after: HashSet<NodeId>,
     bordered: HashSet<NodeId>,
     text: HashMap<NodeId, TextStyle>,
+    /// Elements whose `page` names a page (by the name's hash).
+    named_page: HashMap<NodeId, u64>,
     /// The `@page` rules, later declarations over earlier ones.
     pub page: PageRule,
     /// Whether the page's CSS was cut short by a bound (said in a warning).
@@ -245,6 +252,9 @@ impl Cascade {
             if text != TextStyle::default() {
                 out.text.insert(node.id(), text);
             }
+            if let Some(Val::PageName(Some(name))) = value(Property::Page) {
+                out.named_page.insert(node.id(), name);
+            }
         }
         out
     }
@@ -264,6 +274,12 @@ impl Cascade {
         self.text.get(&node).copied()
     }
 
+    /// The named page the style sheets put the element `node` on (`page: name`), as a hash
+    /// of the name; `None` for `auto` (the parent's page).
+    pub fn named_page(&self, node: NodeId) -> Option<u64> {
+        self.named_page.get(&node).copied()
+    }
+
     /// Whether the style sheets give the element `node` a visible border.
     pub fn bordered(&self, node: NodeId) -> bool {
         self.bordered.contains(&node)
@@ -273,6 +289,13 @@ impl Cascade {
     pub fn breaks_after(&self, node: NodeId) -> bool {
         self.break_after.contains(&node)
     }
+}
+
+/// Page names are CSS identifiers: case-sensitive, compared by a hash (FNV-1a).
+fn page_name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Whether a `media` attribute or `@media` query list includes print: no query, `all` or
@@ -602,6 +625,12 @@ impl Declaration {
                     Some("normal") => flag(Property::Italic, false),
                     _ => None,
                 }
+            }
+            "page" => {
+                return keyword.map(|name| {
+                    let named = (name != "auto").then(|| page_name_hash(name));
+                    (Property::Page, Val::PageName(named), self.important)
+                })
             }
             "text-align" => {
                 return crate::table::parse_align(keyword?)

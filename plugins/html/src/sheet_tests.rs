@@ -145,3 +145,30 @@ fn a_page_of_many_rules_and_elements_stops_at_the_bound() {
     let cascade = Cascade::of(&html);
     assert!(cascade.truncated);
 }
+
+#[test]
+fn named_pages_are_read_per_element() {
+    let html = Html::parse_document(
+        "<style>.cover { page: cover } .body { page: auto } section { page: Main }</style>\
+         <div class='cover'>A</div><div class='body'>B</div><section>C</section><p>D</p>",
+    );
+    let cascade = Cascade::of(&html);
+    let page_of = |class_or_tag: &str| {
+        let node = html
+            .tree
+            .root()
+            .descendants()
+            .find(|n| {
+                ElementRef::wrap(*n).is_some_and(|e| {
+                    e.value().name() == class_or_tag
+                        || e.value().attr("class") == Some(class_or_tag)
+                })
+            })
+            .unwrap();
+        cascade.named_page(node.id())
+    };
+    assert!(page_of("cover").is_some());
+    assert_eq!(page_of("body"), None, "auto is no named page");
+    assert_eq!(page_of("p"), None);
+    assert_ne!(page_of("section"), page_of("cover"));
+}

@@ -100,9 +100,19 @@ impl Builder<'_> {
         if self.cascade.breaks_before(node.id()) {
             self.page_break();
         }
+        // Named pages (`page: cover`): the page's used value is its own or its parent's; a
+        // block whose value differs from the blocks' before it starts a new page.
+        let parent_page = self.named_pages.last().copied().flatten();
+        let page = self.cascade.named_page(node.id()).or(parent_page);
+        if page != self.named_page && is_block(name) {
+            self.page_break();
+            self.named_page = page;
+        }
+        self.named_pages.push(page);
         let scope = self.enter(node, e);
         self.contents(node, e, depth);
         self.leave(scope);
+        self.named_pages.pop();
         if self.cascade.breaks_after(node.id()) {
             self.page_break();
         }

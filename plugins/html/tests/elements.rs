@@ -660,3 +660,34 @@ fn text_areas_and_xmp_show_their_text_as_written() {
     }
     assert!(all.find("Before") < all.find("Dear") && all.find("stays") < all.find("After"));
 }
+
+/// A block on another named page (`page: name`) than the blocks before it starts a new
+/// page, as Chromium prints it; blocks that share one stay together.
+#[test]
+fn named_pages_start_new_pages() {
+    let out = import(
+        "<style>.spec { page: spec } table { border: 1px solid }</style>\
+         <header>Running header</header><p>Intro</p>\
+         <section class='spec'><p>Specification</p><table><tr><td>Cell</td></tr></table></section>\
+         <section class='spec'><p>More of it</p></section><p>After</p>",
+    );
+    let doc = &out.document;
+    let page_of = |text: &str| {
+        doc.pages
+            .iter()
+            .position(|p| {
+                quire_sdk::ShapeWalk::new(&p.shapes).any(|s| match s {
+                    quire_sdk::Shape::Text(t) => t.text.plain_text() == text,
+                    _ => false,
+                })
+            })
+            .unwrap_or_else(|| panic!("no {text:?} in {:?}", texts(doc)))
+    };
+    assert_eq!(page_of("Running header"), 0);
+    assert_eq!(page_of("Intro"), 0);
+    assert_eq!(page_of("Specification"), 1);
+    assert_eq!(page_of("Cell"), 1);
+    assert_eq!(page_of("More of it"), 1);
+    assert_eq!(page_of("After"), 2);
+    assert_eq!(doc.pages.len(), 3);
+}
