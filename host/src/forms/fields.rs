@@ -233,6 +233,7 @@ fn place_one(item: PlacedField, at: &str, document: &Document) -> Result<Field> 
         frame,
         options,
         value: None,
+        look: None,
     })
 }
 

@@ -127,6 +127,7 @@ pub fn detect(
                 frame: c.rect,
                 options: Vec::new(),
                 value: None,
+                look: None,
             });
         }
     }
@@ -294,7 +295,7 @@ mod tests {
         let info = Detect::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("detect", "1.1.0")
+            ("detect", "1.1.1")
         );
         assert!(info.imports.is_empty() && info.options.is_empty());
         assert_eq!(info.exports, [Format::new(MEDIA_TYPE, "fields")]);

@@ -302,6 +302,7 @@ fn existing_fields_are_not_suggested_again_and_pages_are_chosen() {
         frame: Rect::new(140.0, 94.0, 200.0, 17.0),
         options: Vec::new(),
         value: None,
+        look: None,
     });
     let fields = detect(&d);
     assert_eq!(fields.len(), 4);

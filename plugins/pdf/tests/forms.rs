@@ -31,6 +31,7 @@ fn field(key: &str, ty: FieldType, page: u32, frame: Rect) -> Field {
         frame,
         options: Vec::new(),
         value: None,
+        look: None,
     }
 }
 

@@ -1,7 +1,8 @@
 """Lists a PDF's form widgets page by page with pypdf, for tests/import_forms.rs.
 
 Output: {"pages": [{"crop": [x0, y0, x1, y1], "rotate": n}, ...],
-         "widgets": [{"page", "name", "ft", "ff", "rect", "flags", "on", "tu", "v", "opt"}],
+         "widgets": [{"page", "name", "ft", "ff", "rect", "flags", "on", "tu", "v", "opt",
+                      "bc", "bg"}],
          "fields": {name: {"ft", "ff", "v", "opt"}} (pypdf's get_fields(), when there is
          an /AcroForm)}
 Each widget's field is found the way pypdf's own get_fields() names fields: the widget
@@ -74,6 +75,13 @@ def on_state(annot):
     return str(state)[1:] if state is not None and state != "/Off" else None
 
 
+def colour(annot, key):
+    """The widget's /MK colour as its components (0 to 1), or None."""
+    mk = annot.get("/MK")
+    value = mk.get_object().get(key) if mk is not None else None
+    return [float(v) for v in value.get_object()] if value is not None else None
+
+
 def main(path):
     reader = pypdf.PdfReader(path)
     pages, widgets = [], []
@@ -99,6 +107,8 @@ def main(path):
                     "tu": str(field["/TU"]) if "/TU" in field else None,
                     "v": plain(inherited(field, "/V")),
                     "opt": plain(inherited(field, "/Opt")),
+                    "bc": colour(annot, "/BC"),
+                    "bg": colour(annot, "/BG"),
                 }
             )
     fields = {}

@@ -229,6 +229,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
         frame: bad_rect(),
         options: Vec::new(),
         value: None,
+        look: None,
     });
 
     let out = export(doc, Vec::new());

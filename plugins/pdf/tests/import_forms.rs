@@ -50,6 +50,28 @@ struct Expected {
     frame: Rect,
     options: Vec<String>,
     value: Option<Value>,
+    /// `/MK /BC` and `/BG` as the model's 0-255 RGB (grey and CMYK converted).
+    border: Option<[u8; 3]>,
+    background: Option<[u8; 3]>,
+}
+
+/// A box's border and background colours.
+type BoxLook = (Option<[u8; 3]>, Option<[u8; 3]>);
+
+/// A `/MK` colour's components as RGB bytes: grey, RGB, or CMYK; none for an empty array.
+fn rgb_of(v: &Value) -> Option<[u8; 3]> {
+    let c: Vec<f64> = v.as_array()?.iter().map(|x| x.as_f64().unwrap()).collect();
+    let b = |x: f64| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
+    match c[..] {
+        [g] => Some([b(g); 3]),
+        [r, g, bl] => Some([b(r), b(g), b(bl)]),
+        [c, m, y, k] => Some([
+            b((1.0 - c) * (1.0 - k)),
+            b((1.0 - m) * (1.0 - k)),
+            b((1.0 - y) * (1.0 - k)),
+        ]),
+        _ => None,
+    }
 }
 
 fn text_of(v: &Value) -> Option<String> {
@@ -203,6 +225,8 @@ fn expected(oracle: &Value) -> Vec<Expected> {
             page,
             frame: Rect::new(left, top, right - left, bottom - top),
             options,
+            border: rgb_of(&w["bc"]),
+            background: rgb_of(&w["bg"]),
         });
     }
     out
@@ -239,6 +263,16 @@ fn assert_matches_pypdf(file: &str, path: &str, fields: &[Field]) {
         assert_eq!(f.field_type, e.ty, "{file}: type of `{}`", e.key);
         assert_eq!(f.options, e.options, "{file}: options of `{}`", e.key);
         assert_eq!(f.value, e.value, "{file}: value of `{}`", e.key);
+        // The box keeps its own border and background.
+        let look = f.look.expect("an imported box keeps its look");
+        let rgb = |c: Option<quire_sdk::Color>| c.map(|c| [c.r, c.g, c.b]);
+        assert_eq!(rgb(look.border), e.border, "{file}: border of `{}`", e.key);
+        assert_eq!(
+            rgb(look.background),
+            e.background,
+            "{file}: background of `{}`",
+            e.key
+        );
         assert!(
             !f.label.trim().is_empty(),
             "{file}: `{}` has no label",
@@ -616,6 +650,24 @@ fn forms_survive_export_and_read_back() {
             .unwrap()
             .len();
         assert_eq!(widgets, imported.document.fields.len(), "{file}");
+        // Each box keeps its own border and background, as pypdf reads the written /MK.
+        let mut written: Vec<BoxLook> = expected(&oracle(path.to_str().unwrap()))
+            .into_iter()
+            .map(|e| (e.border, e.background))
+            .collect();
+        let rgb = |c: Option<quire_sdk::Color>| c.map(|c| [c.r, c.g, c.b]);
+        let mut kept: Vec<BoxLook> = imported
+            .document
+            .fields
+            .iter()
+            .map(|f| {
+                let look = f.look.unwrap();
+                (rgb(look.border), rgb(look.background))
+            })
+            .collect();
+        written.sort();
+        kept.sort();
+        assert_eq!(written, kept, "{file}: the boxes' own looks");
     }
 }
 

@@ -152,6 +152,7 @@ fn a_filled_form_shows_answers_in_any_script_in_embedded_fonts() {
             frame: Rect::new(50.0, 50.0 + 40.0 * i as f64, 300.0, 24.0),
             options: Vec::new(),
             value: Some(serde_json::json!(value)),
+            look: None,
         });
     }
     let (path, out) = export_checked(&request(doc, vec![]), "scripts-form");
@@ -324,6 +325,7 @@ fn a_viewer_can_type_an_answer_in_the_forms_script() {
             frame: Rect::new(50.0, 70.0, 400.0, 24.0),
             options: Vec::new(),
             value: None,
+            look: None,
         });
         let (path, _) = export_checked(&request(doc, vec![]), name);
         let typed_path = path.with_extension("typed.pdf");
@@ -372,6 +374,7 @@ fn a_viewer_can_type_an_answer_in_the_forms_script() {
         frame: Rect::new(50.0, 70.0, 400.0, 24.0),
         options: Vec::new(),
         value: None,
+        look: None,
     });
     let (_, out) = export_checked(&request(doc, vec![]), "type-de");
     let raw = String::from_utf8_lossy(&out.bytes);

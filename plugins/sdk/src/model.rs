@@ -745,6 +745,24 @@ pub struct Field {
     /// A filled-in value (filled copies of a form carry the answers here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
+    /// How the box looks where its source drew it (a PDF widget's own border and
+    /// background); without one, exporters give it their own look.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<FieldLook>,
+}
+
+/// A form box's border and background as its source drew them: `None` colours are not
+/// drawn (a transparent box over the page's own printed lines).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct FieldLook {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub border: Option<Color>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Color>,
+    /// Points; at most 12.
+    #[serde(default = "default_stroke_width")]
+    pub border_width: f64,
 }
 
 fn default_font_size() -> f64 {

@@ -365,6 +365,14 @@ fn check_fields(doc: &Document) -> Result<(), ModelError> {
             ));
         }
         check_frame(&f.frame, &at)?;
+        if let Some(look) = &f.look {
+            if !(0.0..=12.0).contains(&look.border_width) {
+                return Err(err(
+                    format!("{at}.look.border_width"),
+                    "must be between 0 and 12",
+                ));
+            }
+        }
         let page = &doc.pages[f.page as usize - 1];
         if !field_fits_page(&f.frame, page.width, page.height) {
             return Err(err(

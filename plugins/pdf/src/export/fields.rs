@@ -29,7 +29,7 @@ use super::canvas::num;
 use super::glyph_runs::Font;
 use super::library_fonts::LibraryFonts;
 use super::resources::Resources;
-use appearance::{Edges, Sketch};
+use appearance::{Edges, Frame, Sketch};
 
 /// Below this many points a clipped box is too small to click or see, and is left out.
 const MIN_SIDE: f64 = 1.0;
@@ -273,7 +273,8 @@ fn write_box(out: &mut Out, g: &Group, position: usize, frame: Rect) -> Kids {
         Answer::Text(s) => s.as_str(),
         _ => "",
     };
-    let one = |out: &mut Out, look: Look| single(out, frame, look);
+    let style = Frame::of(g.boxes[position].look.as_ref());
+    let one = |out: &mut Out, look: Look| single(out, frame, look, style);
     match g.first.field_type {
         FieldType::Text | FieldType::Email | FieldType::Number | FieldType::Date => {
             one(out, Look::Line(text))
@@ -305,7 +306,7 @@ fn write_box(out: &mut Out, g: &Group, position: usize, frame: Rect) -> Kids {
                 .filter(|(_, (tile, _))| tile.w >= MIN_SIDE && tile.h >= MIN_SIDE)
                 .map(|(i, (tile, edges))| {
                     let look = Look::Radio(&g.states[i], chosen(i), Some((&options[i], edges)));
-                    write_widget(out, tile, look)
+                    write_widget(out, tile, look, style)
                 })
                 .collect();
             Kids { ids, size: 0.0 }
@@ -314,9 +315,9 @@ fn write_box(out: &mut Out, g: &Group, position: usize, frame: Rect) -> Kids {
 }
 
 /// A box drawn as one widget.
-fn single(out: &mut Out, frame: Rect, look: Look) -> Kids {
+fn single(out: &mut Out, frame: Rect, look: Look, style: Frame) -> Kids {
     Kids {
-        ids: vec![write_widget(out, frame, look)],
+        ids: vec![write_widget(out, frame, look, style)],
         size: look.size(num(frame.h)),
     }
 }
@@ -359,11 +360,11 @@ enum Normal<'a> {
 }
 
 /// Writes one widget annotation in `frame` (model coordinates) with its appearances.
-fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
+fn write_widget(out: &mut Out, frame: Rect, look: Look, style: Frame) -> Ref {
     let (w, h) = (num(frame.w), num(frame.h));
     let size = look.size(h);
     let draw = |out: &mut Out, paint: &dyn Fn(&mut Sketch)| {
-        let mut sketch = Sketch::new(w, h, out.res);
+        let mut sketch = Sketch::new(w, h, style, out.res);
         paint(&mut sketch);
         let (content, drawn_with) = sketch.finish();
         write_appearance(out, w, h, content, &drawn_with)
@@ -412,12 +413,19 @@ fn write_widget(out: &mut Out, frame: Rect, look: Look) -> Ref {
         .page(out.page)
         .parent(out.parent)
         .flags(AnnotationFlags::PRINT);
-    annot.border_style().width(1.0).style(BorderType::Solid);
+    // What a viewer that draws its own appearance (after an edit) draws with: the same.
+    annot
+        .border_style()
+        .width(style.drawn_width())
+        .style(BorderType::Solid);
     {
         let mut mk = annot.appearance_characteristics();
-        mk.border_color_gray(appearance::BORDER);
-        let [r, g, b] = appearance::FILL;
-        mk.background_color_rgb(r, g, b);
+        if let Some([r, g, b]) = style.border {
+            mk.border_color_rgb(r, g, b);
+        }
+        if let Some([r, g, b]) = style.fill {
+            mk.background_color_rgb(r, g, b);
+        }
         match look {
             Look::Check(_) => {
                 mk.normal_caption(TextStr(appearance::CHECK_CAPTION));

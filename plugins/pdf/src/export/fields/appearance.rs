@@ -14,17 +14,54 @@ use pdf_writer::{Content, Name};
 use quire_sdk::fonts;
 use quire_sdk::layout::layout_text;
 use quire_sdk::metrics::FontFace;
-use quire_sdk::{FontFamily, Text};
+use quire_sdk::{Color, FieldLook, FontFamily, Text};
 
 use crate::export::glyph_runs::{encode, Font};
 use crate::export::resources::Resources;
 use crate::export::show::TextObject;
 
-/// Light fill behind every box, so an empty form is visible on paper.
-pub const FILL: [f32; 3] = [0.91, 0.94, 1.0];
-/// Grey border around every box.
-pub const BORDER: f32 = 0.55;
+/// Light fill behind every box Quire draws, so an empty form is visible on paper.
+const FILL: [f32; 3] = [0.91, 0.94, 1.0];
+/// Grey border around every box Quire draws (and around radio circles).
+const BORDER: f32 = 0.55;
 const BORDER_WIDTH: f32 = 1.0;
+
+/// How a box's frame is drawn: its background and border, `None` for none.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Frame {
+    pub fill: Option<[f32; 3]>,
+    pub border: Option<[f32; 3]>,
+    pub width: f32,
+}
+
+impl Frame {
+    /// The box's own look where its source gave one (a PDF widget keeps its border and
+    /// background), else Quire's: a light fill and a grey border.
+    pub fn of(look: Option<&FieldLook>) -> Frame {
+        let rgb = |c: Color| [c.r, c.g, c.b].map(|v| f32::from(v) / 255.0);
+        match look {
+            Some(look) => Frame {
+                fill: look.background.map(rgb),
+                border: look.border.map(rgb),
+                width: look.border_width as f32,
+            },
+            None => Frame {
+                fill: Some(FILL),
+                border: Some([BORDER; 3]),
+                width: BORDER_WIDTH,
+            },
+        }
+    }
+
+    /// The border's width as drawn: none without a border colour.
+    pub fn drawn_width(&self) -> f32 {
+        if self.border.is_some() {
+            self.width
+        } else {
+            0.0
+        }
+    }
+}
 /// Highlight behind the selected rows of a list box (the usual selection blue, lightened).
 const SELECTED: [f32; 3] = [0.6, 0.75, 0.86];
 /// Space between a box's border and its text.
@@ -66,6 +103,7 @@ pub struct Sketch<'r, 'a> {
     pub content: Content,
     w: f32,
     h: f32,
+    frame: Frame,
     /// The document's resources: the library faces answers are drawn with.
     res: &'r mut Resources<'a>,
     /// Fonts of the document's registries this appearance names.
@@ -73,11 +111,12 @@ pub struct Sketch<'r, 'a> {
 }
 
 impl<'r, 'a> Sketch<'r, 'a> {
-    pub fn new(w: f32, h: f32, res: &'r mut Resources<'a>) -> Self {
+    pub fn new(w: f32, h: f32, frame: Frame, res: &'r mut Resources<'a>) -> Self {
         Sketch {
             content: Content::new(),
             w,
             h,
+            frame,
             res,
             fonts: BTreeSet::new(),
         }
@@ -88,18 +127,25 @@ impl<'r, 'a> Sketch<'r, 'a> {
         (self.content.finish().into_vec(), self.fonts)
     }
 
-    /// The light fill over the whole box and the grey border on `edges`.
+    /// The box's background over the whole box and its border on `edges`.
     pub fn frame(&mut self, edges: Edges) {
         let (w, h) = (self.w, self.h);
+        let frame = self.frame;
         let c = &mut self.content;
         c.save_state();
-        c.set_fill_rgb(FILL[0], FILL[1], FILL[2]);
-        c.rect(0.0, 0.0, w, h);
-        c.fill_nonzero();
-        c.set_stroke_gray(BORDER);
-        c.set_line_width(BORDER_WIDTH);
+        if let Some([r, g, b]) = frame.fill {
+            c.set_fill_rgb(r, g, b);
+            c.rect(0.0, 0.0, w, h);
+            c.fill_nonzero();
+        }
+        let Some([r, g, b]) = frame.border.filter(|_| frame.width > 0.0) else {
+            c.restore_state();
+            return;
+        };
+        c.set_stroke_rgb(r, g, b);
+        c.set_line_width(frame.width);
         // Inset by half the line width so the whole border lies inside the widget's rect.
-        let i = BORDER_WIDTH / 2.0;
+        let i = frame.width / 2.0;
         let sides = [
             (edges.top, (0.0, h - i), (w, h - i)),
             (edges.right, (w - i, 0.0), (w - i, h)),

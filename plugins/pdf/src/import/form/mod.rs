@@ -135,6 +135,8 @@ pub struct Widget {
     pub rect: [f64; 4],
     /// A button's on-state name.
     pub on: Option<String>,
+    /// Its own border and background (`/MK`, `/BS`).
+    pub look: quire_sdk::FieldLook,
 }
 
 /// The form of one document while its pages are read.
@@ -263,6 +265,7 @@ impl Form {
                     frame,
                     options: options.clone(),
                     value: value.clone(),
+                    look: Some(w.look),
                 });
             }
         }

@@ -14,6 +14,8 @@ use hayro::hayro_interpret::hayro_syntax::object::{
 use hayro::hayro_interpret::hayro_syntax::page::Page as PdfPage;
 use hayro::hayro_interpret::hayro_syntax::xref::XRef;
 
+use quire_sdk::{Color, FieldLook};
+
 use super::{choice_options, FieldInfo, RawValue, Widget};
 
 /// Field dictionaries nest a few levels in real forms; deeper is damage or a trap.
@@ -542,6 +544,63 @@ fn place(
         seq,
         rect,
         on: on_state(widget),
+        look: look(widget),
     });
     true
+}
+
+/// A widget's own border and background: `/MK /BC` and `/BG` (none when absent, as
+/// viewers draw them), the width from `/BS /W`, else the old `/Border` array, else 1.
+fn look(widget: &Dict<'_>) -> FieldLook {
+    let mk = widget.get::<Dict>(b"MK");
+    let colour = |key: &[u8]| {
+        mk.as_ref()
+            .and_then(|mk| mk.get::<Array>(key))
+            .and_then(|a| colour(&a))
+    };
+    let border = colour(b"BC");
+    let width = widget
+        .get::<Dict>(b"BS")
+        .and_then(|bs| bs.get::<f32>(b"W"))
+        .or_else(|| {
+            widget
+                .get::<Array>(b"Border")
+                .and_then(|a| a.iter::<f32>().nth(2))
+        })
+        .map_or(1.0, f64::from);
+    FieldLook {
+        border,
+        background: colour(b"BG"),
+        border_width: if width.is_finite() {
+            width.clamp(0.0, 12.0)
+        } else {
+            1.0
+        },
+    }
+}
+
+/// A colour array of `/MK`: none (transparent), grey, RGB or CMYK components from 0 to 1.
+fn colour(a: &Array<'_>) -> Option<Color> {
+    let c: Vec<f64> = a
+        .iter::<f32>()
+        .take(5)
+        .map(|v| {
+            if v.is_finite() {
+                f64::from(v).clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let byte = |v: f64| (v * 255.0).round() as u8;
+    match c.as_slice() {
+        [g] => Some(Color::rgb(byte(*g), byte(*g), byte(*g))),
+        [r, g, b] => Some(Color::rgb(byte(*r), byte(*g), byte(*b))),
+        [c, m, y, k] => Some(Color::rgb(
+            byte((1.0 - c) * (1.0 - k)),
+            byte((1.0 - m) * (1.0 - k)),
+            byte((1.0 - y) * (1.0 - k)),
+        )),
+        _ => None,
+    }
 }
