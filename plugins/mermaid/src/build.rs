@@ -15,18 +15,32 @@ use crate::layout::{self, ClusterSpec, EdgeSpec, EndRef, NodeSpec};
 use crate::parse::{self, EndId, Head, Label, Resolved};
 use crate::shapes;
 use crate::style::Look;
+use crate::theme::{self, Palette};
 use crate::title;
 use crate::undrawn::{self, Undrawn, SOURCE_CLASS};
 
-/// Mermaid's default theme: node fill and border, subgraph fill and border, line colour.
-pub const NODE_FILL: Color = Color::rgb(0xec, 0xec, 0xff);
-pub const NODE_STROKE: Color = Color::rgb(0x93, 0x70, 0xdb);
-pub const GROUP_FILL: Color = Color::rgb(0xff, 0xff, 0xde);
-pub const GROUP_STROKE: Color = Color::rgb(0xaa, 0xaa, 0x33);
-pub const LINE: Color = Color::rgb(0x33, 0x33, 0x33);
+/// Mermaid's default theme: node fill and border, subgraph fill and border, line colour
+/// (what the exporter leaves unsaid).
+pub const NODE_FILL: Color = theme::DEFAULT.node_fill;
+pub const NODE_STROKE: Color = theme::DEFAULT.node_stroke;
+pub const GROUP_FILL: Color = theme::DEFAULT.group_fill;
+pub const GROUP_STROKE: Color = theme::DEFAULT.group_stroke;
+pub const LINE: Color = theme::DEFAULT.line;
 
 pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     let chart = &r.chart;
+    let palette = Palette::of(&chart.config);
+    // The theme's text colour and family under what classes and styles say.
+    let themed = |mut look: Look, text: Option<Color>| {
+        look.color = look.color.or(text);
+        look
+    };
+    let in_family = |mut text: Text| {
+        if let Some(font) = palette.font {
+            text.runs.iter_mut().for_each(|r| r.font = font);
+        }
+        text
+    };
     let class_defs: HashMap<&str, &[parse::Decl]> = chart
         .class_defs
         .iter()
@@ -69,7 +83,11 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             text: v.id.clone(),
             markdown: false,
         });
-        let text = to_text(&label, &look, v.link.as_deref());
+        let text = in_family(to_text(
+            &label,
+            &themed(look, palette.text),
+            v.link.as_deref(),
+        ));
         let mut classes = v.classes.clone();
         keep_source(&label, &mut classes, &mut undrawn);
         let (tw, th) = shapes::text_box(&text);
@@ -78,8 +96,8 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             (look.fill, look.stroke.map(|c| stroke_of(c, &look)))
         } else {
             (
-                Some(look.fill.unwrap_or(NODE_FILL)),
-                Some(stroke_of(look.stroke.unwrap_or(NODE_STROKE), &look)),
+                Some(look.fill.unwrap_or(palette.node_fill)),
+                Some(stroke_of(look.stroke.unwrap_or(palette.node_stroke), &look)),
             )
         };
         nodes.push(Node {
@@ -100,7 +118,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     let mut groups: Vec<Group> = Vec::with_capacity(chart.subgraphs.len());
     for sg in &chart.subgraphs {
         let look = look_of(&sg.classes, &sg.styles, false);
-        let text = to_text(&sg.title, &look, None);
+        let text = in_family(to_text(&sg.title, &themed(look, palette.title), None));
         // A group has no classes to carry its title's source: what it held is only told.
         undrawn.add(undrawn::strip(&sg.title).1);
         let text = (!text.runs.is_empty()).then_some(Text {
@@ -111,8 +129,11 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             id: sg.id.clone(),
             frame: Rect::default(),
             label: text,
-            fill: Some(look.fill.unwrap_or(GROUP_FILL)),
-            stroke: Some(stroke_of(look.stroke.unwrap_or(GROUP_STROKE), &look)),
+            fill: Some(look.fill.unwrap_or(palette.group_fill)),
+            stroke: Some(stroke_of(
+                look.stroke.unwrap_or(palette.group_stroke),
+                &look,
+            )),
             direction: sg.direction.map(|d| d.as_str().to_string()),
             children: Vec::new(),
         });
@@ -153,16 +174,19 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
         } else {
             Dash::Solid
         });
-        let stroke = (dash != Dash::Solid || look.stroke.is_some() || look.stroke_width.is_some())
+        let stroke = (dash != Dash::Solid
+            || look.stroke.is_some()
+            || look.stroke_width.is_some()
+            || palette.line != LINE)
             .then(|| Stroke {
-                color: look.stroke.unwrap_or(LINE),
+                color: look.stroke.unwrap_or(palette.line),
                 width: look.stroke_width.unwrap_or(1.0),
                 dash,
             });
         let label = e
             .label
             .as_ref()
-            .map(|l| to_text(l, &look, None))
+            .map(|l| in_family(to_text(l, &themed(look, palette.link_text()), None)))
             .filter(|t| !t.runs.is_empty());
         let mut classes = e.classes.clone();
         if let Some(l) = &e.label {
@@ -285,7 +309,12 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     top.extend(connectors.into_iter().map(Shape::Connector));
     page.shapes = top;
     if let Some(text) = &drawn_title {
-        title::place(&mut page, text, graph.spacing.margin);
+        title::place(
+            &mut page,
+            text,
+            graph.spacing.margin,
+            palette.text.unwrap_or(LINE),
+        );
     }
 
     let mut doc = Document::new(Kind::Diagram);

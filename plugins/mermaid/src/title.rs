@@ -6,9 +6,8 @@
 //! and write it back as the front matter rather than as a node.
 
 use quire_sdk::layout::{natural_width, text_height};
-use quire_sdk::{Align, Page, Point, Rect, Shape, ShapeWalk, Text, TextBox};
+use quire_sdk::{Align, Color, Page, Point, Rect, Shape, ShapeWalk, Text, TextBox};
 
-use crate::build::LINE;
 use crate::style::PX;
 
 /// The id of the text box that draws the title. Mermaid node ids cannot hold a `:`; a quoted
@@ -32,9 +31,9 @@ pub fn is_title(shape: &Shape) -> bool {
 
 /// Puts `title` above everything on `page`, centred over the drawing, and grows the page to
 /// hold it; `margin` is the space the layout left around the drawing.
-pub fn place(page: &mut Page, title: &str, margin: f64) {
+pub fn place(page: &mut Page, title: &str, margin: f64, color: Color) {
     let mut run = quire_sdk::Run::plain(title, SIZE);
-    run.color = Some(LINE);
+    run.color = Some(color);
     let text = Text {
         runs: vec![run],
         align: Align::Center,

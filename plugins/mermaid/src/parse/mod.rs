@@ -8,6 +8,7 @@ mod cursor;
 mod link;
 mod statement;
 
+use crate::theme::Config;
 use std::collections::HashMap;
 
 use quire_sdk::ConvertError;
@@ -119,6 +120,8 @@ pub struct Flowchart {
     /// In the order their `end` was read (mermaid's order).
     pub subgraphs: Vec<Subgraph>,
     pub class_defs: Vec<(String, Vec<Decl>)>,
+    /// The front matter's `config` with the `%%{init}%%` directives over it.
+    pub config: crate::theme::Config,
 }
 
 /// Diagram keywords mermaid knows besides flowcharts; each is refused by name.
@@ -171,8 +174,8 @@ const FLOWCHART_KEYWORDS: &[&str] = &["flowchart", "graph", "flowchart-elk", "fl
 /// Parses mermaid text. Refuses other diagram types by their keyword.
 pub fn parse(text: &str) -> Result<Flowchart, ConvertError> {
     let mut c = Cursor::new(text);
-    let title = front_matter(&mut c)?;
-    skip_preamble(&mut c)?;
+    let (title, mut config) = front_matter(&mut c)?;
+    config.merge(skip_preamble(&mut c)?);
     let start = c.pos;
     let keyword = c.word();
     if keyword.is_empty() && c.eof() {
@@ -206,20 +209,25 @@ pub fn parse(text: &str) -> Result<Flowchart, ConvertError> {
     let mut chart = statement::Parser::new(c).run()?;
     chart.direction = direction;
     chart.title = title;
+    chart.config = config;
     Ok(chart)
 }
 
-/// Reads `--- ... ---` at the start and returns its `title`.
-fn front_matter(c: &mut Cursor) -> Result<Option<String>, ConvertError> {
+/// Reads `--- ... ---` at the start: its `title`, and what its `config` says of the look
+/// (`theme`, `themeVariables`, `fontFamily`; the YAML block style mermaid's docs use).
+fn front_matter(c: &mut Cursor) -> Result<(Option<String>, Config), ConvertError> {
     let save = c.pos;
     c.skip_blank();
     // The opening line is `---` alone (trailing spaces allowed).
     let line_start = c.pos;
     if !c.eat("---") || !c.rest_of_line().trim().is_empty() {
         c.pos = save;
-        return Ok(None);
+        return Ok((None, Config::default()));
     }
     let mut title = None;
+    let mut config = Config::default();
+    // Indents of the open `config:` and `themeVariables:` blocks.
+    let (mut in_config, mut in_variables): (Option<usize>, Option<usize>) = (None, None);
     loop {
         if c.eof() {
             return Err(c.error_at(
@@ -232,11 +240,75 @@ fn front_matter(c: &mut Cursor) -> Result<Option<String>, ConvertError> {
         if line.trim_end() == "---" {
             break;
         }
-        if let Some(v) = line.strip_prefix("title:") {
-            title = Some(unquote_yaml(v.trim()));
+        let indent = line.len() - line.trim_start().len();
+        let Some((key, value)) = line.trim().split_once(':') else {
+            continue;
+        };
+        let (key, value) = (key.trim(), unquote_yaml(value.trim()));
+        if in_variables.is_some_and(|at| indent <= at) {
+            in_variables = None;
+        }
+        if in_config.is_some_and(|at| indent <= at) {
+            in_config = None;
+        }
+        match (in_config, in_variables) {
+            (_, Some(_)) if !value.is_empty() => config.variables.push((key.to_string(), value)),
+            (Some(_), None) => match key {
+                "theme" => config.theme = Some(value),
+                "fontFamily" => config.font_family = Some(value),
+                "themeVariables" if value.is_empty() => in_variables = Some(indent),
+                _ => {}
+            },
+            (None, None) if indent == 0 => match key {
+                "title" => title = Some(value),
+                "config" if value.is_empty() => in_config = Some(indent),
+                _ => {}
+            },
+            _ => {}
+        }
+        if config.variables.len() > MAX_THEME_VARIABLES {
+            config.variables.truncate(MAX_THEME_VARIABLES);
         }
     }
-    Ok(title.filter(|t| !t.is_empty()))
+    Ok((title.filter(|t| !t.is_empty()), config))
+}
+
+/// Theme variables read at most (mermaid knows about 150).
+const MAX_THEME_VARIABLES: usize = 256;
+
+/// What an `%%{init: {...}}%%` (or `initialize`) directive says of the look. Mermaid reads
+/// its argument as JSON after turning every `'` into `"`; anything else is ignored.
+fn directive(body: &str) -> Config {
+    let mut config = Config::default();
+    let body = body.trim();
+    let Some(rest) = ["initialize", "init"]
+        .iter()
+        .find_map(|k| body.strip_prefix(k))
+        .and_then(|r| r.trim_start().strip_prefix(':'))
+    else {
+        return config;
+    };
+    let Ok(serde_json::Value::Object(map)) =
+        serde_json::from_str::<serde_json::Value>(&rest.replace('\'', "\""))
+    else {
+        return config;
+    };
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    config.theme = map.get("theme").and_then(text);
+    config.font_family = map.get("fontFamily").and_then(text);
+    if let Some(serde_json::Value::Object(vars)) = map.get("themeVariables") {
+        config.variables = vars
+            .iter()
+            .take(MAX_THEME_VARIABLES)
+            .filter_map(|(k, v)| Some((k.clone(), text(v)?)))
+            .collect();
+    }
+    config
 }
 
 fn unquote_yaml(v: &str) -> String {
@@ -248,22 +320,30 @@ fn unquote_yaml(v: &str) -> String {
     }
 }
 
-/// Blank lines, `%%` comments and `%%{...}%%` directives before the diagram keyword.
-fn skip_preamble(c: &mut Cursor) -> Result<(), ConvertError> {
+/// Blank lines, `%%` comments and `%%{...}%%` directives before the diagram keyword; what
+/// the directives say of the look, later ones over earlier ones.
+fn skip_preamble(c: &mut Cursor) -> Result<Config, ConvertError> {
+    let mut config = Config::default();
     loop {
         c.skip_blank();
         if c.starts_with("%%{") {
             let at = c.pos;
+            c.eat("%%{");
+            let mut body = String::new();
             while !c.eof() && !c.starts_with("}%%") {
+                if let Some(ch) = c.peek() {
+                    body.push(ch);
+                }
                 c.bump();
             }
             if !c.eat("}%%") {
                 return Err(c.error_at(at, "the directive `%%{` is never closed by `}%%`"));
             }
+            config.merge(directive(&body));
         } else if c.starts_with("%%") {
             c.rest_of_line();
         } else {
-            return Ok(());
+            return Ok(config);
         }
     }
 }
