@@ -434,11 +434,12 @@ fn scale_page(page: &mut Page, f: f64) {
     }
 }
 
-/// Notes what `label` holds that is not drawn and, when it holds any, keeps its source in
-/// `classes` for the `.mmd` export (a source with a `"` cannot be written back quoted).
+/// Notes what `label` holds that is not drawn and, when it holds any (or a formula, drawn
+/// as one line), keeps its source in `classes` for the `.mmd` export (a source with a `"`
+/// cannot be written back quoted).
 fn keep_source(label: &Label, classes: &mut Vec<String>, undrawn: &mut Undrawn) {
     let (_, held) = undrawn::strip(label);
-    if held.is_empty() {
+    if held.is_empty() && !crate::tex::has_formula(&label.text) {
         return;
     }
     undrawn.add(held);

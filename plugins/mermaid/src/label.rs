@@ -25,6 +25,7 @@ type Styled = (char, Marks);
 /// The label as model text in the look's colour, size and weight, centred.
 pub fn to_text(label: &Label, look: &Look, link: Option<&str>) -> Text {
     let (text, _) = crate::undrawn::strip(label);
+    let text = crate::tex::linearize_formulas(&text);
     let chars = if label.markdown {
         markdown(&decode_entities(&text))
     } else {

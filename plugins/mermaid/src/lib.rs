@@ -15,6 +15,7 @@ pub mod layout;
 mod parse;
 mod shapes;
 mod style;
+mod tex;
 mod theme;
 mod title;
 mod undrawn;

@@ -102,3 +102,15 @@ fn the_mmd_written_back_keeps_them_until_the_text_is_edited() {
         "{mmd}"
     );
 }
+
+#[test]
+fn formulas_are_drawn_as_one_line_and_written_back_as_typed() {
+    let source = "graph LR\n  A[\"$$x^2$$\"] -->|\"$$\\sqrt{x+3}$$\"| B(\"$$\\frac{1}{2}$$\")\n";
+    let imported = import(source);
+    assert_eq!(texts(&imported.document), ["x²", "1/2", "√(x+3)"]);
+    let mmd = export(&imported.document);
+    for kept in ["$$x^2$$", "$$\\sqrt{x+3}$$", "$$\\frac{1}{2}$$"] {
+        assert!(mmd.contains(kept), "{kept} not in\n{mmd}");
+    }
+    assert_eq!(texts(&import(&mmd).document), texts(&imported.document));
+}
