@@ -1,5 +1,5 @@
 //! KaTeX formulas in labels (`$$\frac{1}{2}$$`), which mermaid typesets with KaTeX: drawn as
-//! one line of Unicode text a reader can follow (x², √(x+3), 1/2, π r²), since the model's
+//! one line of italic Unicode text a reader can follow (x², √(x+3), 1/2, π r²), since the model's
 //! text has no two-dimensional layout. The label's source is kept for the `.mmd` export
 //! (see [`crate::undrawn`]).
 
@@ -23,7 +23,11 @@ pub fn linearize_formulas(text: &str) -> String {
         };
         out.push_str(before);
         if formula.len() <= MAX_LEN {
-            out.push_str(&linearize(formula));
+            // In italics, as KaTeX sets a formula's letters (the label's HTML reading makes
+            // the run); a `<` of the formula stays text.
+            out.push_str("<i>");
+            out.push_str(&linearize(formula).replace('<', "&lt;"));
+            out.push_str("</i>");
         } else {
             out.push_str(formula);
         }
@@ -350,8 +354,9 @@ mod tests {
     fn labels_keep_their_text_around_formulas_and_hostile_ones_stay_bounded() {
         assert_eq!(
             linearize_formulas("area $$\\pi r^2$$ here"),
-            "area π r² here"
+            "area <i>π r²</i> here"
         );
+        assert_eq!(linearize_formulas("$$a<b$$"), "<i>a&lt;b</i>");
         assert_eq!(linearize_formulas("one $$ only"), "one $$ only");
         assert!(has_formula("a $$x$$") && !has_formula("a $$ b"));
         let deep = format!("{}x{}", "{".repeat(10_000), "}".repeat(10_000));

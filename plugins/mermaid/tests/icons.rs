@@ -113,4 +113,6 @@ fn formulas_are_drawn_as_one_line_and_written_back_as_typed() {
         assert!(mmd.contains(kept), "{kept} not in\n{mmd}");
     }
     assert_eq!(texts(&import(&mmd).document), texts(&imported.document));
+    let node = &nodes(&imported.document)[0];
+    assert!(node.text.as_ref().unwrap().runs.iter().all(|r| r.italic));
 }
