@@ -111,7 +111,15 @@ fn first_pages_match_their_reviewed_references() {
     let bless = std::env::var("QUIRE_BLESS").is_ok_and(|v| v == "1");
     // Renders that differ are kept here for a look, whatever the test's outcome.
     let kept_dir = target_dir().join("golden-actual");
-    let _ = std::fs::remove_dir_all(&kept_dir);
+    // Only this test's own files: other tests keep theirs in subfolders (pages, fidelity)
+    // while this one runs beside them.
+    if let Ok(entries) = std::fs::read_dir(&kept_dir) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
     let mut failures = Vec::new();
     let cases = cases();
     assert!(cases.len() >= 6, "golden cases: {}", cases.len());
