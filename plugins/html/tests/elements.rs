@@ -9,6 +9,14 @@ fn runs(doc: &quire_sdk::Document) -> Vec<&Run> {
     boxes(doc).into_iter().flat_map(|t| &t.text.runs).collect()
 }
 
+/// The text box holding exactly `text` (a table cell, a paragraph).
+fn text_box<'a>(doc: &'a quire_sdk::Document, text: &str) -> &'a TextBox {
+    boxes(doc)
+        .into_iter()
+        .find(|b| b.text.plain_text() == text)
+        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
+}
+
 /// The run holding exactly `text`.
 fn run<'a>(doc: &'a quire_sdk::Document, text: &str) -> &'a Run {
     runs(doc)
@@ -364,12 +372,7 @@ fn cells_take_their_alignment_from_the_style_sheet() {
          <tr class='total'><td>Total</td><td>$385.00</td></tr></table>",
     );
     let doc = &out.document;
-    let cell = |text: &str| -> &TextBox {
-        boxes(doc)
-            .into_iter()
-            .find(|b| b.text.plain_text() == text)
-            .unwrap_or_else(|| panic!("no cell {text:?} in {:?}", texts(doc)))
-    };
+    let cell = |text: &str| text_box(doc, text);
     assert_eq!(cell("Website design").text.align, Align::Left);
     assert_eq!(cell("$300.00").text.align, Align::Right);
     assert_eq!(cell("Total").text.align, Align::Center);
@@ -403,12 +406,7 @@ fn tables_keep_alignment_spans_and_header() {
          <tfoot><tr><td>Total</td><td align=right>4.50</td><td></td></tr></tfoot></table>",
     );
     let doc = &out.document;
-    let cell = |text: &str| -> &TextBox {
-        boxes(doc)
-            .into_iter()
-            .find(|b| b.text.plain_text() == text)
-            .unwrap_or_else(|| panic!("no cell {text:?} in {:?}", texts(doc)))
-    };
+    let cell = |text: &str| text_box(doc, text);
     assert_eq!(cell("Cost").text.align, Align::Right);
     assert_eq!(cell("3.50").text.align, Align::Right);
     assert_eq!(cell("hot").text.align, Align::Center);

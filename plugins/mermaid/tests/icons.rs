@@ -4,26 +4,13 @@
 mod common;
 
 use common::*;
-use quire_sdk::{Document, ExportRequest};
+use quire_sdk::Document;
 
 const CHART: &str =
     "graph TD\n    B[\"fa:fa-car for peace\"]\n    B-->C[fa:fa-ban forbidden]\n    \
     B-->|fab:fa-github code|D(A fa:fa-camera-retro perhaps?)\n    \
     D-->F(\"<img src='data:image/svg+xml,%3Csvg%3E%3C/svg%3E'/> <br/> Red Circle\")\n    \
     F-->G[Plain]\n";
-
-fn export(doc: &Document) -> String {
-    let out = quire_mermaid::export_mmd(&ExportRequest {
-        document: doc.clone(),
-        assets: Vec::new(),
-        media_type: "text/vnd.mermaid".into(),
-        page: None,
-        dpi: None,
-        options: Vec::new(),
-    })
-    .unwrap();
-    String::from_utf8(out.bytes).unwrap()
-}
 
 fn texts(doc: &Document) -> Vec<String> {
     let mut out: Vec<String> = nodes(doc).into_iter().map(node_text).collect();
@@ -70,7 +57,7 @@ fn icons_and_pictures_are_left_out_of_the_drawing_with_a_warning() {
 #[test]
 fn the_mmd_written_back_keeps_them_until_the_text_is_edited() {
     let imported = import(CHART);
-    let mmd = export(&imported.document);
+    let mmd = export_mmd(&imported.document);
     for kept in [
         "fa:fa-car for peace",
         "fa:fa-ban forbidden",
@@ -83,7 +70,7 @@ fn the_mmd_written_back_keeps_them_until_the_text_is_edited() {
     // Read back, it draws and keeps the same.
     let again = import(&mmd);
     assert_eq!(texts(&again.document), texts(&imported.document));
-    assert_eq!(export(&again.document), mmd);
+    assert_eq!(export_mmd(&again.document), mmd);
 
     // Text edited since the import: the edit is written, the old source is not.
     let mut edited = imported.document.clone();
@@ -96,7 +83,7 @@ fn the_mmd_written_back_keeps_them_until_the_text_is_edited() {
             }
         }
     }
-    let mmd = export(&edited);
+    let mmd = export_mmd(&edited);
     assert!(
         mmd.contains("\"allowed\"") && !mmd.contains("fa-ban"),
         "{mmd}"
@@ -108,7 +95,7 @@ fn formulas_are_drawn_as_one_line_and_written_back_as_typed() {
     let source = "graph LR\n  A[\"$$x^2$$\"] -->|\"$$\\sqrt{x+3}$$\"| B(\"$$\\frac{1}{2}$$\")\n";
     let imported = import(source);
     assert_eq!(texts(&imported.document), ["x²", "1/2", "√(x+3)"]);
-    let mmd = export(&imported.document);
+    let mmd = export_mmd(&imported.document);
     for kept in ["$$x^2$$", "$$\\sqrt{x+3}$$", "$$\\frac{1}{2}$$"] {
         assert!(mmd.contains(kept), "{kept} not in\n{mmd}");
     }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use quire_sdk::{Document, ExportRequest, Rect, Shape, TextBox};
+use quire_sdk::{Document, Rect, Shape, TextBox};
 
 const FLOWCHART: &str = "flowchart LR\n  A[Order placed] --> B{Paid?}\n  B -->|yes| C[Ship]\n  \
                          B -->|no| D[Remind]\n";
@@ -44,19 +44,6 @@ fn drawing_bounds(doc: &Document) -> Rect {
         }
     }
     Rect::new(x0, y0, x1 - x0, y1 - y0)
-}
-
-fn export(doc: &Document) -> String {
-    let out = quire_mermaid::export_mmd(&ExportRequest {
-        document: doc.clone(),
-        assets: Vec::new(),
-        media_type: "text/vnd.mermaid".into(),
-        page: None,
-        dpi: None,
-        options: Vec::new(),
-    })
-    .unwrap();
-    String::from_utf8(out.bytes).unwrap()
 }
 
 #[test]
@@ -138,7 +125,7 @@ fn without_a_title_nothing_changes_but_room_for_one() {
 fn the_title_is_written_back_once_and_reads_back_as_one_title() {
     for body in [FLOWCHART, GRAPH] {
         let doc = import(&titled("\"Order: flow\"", body)).document;
-        let mmd = export(&doc);
+        let mmd = export_mmd(&doc);
         assert!(
             mmd.starts_with("---\ntitle: \"Order: flow\"\n---\n"),
             "{mmd}"
@@ -152,7 +139,7 @@ fn the_title_is_written_back_once_and_reads_back_as_one_title() {
         assert_eq!(boxes[0].text.plain_text(), "Order: flow");
         assert_eq!(again.shapes().count(), doc.shapes().count(), "{mmd}");
         assert_eq!(nodes(&again).len(), nodes(&doc).len());
-        assert_eq!(export(&again), mmd);
+        assert_eq!(export_mmd(&again), mmd);
     }
 }
 
@@ -172,7 +159,7 @@ fn the_title_id_stays_free_and_a_title_alone_still_comes_back() {
     // A model whose document title was cleared keeps the drawn title as the front matter.
     let mut doc = import(&titled("Shown", FLOWCHART)).document;
     doc.title = None;
-    let mmd = export(&doc);
+    let mmd = export_mmd(&doc);
     assert!(mmd.starts_with("---\ntitle: \"Shown\"\n---\n"), "{mmd}");
 }
 

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use quire_sdk::{Connector, Document, Group, ImportRequest, Imported, Node, Rect, Shape};
+use quire_sdk::{
+    Connector, Document, ExportRequest, Group, ImportRequest, Imported, Node, Rect, Shape,
+};
 
 pub fn corpus_root() -> PathBuf {
     match std::env::var_os("QUIRE_CORPUS") {
@@ -135,4 +137,18 @@ pub fn frames(doc: &Document) -> HashMap<String, Rect> {
 
 pub fn node_text(n: &Node) -> String {
     n.text.as_ref().map(|t| t.plain_text()).unwrap_or_default()
+}
+
+/// The document as mermaid text, as the converter's export writes it.
+pub fn export_mmd(doc: &Document) -> String {
+    let out = quire_mermaid::export_mmd(&ExportRequest {
+        document: doc.clone(),
+        assets: Vec::new(),
+        media_type: "text/vnd.mermaid".into(),
+        page: None,
+        dpi: None,
+        options: Vec::new(),
+    })
+    .unwrap();
+    String::from_utf8(out.bytes).unwrap()
 }
