@@ -69,6 +69,7 @@ start_host() {
 # once a host (port $PORT_FOR_TOKEN) is up. Two steps: the credential now, the token later.
 credential() {
   local data=$1; shift
+  env QUIRE_DATA="$data" "$@" "$Q" plugins list >/dev/null  # makes the database, as the server would
   env QUIRE_DATA="$data" "$@" "$Q" admin plan set enterprise --daily-calls none --storage none >/dev/null
   local account
   account=$(env QUIRE_DATA="$data" "$@" "$Q" admin account create --email "bench-$RANDOM@example.com" --plan enterprise --json | json_get id)

@@ -17,6 +17,7 @@ DATA=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 APORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export QUIRE_DATA=$DATA QUIRE_ADDR=127.0.0.1:$PORT QUIRE_ADMIN_ADDR=127.0.0.1:$APORT QUIRE_PLUGINS_DIR=$TARGET/plugins QUIRE_LOG=error
+$Q plugins list >/dev/null  # makes the database the admin commands need, as the server would
 $Q admin plan set enterprise --daily-calls none --storage none >/dev/null
 ACCOUNT=$($Q admin account create --email forms-bench@example.com --plan enterprise --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 CRED=$($Q admin credential create --account "$ACCOUNT" --json)

@@ -31,6 +31,8 @@ run() {
   port=$(free_port) aport=$(free_port)
   export QUIRE_DATA=$data QUIRE_ADDR=127.0.0.1:$port QUIRE_ADMIN_ADDR=127.0.0.1:$aport \
     QUIRE_PLUGINS_DIR=$TARGET/plugins QUIRE_LOG=error
+  # Admin commands need the database the server makes: open the installation first.
+  "$q" plugins list >/dev/null
   "$q" admin plan set enterprise --daily-calls none >/dev/null
   account=$("$q" admin account create --email bench@example.com --plan enterprise --json | json_field '["id"]')
   cred=$("$q" admin credential create --account "$account" --json)

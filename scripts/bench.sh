@@ -36,7 +36,7 @@ cargo bench -q -p quire --bench converters 2>/dev/null
 DATA=$(mktemp -d)
 trap 'rm -rf "$DATA"' EXIT
 export QUIRE_DATA=$DATA QUIRE_PLUGINS_DIR=$TARGET/plugins QUIRE_LOG=error
-$Q admin plan show enterprise >/dev/null
+$Q plugins list >/dev/null
 
 for extra in scripts/bench-*.sh; do
   [ -e "$extra" ] || continue

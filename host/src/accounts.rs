@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 use sqlx::Row;
 
 use crate::error::{Error, Result};
+use crate::store::memo::{ChangesSeen, Memo};
 use crate::store::{now, Db};
 
 pub const READ: &str = "documents:read";
@@ -34,6 +35,8 @@ pub struct Account {
     pub email: String,
     pub email_confirmed: bool,
     pub retention_days: i64,
+    /// As of the read that made this value: a principal's account may be remembered across
+    /// calls (see [`KnownTokens`]), so quota checks read the database's figure.
     pub storage_used: i64,
     pub plan: Plan,
 }
@@ -393,7 +396,9 @@ fn credential_name(name: &str) -> Result<String> {
 /// cost a write.
 #[derive(Default)]
 pub struct CredentialUse {
-    recorded: std::sync::Mutex<std::collections::HashMap<String, f64>>,
+    /// Read by every call, written once per credential every few minutes: a shared read
+    /// lets calls on every core pass together.
+    recorded: std::sync::RwLock<std::collections::HashMap<String, f64>>,
 }
 
 /// How stale a credential's "last used" may be.
@@ -406,12 +411,16 @@ impl CredentialUse {
     /// Records that `client_id` was used now, in the background when it is time to.
     pub fn note(&self, db: &Db, client_id: &str) {
         let at = now();
+        let recent = |last: Option<&f64>| last.is_some_and(|last| at - last < USE_RECORDED_EVERY);
         {
-            let mut recorded = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
-            if recorded
-                .get(client_id)
-                .is_some_and(|last| at - last < USE_RECORDED_EVERY)
-            {
+            let recorded = self.recorded.read().unwrap_or_else(|e| e.into_inner());
+            if recent(recorded.get(client_id)) {
+                return;
+            }
+        }
+        {
+            let mut recorded = self.recorded.write().unwrap_or_else(|e| e.into_inner());
+            if recent(recorded.get(client_id)) {
                 return;
             }
             if recorded.len() >= USES_TRACKED {
@@ -620,22 +629,61 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 /// Resolves a bearer token, checking expiry, revocation, scopes and the plan, in one query.
 pub async fn authenticate(
     db: &Db,
+    known: &KnownTokens,
+    seen: ChangesSeen,
     token: &str,
 ) -> std::result::Result<Principal, AuthenticateError> {
+    let token_hash = hash_secret(token);
+    let ChangesSeen(serial) = seen;
+    if let Some(serial) = serial {
+        if let Some((principal, expires)) = known.0.get(&token_hash, serial) {
+            if expires > now() {
+                return Ok(principal);
+            }
+        }
+    }
+    let (principal, expires) = look_up_token(db, &token_hash).await?;
+    if let Some(serial) = serial {
+        known
+            .0
+            .put(token_hash, serial, (principal.clone(), expires));
+    }
+    Ok(principal)
+}
+
+/// Tokens that opened the API, remembered with their principal and expiry (see
+/// `store::memo`): a revoked credential, a changed plan or scope, an account's change
+/// raises the change serial, and the next call checks the database again.
+pub struct KnownTokens(Memo<String, (Principal, f64)>);
+
+/// Tokens remembered per host: a bound, not a size that matters (forgetting costs a read).
+const TOKENS_REMEMBERED: usize = 20_000;
+
+impl Default for KnownTokens {
+    fn default() -> Self {
+        KnownTokens(Memo::new(TOKENS_REMEMBERED))
+    }
+}
+
+async fn look_up_token(
+    db: &Db,
+    token_hash: &str,
+) -> std::result::Result<(Principal, f64), AuthenticateError> {
     let row = sqlx::query(&format!(
         "SELECT t.scopes AS token_scopes, t.expires, c.client_id, c.scopes AS credential_scopes, c.revoked, {ACCOUNT_COLUMNS}
          FROM tokens t JOIN credentials c ON c.client_id = t.client_id
          JOIN accounts a ON a.id = c.account_id JOIN plans p ON p.name = a.plan
          WHERE t.token_hash = $1"
     ))
-    .bind(hash_secret(token))
+    .bind(token_hash)
     .fetch_optional(&db.pool)
     .await?
     .ok_or(AuthError::Invalid)?;
     if row.try_get::<i64, _>("revoked")? != 0 {
         return Err(AuthError::Revoked.into());
     }
-    if row.try_get::<f64, _>("expires")? <= now() {
+    let expires = row.try_get::<f64, _>("expires")?;
+    if expires <= now() {
         return Err(AuthError::Invalid.into());
     }
     let account = account_from_row(&row)?;
@@ -647,11 +695,12 @@ pub async fn authenticate(
         .into_iter()
         .filter(|s| held.contains(s))
         .collect();
-    Ok(Principal {
+    let principal = Principal {
         account,
         client_id: row.try_get("client_id")?,
         scopes,
-    })
+    };
+    Ok((principal, expires))
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -39,6 +39,10 @@ pub struct App {
     pub page_conversions: Arc<Throttle>,
     /// When credentials were last used, recorded now and then.
     pub credential_use: Arc<crate::accounts::CredentialUse>,
+    /// Tokens that opened the API, so a call need not ask the database again.
+    pub known_tokens: Arc<crate::accounts::KnownTokens>,
+    /// Documents' rows as the API last read them, for the same reason.
+    pub known_documents: Arc<crate::documents::KnownDocuments>,
 }
 
 /// What anonymous link holders may do per minute. Views are limited per client only: a
@@ -98,6 +102,8 @@ impl App {
             sign_ins: Arc::new(Throttle::new(SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE)),
             allowance: Arc::default(),
             credential_use: Arc::default(),
+            known_tokens: Arc::default(),
+            known_documents: Arc::default(),
             page_conversions: Arc::new(Throttle::new(
                 PAGE_CONVERSIONS_PER_MINUTE,
                 PAGE_CONVERSIONS_PER_MINUTE,

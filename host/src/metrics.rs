@@ -6,9 +6,10 @@
 //! methods; plugin names the operator installed), so the series count cannot be grown by a
 //! client.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 /// Upper bounds of the duration buckets, in seconds.
@@ -78,10 +79,106 @@ struct Conversion {
     direction: &'static str,
 }
 
+/// One route's requests, counted without a lock every request passes through: a
+/// request takes only a shared read of the route table (written once per new route,
+/// method and status), then atomic adds.
+#[derive(Default)]
+struct RouteSeries {
+    answered: RwLock<HashMap<(&'static str, u16), AtomicU64>>,
+    /// Per bucket of [`SECONDS`], then the total; the sum in nanoseconds.
+    buckets: [AtomicU64; SECONDS.len()],
+    count: AtomicU64,
+    nanos: AtomicU64,
+}
+
+impl RouteSeries {
+    fn observe(&self, method: &'static str, status: u16, took: Duration) {
+        let counted = {
+            let answered = self.answered.read().unwrap_or_else(|e| e.into_inner());
+            answered
+                .get(&(method, status))
+                .map(|n| n.fetch_add(1, Ordering::Relaxed))
+                .is_some()
+        };
+        if !counted {
+            let mut answered = self.answered.write().unwrap_or_else(|e| e.into_inner());
+            answered
+                .entry((method, status))
+                .or_default()
+                .fetch_add(1, Ordering::Relaxed);
+        }
+        let seconds = took.as_secs_f64();
+        for (bound, bucket) in SECONDS.iter().zip(&self.buckets) {
+            if seconds <= *bound {
+                bucket.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.nanos.fetch_add(
+            took.as_nanos().min(u64::MAX as u128) as u64,
+            Ordering::Relaxed,
+        );
+    }
+
+    fn histogram(&self) -> Histogram {
+        Histogram {
+            bounds: SECONDS,
+            counts: self
+                .buckets
+                .iter()
+                .map(|b| b.load(Ordering::Relaxed))
+                .collect(),
+            sum: self.nanos.load(Ordering::Relaxed) as f64 / 1e9,
+            count: self.count.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// Work that runs one at a time however many cores the host has: its share of a
+/// request's time bounds how far throughput can grow with cores (Amdahl's law), which
+/// `make bench` works out from these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Serial {
+    /// SQLite's one writer: from this host's write turn taken to given back.
+    WriteTurn,
+    /// One account's daily allowance, while a call takes from it.
+    Allowance,
+}
+
+impl Serial {
+    const ALL: [Serial; 2] = [Serial::WriteTurn, Serial::Allowance];
+
+    fn label(self) -> &'static str {
+        match self {
+            Serial::WriteTurn => "sqlite_write_turn",
+            Serial::Allowance => "allowance",
+        }
+    }
+}
+
+/// Counts the time until it is dropped as its section's (see [`Serial`]).
+pub struct SerialSection {
+    section: Serial,
+    entered: std::time::Instant,
+}
+
+impl SerialSection {
+    pub fn enter(section: Serial) -> SerialSection {
+        SerialSection {
+            section,
+            entered: std::time::Instant::now(),
+        }
+    }
+}
+
+impl Drop for SerialSection {
+    fn drop(&mut self) {
+        global().serial(self.section, self.entered.elapsed());
+    }
+}
+
 #[derive(Default)]
 struct Series {
-    requests: BTreeMap<(String, String, u16), u64>,
-    request_seconds: BTreeMap<String, Histogram>,
     conversions: BTreeMap<(Conversion, &'static str), u64>,
     conversion_seconds: BTreeMap<Conversion, Histogram>,
     conversion_fuel: BTreeMap<Conversion, Histogram>,
@@ -97,6 +194,9 @@ pub struct Gauge {
 
 #[derive(Default)]
 pub struct Metrics {
+    routes: RwLock<HashMap<String, std::sync::Arc<RouteSeries>>>,
+    /// Nanoseconds and entries per [`Serial`] section.
+    serial: [(AtomicU64, AtomicU64); Serial::ALL.len()],
     series: Mutex<Series>,
 }
 
@@ -107,11 +207,9 @@ pub fn global() -> &'static Metrics {
 }
 
 /// `"GET"` etc., or `"other"`: methods are a label, so only the known ones are kept apart.
-fn method_label(method: &str) -> String {
-    match method {
-        "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" => method.to_string(),
-        _ => "other".to_string(),
-    }
+fn method_label(method: &str) -> &'static str {
+    const KNOWN: [&str; 7] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+    KNOWN.into_iter().find(|m| *m == method).unwrap_or("other")
 }
 
 fn escape(v: &str) -> String {
@@ -123,16 +221,25 @@ fn escape(v: &str) -> String {
 impl Metrics {
     /// One answered request: `route` is the route template (`/api/v1/documents/{id}`).
     pub fn request(&self, route: &str, method: &str, status: u16, took: Duration) {
-        let Ok(mut s) = self.series.lock() else {
-            return;
+        let known = {
+            let routes = self.routes.read().unwrap_or_else(|e| e.into_inner());
+            routes.get(route).cloned()
         };
-        *s.requests
-            .entry((route.to_string(), method_label(method), status))
-            .or_default() += 1;
-        s.request_seconds
-            .entry(route.to_string())
-            .or_insert_with(|| Histogram::new(SECONDS))
-            .observe(took.as_secs_f64());
+        let series = known.unwrap_or_else(|| {
+            let mut routes = self.routes.write().unwrap_or_else(|e| e.into_inner());
+            routes.entry(route.to_string()).or_default().clone()
+        });
+        series.observe(method_label(method), status, took);
+    }
+
+    /// Time spent in a [`Serial`] section, once per entry.
+    pub fn serial(&self, section: Serial, took: Duration) {
+        let (nanos, entries) = &self.serial[section as usize];
+        nanos.fetch_add(
+            took.as_nanos().min(u64::MAX as u128) as u64,
+            Ordering::Relaxed,
+        );
+        entries.fetch_add(1, Ordering::Relaxed);
     }
 
     /// One conversion through the sandbox. `outcome` is `ok` or why it failed; the costs
@@ -188,20 +295,52 @@ impl Metrics {
             )
         };
 
+        let routes: BTreeMap<String, std::sync::Arc<RouteSeries>> = self
+            .routes
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(route, series)| (route.clone(), series.clone()))
+            .collect();
         out.push_str("# HELP quire_http_requests_total HTTP requests answered, by route template, method and status.\n# TYPE quire_http_requests_total counter\n");
-        for ((route, method, status), n) in &s.requests {
-            let _ = writeln!(
-                out,
-                "quire_http_requests_total{{route=\"{}\",method=\"{method}\",status=\"{status}\"}} {n}",
-                escape(route)
-            );
+        for (route, series) in &routes {
+            let answered = series.answered.read().unwrap_or_else(|e| e.into_inner());
+            let answered: BTreeMap<_, _> = answered.iter().collect();
+            for ((method, status), n) in answered {
+                let _ = writeln!(
+                    out,
+                    "quire_http_requests_total{{route=\"{}\",method=\"{method}\",status=\"{status}\"}} {}",
+                    escape(route),
+                    n.load(Ordering::Relaxed)
+                );
+            }
         }
         out.push_str("# HELP quire_http_request_duration_seconds Time from request to response head, by route template.\n# TYPE quire_http_request_duration_seconds histogram\n");
-        for (route, h) in &s.request_seconds {
-            h.write(
+        for (route, series) in &routes {
+            series.histogram().write(
                 &mut out,
                 "quire_http_request_duration_seconds",
                 &format!("route=\"{}\"", escape(route)),
+            );
+        }
+        out.push_str("# HELP quire_serial_seconds_total Time spent in work that runs one at a time on this host, by section.\n# TYPE quire_serial_seconds_total counter\n");
+        for section in Serial::ALL {
+            let (nanos, _) = &self.serial[section as usize];
+            let _ = writeln!(
+                out,
+                "quire_serial_seconds_total{{section=\"{}\"}} {}",
+                section.label(),
+                nanos.load(Ordering::Relaxed) as f64 / 1e9
+            );
+        }
+        out.push_str("# HELP quire_serial_entries_total Times a section that runs one at a time was entered.\n# TYPE quire_serial_entries_total counter\n");
+        for section in Serial::ALL {
+            let (_, entries) = &self.serial[section as usize];
+            let _ = writeln!(
+                out,
+                "quire_serial_entries_total{{section=\"{}\"}} {}",
+                section.label(),
+                entries.load(Ordering::Relaxed)
             );
         }
         out.push_str("# HELP quire_conversions_total Conversions, by plugin, version, direction and outcome.\n# TYPE quire_conversions_total counter\n");
@@ -300,5 +439,11 @@ mod tests {
         assert!(text.contains("quire_conversion_peak_memory_bytes_count{plugin=\"pdf\""));
         assert!(!text.contains("quire_conversion_fuel_count{plugin=\"pdf\""));
         assert!(text.contains("quire_conversion_queue_waiting 0"));
+        m.serial(Serial::WriteTurn, Duration::from_millis(2));
+        m.serial(Serial::WriteTurn, Duration::from_millis(3));
+        let text = m.render(&[]);
+        assert!(text.contains("quire_serial_seconds_total{section=\"sqlite_write_turn\"} 0.005"));
+        assert!(text.contains("quire_serial_entries_total{section=\"sqlite_write_turn\"} 2"));
+        assert!(text.contains("quire_serial_entries_total{section=\"allowance\"} 0"));
     }
 }

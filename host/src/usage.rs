@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
+use crate::metrics::{Serial, SerialSection};
 use crate::store::{now, Db};
 
 /// The UTC day of a Unix time, as YYYY-MM-DD.
@@ -74,6 +75,7 @@ impl Allowance {
         let day = utc_day(t);
         let slot = self.slot(account_id);
         let mut lease = slot.lock().await;
+        let _serial = SerialSection::enter(Serial::Allowance);
         if let Some(l) = lease.as_mut().filter(|l| {
             l.day == day && l.limit == allowed && l.left > 0 && l.taken.elapsed() < LEASE_LIFE
         }) {

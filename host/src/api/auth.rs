@@ -14,6 +14,7 @@ use serde_json::json;
 use super::error::ApiError;
 use crate::accounts::{self, AuthError, AuthenticateError, TokenError};
 use crate::app::App;
+use crate::store::memo::ChangesSeen;
 
 fn token_error(e: TokenError) -> Response {
     let (status, code) = match &e {
@@ -186,7 +187,10 @@ pub async fn gate(
         }
         return Err(unauthorized(&base_url, AuthError::Missing));
     };
-    let principal = match accounts::authenticate(&app.db, &token).await {
+    // Read once, before anything else is: whatever committed before this call is seen by
+    // every remembered row it uses (see `store::memo`).
+    let seen = ChangesSeen(app.db.changes.current());
+    let principal = match accounts::authenticate(&app.db, &app.known_tokens, seen, &token).await {
         Ok(p) => p,
         Err(AuthenticateError::Auth(AuthError::PlanLapsed(plan))) => {
             let plans = accounts::api_plans(&app.db).await?;
@@ -225,5 +229,6 @@ pub async fn gate(
         .map_err(ApiError::from)?;
     app.credential_use.note(&app.db, &principal.client_id);
     req.extensions_mut().insert(principal);
+    req.extensions_mut().insert(seen);
     Ok(next.run(req).await)
 }

@@ -18,6 +18,7 @@ use super::queries::{
 use crate::accounts::{Account, Principal};
 use crate::app::App;
 use crate::documents::{self, Content, DocRow};
+use crate::store::memo::ChangesSeen;
 
 fn etag(version: i64) -> (header::HeaderName, String) {
     (header::ETAG, format!("\"{version}\""))
@@ -415,6 +416,7 @@ pub async fn get(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
+    Extension(seen): Extension<ChangesSeen>,
     Path(raw): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
@@ -435,7 +437,10 @@ pub async fn get(
             (row, doc)
         }
         None => {
-            let row = documents::get(&app.db, &p.account.id, &raw).await?;
+            let row = app
+                .known_documents
+                .get(&app.db, seen, &p.account.id, &raw)
+                .await?;
             let doc = answers::Document::new(base, &row);
             (row, doc)
         }

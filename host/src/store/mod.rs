@@ -3,6 +3,7 @@
 
 pub mod backup;
 mod blobs;
+pub mod memo;
 mod pins;
 mod s3;
 
@@ -79,8 +80,12 @@ impl std::ops::DerefMut for Tx<'_> {
     }
 }
 
-/// This host's turn to write to SQLite (see [`Db::write_turn`]).
-pub type WriteGuard = tokio::sync::OwnedMutexGuard<()>;
+/// This host's turn to write to SQLite (see [`Db::write_turn`]), held until dropped. How
+/// long it was held is this host's serial work (`metrics::Serial::WriteTurn`).
+pub struct WriteGuard {
+    _held: crate::metrics::SerialSection,
+    _turn: tokio::sync::OwnedMutexGuard<()>,
+}
 
 /// How long a write waits for its turn before it answers "busy" (503): as long as SQLite's
 /// own busy timeout, which it then also has to pass.
@@ -104,6 +109,8 @@ pub struct Db {
     pub backend: Backend,
     /// SQLite's writers of this host, one at a time (see [`Db::write_turn`]).
     writers: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
+    /// What remembered rows are checked against (see [`memo`]).
+    pub changes: memo::ChangeSerial,
 }
 
 impl Db {
@@ -159,10 +166,17 @@ impl Db {
         }
         .context("migrating the database")?;
         let writers = (backend == Backend::Sqlite).then(Default::default);
+        let changes = match backend {
+            Backend::Sqlite => sqlite_file(&url)?
+                .map(memo::ChangeSerial::sqlite)
+                .unwrap_or_else(memo::ChangeSerial::none),
+            Backend::Postgres => memo::ChangeSerial::none(),
+        };
         Ok(Db {
             pool,
             backend,
             writers,
+            changes,
         })
     }
 
@@ -192,11 +206,22 @@ impl Db {
         let Some(writers) = &self.writers else {
             return Ok(None);
         };
-        tokio::time::timeout(WRITE_TURN_WAIT, writers.clone().lock_owned())
+        let turn = tokio::time::timeout(WRITE_TURN_WAIT, writers.clone().lock_owned())
             .await
-            .map(Some)
-            .map_err(|_| sqlx::Error::PoolTimedOut)
+            .map_err(|_| sqlx::Error::PoolTimedOut)?;
+        Ok(Some(WriteGuard {
+            _held: crate::metrics::SerialSection::enter(crate::metrics::Serial::WriteTurn),
+            _turn: turn,
+        }))
     }
+}
+
+/// The file a `sqlite:` URL opens; `None` for an in-memory database.
+fn sqlite_file(url: &str) -> anyhow::Result<Option<std::path::PathBuf>> {
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)
+        .with_context(|| format!("reading the database URL {}", redact(url)))?;
+    let file = options.get_filename();
+    Ok((file != Path::new(":memory:") && !file.as_os_str().is_empty()).then(|| file.to_path_buf()))
 }
 
 fn redact(url: &str) -> String {
