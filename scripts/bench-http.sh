@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
-# The HTTP API under wrk on loopback: GET one document (32 connections) and create a PDF
-# from a 1-page Markdown (4 connections), each against issue 13's goal. Run by `make bench`;
-# alone: bash scripts/bench-http.sh. With QUIRE_BASELINE=<another quire binary> both
-# binaries serve the same load in turn (baseline, candidate, baseline, candidate) and the
-# ratios candidate/baseline are printed: compare builds on a noisy machine.
+# The HTTP API under wrk on loopback, and how far one host's throughput can grow with cores.
+# Run by `make bench`; alone: bash scripts/bench-http.sh.
+#
+# Three loads: GET one document (32 connections), POST a 1-page Markdown as a PDF (8
+# connections) and GET that document as `.pdf` (a conversion, 8 connections).
+#
+# 1. On every core of this machine (wrk beside the server): requests/s and p99 against
+#    issue 32's goals.
+# 2. On one core (the server pinned to core 0, wrk to another): the single-core throughput,
+#    and the share of that core's time spent in work that runs one at a time however many
+#    cores there are (the metrics' `quire_serial_seconds_total`: SQLite's write turn, an
+#    account's allowance). Amdahl's law turns that share s into the speedup N cores can
+#    give at most: 1 / (s + (1 - s) / N). Time in a section is counted while it is held,
+#    also while the holder waits for a thread switch, so on one core it is an upper bound
+#    and the prediction a floor.
+#
+# QUIRE_BASELINE=<another quire binary> runs both binaries on the same loads in turn
+# (baseline, candidate, twice) and prints candidate/baseline ratios: these machines are
+# noisy, compare ratios. QUIRE_BENCH_POSTGRES=1 (the default when `make bench` runs it)
+# repeats the single-core part on Postgres (scripts/test-postgres.sh starts one).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 TARGET=${TARGET_DIR:-target}
 Q=${QUIRE_BIN:-$TARGET/release/quire}
 BASELINE=${QUIRE_BASELINE:-}
 SECONDS_EACH=${QUIRE_BENCH_SECONDS:-8}
+POSTGRES=${QUIRE_BENCH_POSTGRES:-1}
 command -v wrk >/dev/null || { source scripts/setup-lib.sh; apt_install wrk; }
 
 WORK=$(mktemp -d)
@@ -24,68 +40,140 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"markdown": "# Bench\\n\\nOne page of **Markdown** with a [link](https://example.com).\\n\\n- a\\n- b\\n"}'
 LUA
 
-# One run of both loads against binary $1: prints "get_rps get_p99_ms post_rps post_p99_ms".
+PG_URL=
+if [ "$POSTGRES" = 1 ]; then
+  PG_URL=$(bash scripts/test-postgres.sh)
+fi
+CORES=$(nproc)
+ONE_CORE=(taskset -c 0)
+WRK_CORES=(taskset -c "1-$((CORES - 1))")
+if [ "$CORES" -lt 2 ]; then ONE_CORE=(); WRK_CORES=(); fi
+
+# The serial seconds the host has counted so far.
+serial_seconds() {
+  curl -s "http://$QUIRE_ADMIN_ADDR/metrics" | python3 -c '
+import re, sys
+print(sum(float(v) for v in re.findall(r"^quire_serial_seconds_total\{[^}]*\} (\S+)$", sys.stdin.read(), re.M)))'
+}
+
+# load NAME CONNECTIONS URL [wrk args...]: "rps p99_ms serial_share" for one load.
+load() {
+  local name=$1 conns=$2 url=$3 out before after
+  shift 3
+  before=$(serial_seconds)
+  out=$("${wrk_pin[@]}" wrk -t2 -c"$conns" -d"${SECONDS_EACH}s" --latency "$@" "$url")
+  after=$(serial_seconds)
+  if echo "$out" | grep -q "Non-2xx"; then echo "wrk saw failed requests ($name):" >&2; echo "$out" >&2; exit 1; fi
+  python3 - "$out" "$before" "$after" "$SECONDS_EACH" <<'PY'
+import re, sys
+out, before, after, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
+p99 = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+print(f"{rps:.0f} {p99:.2f} {(after - before) / seconds:.5f}")
+PY
+}
+
+# run BINARY WHERE DATABASE: the three loads against one server; WHERE is "all" (every
+# core) or "one" (pinned to one core); DATABASE is "sqlite" or "postgres". Prints nine
+# numbers: rps, p99 and serial share of GET, POST and the download.
 run() {
-  local q=$1 data port aport account cred cid secret token doc get post
+  local q=$1 where=$2 database=$3 data port account cred cid secret token doc pin=()
+  wrk_pin=()
   data=$(mktemp -d -p "$WORK")
-  port=$(free_port) aport=$(free_port)
-  export QUIRE_DATA=$data QUIRE_ADDR=127.0.0.1:$port QUIRE_ADMIN_ADDR=127.0.0.1:$aport \
+  port=$(free_port)
+  export QUIRE_DATA=$data QUIRE_ADDR=127.0.0.1:$port QUIRE_ADMIN_ADDR=127.0.0.1:$(free_port) \
     QUIRE_PLUGINS_DIR=$TARGET/plugins QUIRE_LOG=error
+  unset QUIRE_DATABASE_URL
+  if [ "$database" = postgres ]; then
+    local db="bench_$RANDOM$RANDOM"
+    psql -q "$PG_URL" -c "CREATE DATABASE $db" >/dev/null
+    export QUIRE_DATABASE_URL=${PG_URL%/*}/$db
+  fi
+  if [ "$where" = one ]; then pin=("${ONE_CORE[@]}"); wrk_pin=("${WRK_CORES[@]}"); fi
   # Admin commands need the database the server makes: open the installation first.
   "$q" plugins list >/dev/null
-  "$q" admin plan set enterprise --daily-calls none >/dev/null
+  "$q" admin plan set enterprise --daily-calls none --storage none >/dev/null
   account=$("$q" admin account create --email bench@example.com --plan enterprise --json | json_field '["id"]')
   cred=$("$q" admin credential create --account "$account" --json)
   cid=$(echo "$cred" | json_field '["client_id"]')
   secret=$(echo "$cred" | json_field '["client_secret"]')
-  "$q" serve & SERVER=$!
-  trap '[ -z "$SERVER" ] || kill "$SERVER" 2>/dev/null' EXIT
+  "${pin[@]}" "$q" serve & SERVER=$!
   for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$port/api/v1" && break; sleep 0.1; done
   token=$(curl -s -d grant_type=client_credentials -d "client_id=$cid" -d "client_secret=$secret" \
     "http://127.0.0.1:$port/auth/oauth/token" | json_field '["access_token"]')
   doc=$(curl -s -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d '{"markdown": "# Bench\n\nOne page of **Markdown**.\n"}' \
     "http://127.0.0.1:$port/api/v1/pdfs" | json_field '["document"]["id"]')
-  get=$(wrk -t2 -c32 -d"${SECONDS_EACH}s" --latency -H "Authorization: Bearer $token" \
-    "http://127.0.0.1:$port/api/v1/documents/$doc")
-  post=$(wrk -t2 -c4 -d"${SECONDS_EACH}s" --latency -s "$WORK/post.lua" -H "Authorization: Bearer $token" \
-    "http://127.0.0.1:$port/api/v1/pdfs")
+  local auth=(-H "Authorization: Bearer $token") base="http://127.0.0.1:$port/api/v1"
+  local get post download
+  get=$(load GET 32 "$base/documents/$doc" "${auth[@]}")
+  post=$(load POST 8 "$base/pdfs" -s "$WORK/post.lua" "${auth[@]}")
+  download=$(load download 8 "$base/documents/$doc.pdf" "${auth[@]}")
   kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=
-  for out in "$get" "$post"; do
-    if echo "$out" | grep -q "Non-2xx"; then echo "wrk saw failed requests:" >&2; echo "$out" >&2; exit 1; fi
-  done
-  python3 - "$get" "$post" <<'PY'
-import re, sys
-def figures(out):
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
-    p99 = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-    return rps, p99
-g, p = figures(sys.argv[1]), figures(sys.argv[2])
-print(f"{g[0]:.0f} {g[1]:.2f} {p[0]:.0f} {p[1]:.2f}")
-PY
+  [ "$database" = postgres ] && psql -q "$PG_URL" -c "DROP DATABASE $db" >/dev/null 2>&1 || true
+  echo "$get $post $download"
 }
 
-echo "== HTTP API under wrk on loopback, $(nproc) cores, ${SECONDS_EACH} s per load"
-if [ -z "$BASELINE" ]; then
-  read -r grps gp99 prps pp99 < <(run "$Q")
-  echo "GET /api/v1/documents/{id}, 32 connections: $grps requests/s, p99 $gp99 ms (goal >= 15000/s, p99 < 10 ms)"
-  echo "POST /api/v1/pdfs, 1-page Markdown, 4 connections: $prps requests/s, p99 $pp99 ms (goal >= 1000/s, p99 < 50 ms)"
-  exit 0
-fi
-results=()
-for round in 1 2; do
-  results+=("baseline $(run "$BASELINE")" "candidate $(run "$Q")")
-done
-printf '%s\n' "${results[@]}" | python3 -c '
+# Prints the table of one set of runs: "who where database nine-numbers" per line on stdin.
+report() {
+  python3 -c '
 import sys, statistics
-rows = {"baseline": [], "candidate": []}
+rows = {}
 for line in sys.stdin:
-    who, *vals = line.split()
-    rows[who].append([float(v) for v in vals])
-names = ["GET req/s", "GET p99 ms", "POST req/s", "POST p99 ms"]
-for i, name in enumerate(names):
-    b = statistics.median(r[i] for r in rows["baseline"])
-    c = statistics.median(r[i] for r in rows["candidate"])
-    print(f"{name:12} baseline {b:9.2f}  candidate {c:9.2f}  candidate/baseline {c / b:.2f}x")
-'
+    who, where, database, *vals = line.split()
+    rows.setdefault((who, where, database), []).append([float(v) for v in vals])
+def med(key, i):
+    return statistics.median(r[i] for r in rows[key])
+loads = ["GET one document", "POST 1-page Markdown", "GET .pdf (a conversion)"]
+goals = {0: (20000, 20), 1: (1500, 20)}
+whos = sorted({k[0] for k in rows}, key=lambda w: w != "baseline")
+cores = int(sys.argv[1])
+for who in whos:
+    label = "" if len(whos) == 1 else f" [{who}]"
+    if (who, "all", "sqlite") in rows:
+        print(f"-- every core ({cores}), SQLite{label}")
+        for i, name in enumerate(loads):
+            rps, p99 = med((who, "all", "sqlite"), 3 * i), med((who, "all", "sqlite"), 3 * i + 1)
+            goal = goals.get(i)
+            note = f"  (goal >= {goal[0]}/s, p99 < {goal[1]} ms)" if goal else ""
+            print(f"   {name:26} {rps:8.0f}/s  p99 {p99:6.2f} ms{note}")
+    for database in ("sqlite", "postgres"):
+        key = (who, "one", database)
+        if key not in rows:
+            continue
+        print(f"-- one core, {database}{label}: throughput, serial share, Amdahl speedup at 4/8/12/16 cores")
+        for i, name in enumerate(loads):
+            rps, s = med(key, 3 * i), med(key, 3 * i + 2)
+            share = min(max(s, 0.0), 1.0)
+            speedup = lambda n: 1 / (share + (1 - share) / n)
+            goal = {0: 8, 1: 6}.get(i)
+            met = "met" if goal is not None and speedup(12) >= goal else "NOT met"
+            verdict = "" if goal is None else f"  (goal at 12 cores: >= {goal}x, {met})"
+            print(f"   {name:26} {rps:8.0f}/s  serial {share * 100:5.2f}%  " +
+                  " ".join(f"{speedup(n):5.1f}x" for n in (4, 8, 12, 16)) + verdict)
+if len(whos) == 2:
+    print("-- candidate/baseline (medians)")
+    for (who, where, database) in sorted(rows):
+        if who != "candidate" or ("baseline", where, database) not in rows:
+            continue
+        for i, name in enumerate(loads):
+            b = med(("baseline", where, database), 3 * i)
+            c = med(("candidate", where, database), 3 * i)
+            bp = med(("baseline", where, database), 3 * i + 1)
+            cp = med(("candidate", where, database), 3 * i + 1)
+            print(f"   {where:3} {database:8} {name:26} req/s {c / b:5.2f}x   p99 {cp / bp:5.2f}x")
+' "$CORES"
+}
+
+echo "== HTTP API under wrk on loopback, $CORES cores, ${SECONDS_EACH} s per load"
+binaries=("candidate $Q")
+[ -n "$BASELINE" ] && binaries=("baseline $BASELINE" "candidate $Q" "baseline $BASELINE" "candidate $Q")
+results=()
+for entry in "${binaries[@]}"; do
+  read -r who q <<<"$entry"
+  results+=("$who all sqlite $(run "$q" all sqlite)")
+  results+=("$who one sqlite $(run "$q" one sqlite)")
+  [ -n "$PG_URL" ] && results+=("$who one postgres $(run "$q" one postgres)")
+done
+printf '%s\n' "${results[@]}" | report

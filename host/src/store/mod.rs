@@ -184,12 +184,29 @@ impl Db {
     /// (`BEGIN IMMEDIATE`): a deferred transaction that reads first cannot upgrade to a
     /// writer once another connection has committed, and fails with "database is locked"
     /// whatever the busy timeout; an immediate one waits its turn instead.
+    ///
+    /// The begin runs in a task of its own. sqlx's SQLite driver runs a custom `BEGIN`,
+    /// then awaits once more before it makes the `Transaction` that would roll it back; a
+    /// caller dropped in between (a client that hangs up mid-create) returned the pooled
+    /// connection inside an open write transaction: it held SQLite's write lock, so every
+    /// other write waited, and each later begin on it failed with "begin_with at non-zero
+    /// transaction depth" (sqlx issue 3932). Run to its end, a begin either hands over its
+    /// transaction or drops it, which rolls back.
     pub async fn begin(&self) -> sqlx::Result<Tx<'static>> {
         let gate = self.write_turn().await?;
-        let inner = match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => self.pool.begin().await?,
-        };
+        let pool = self.pool.clone();
+        let backend = self.backend;
+        let inner = tokio::spawn(async move {
+            match backend {
+                Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+                Backend::Postgres => pool.begin().await,
+            }
+        })
+        .await
+        .map_err(|e| {
+            tracing::error!("beginning a transaction: {e}");
+            sqlx::Error::WorkerCrashed
+        })??;
         Ok(Tx { inner, _gate: gate })
     }
 
@@ -276,5 +293,46 @@ mod tests {
             .unwrap();
         tx.commit().await.unwrap();
         assert_eq!(kept, ["committed"]);
+    }
+
+    /// A caller dropped while its transaction begins (a client hanging up mid-create)
+    /// leaves no connection inside an open transaction, holding SQLite's write lock.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_begin_dropped_half_way_leaves_no_transaction_open() {
+        use std::future::Future;
+        use std::task::Poll;
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(None, dir.path()).await.unwrap();
+        // Another process's pool: it meets a leaked write lock as a busy database.
+        let other = Db::open(None, dir.path()).await.unwrap();
+        // Dropped after each number of steps, so one of them lands between sqlx's `BEGIN`
+        // and the transaction it would make.
+        for steps in 1..8 {
+            let mut begin = Box::pin(db.begin());
+            for _ in 0..steps {
+                let ready =
+                    std::future::poll_fn(|cx| Poll::Ready(begin.as_mut().poll(cx).is_ready()))
+                        .await;
+                if ready {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            drop(begin);
+            let key = format!("after {steps} steps");
+            let write = async {
+                let mut tx = other.begin().await?;
+                sqlx::query("INSERT INTO settings (key, value) VALUES ($1, 'v')")
+                    .bind(&key)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await
+            };
+            let done = tokio::time::timeout(std::time::Duration::from_secs(3), write).await;
+            assert!(matches!(done, Ok(Ok(()))), "{key}: {done:?}");
+            for _ in 0..8 {
+                db.begin().await.unwrap().rollback().await.unwrap();
+            }
+        }
     }
 }
