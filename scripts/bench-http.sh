@@ -6,14 +6,13 @@
 # connections) and GET that document as `.pdf` (a conversion, 8 connections).
 #
 # 1. On every core of this machine (wrk beside the server): requests/s and p99 against
-#    issue 32's goals.
-# 2. On one core (the server pinned to core 0, wrk to another): the single-core throughput,
-#    and the share of that core's time spent in work that runs one at a time however many
-#    cores there are (the metrics' `quire_serial_seconds_total`: SQLite's write turn, an
-#    account's allowance). Amdahl's law turns that share s into the speedup N cores can
-#    give at most: 1 / (s + (1 - s) / N). Time in a section is counted while it is held,
-#    also while the holder waits for a thread switch, so on one core it is an upper bound
-#    and the prediction a floor.
+#    issue 32's goals; then each load again on one connection, where nothing queues, for
+#    the time a request spends in work that runs one at a time however many cores there
+#    are (the metrics' `quire_serial_seconds_total`: SQLite's write turn, an account's
+#    allowance).
+# 2. On one core (the server pinned to core 0, wrk to another): the single-core throughput
+#    X1. The serial share is s = (serial seconds per request) x X1, and Amdahl's law gives
+#    the most N cores can speed a host up: 1 / (s + (1 - s) / N).
 #
 # QUIRE_BASELINE=<another quire binary> runs both binaries on the same loads in turn
 # (baseline, candidate, twice) and prints candidate/baseline ratios: these machines are
@@ -56,21 +55,22 @@ import re, sys
 print(sum(float(v) for v in re.findall(r"^quire_serial_seconds_total\{[^}]*\} (\S+)$", sys.stdin.read(), re.M)))'
 }
 
-# load NAME CONNECTIONS URL [wrk args...]: "rps p99_ms serial_share" for one load.
+# load NAME CONNECTIONS URL [wrk args...]: "rps p99_ms serial_seconds_per_request".
 load() {
-  local name=$1 conns=$2 url=$3 out before after
+  local name=$1 conns=$2 url=$3 out before after seconds=${LOAD_SECONDS:-$SECONDS_EACH}
   shift 3
   before=$(serial_seconds)
-  out=$("${wrk_pin[@]}" wrk -t2 -c"$conns" -d"${SECONDS_EACH}s" --latency "$@" "$url")
+  out=$("${wrk_pin[@]}" wrk -t"$(( conns < 2 ? 1 : 2 ))" -c"$conns" -d"${seconds}s" --latency "$@" "$url")
   after=$(serial_seconds)
   if echo "$out" | grep -q "Non-2xx"; then echo "wrk saw failed requests ($name):" >&2; echo "$out" >&2; exit 1; fi
-  python3 - "$out" "$before" "$after" "$SECONDS_EACH" <<'PY'
+  python3 - "$out" "$before" "$after" <<'PY'
 import re, sys
-out, before, after, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+out, before, after = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+requests = int(re.search(r"(\d+) requests in", out).group(1))
 value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
 p99 = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-print(f"{rps:.0f} {p99:.2f} {(after - before) / seconds:.5f}")
+print(f"{rps:.0f} {p99:.2f} {(after - before) / max(requests, 1):.9f}")
 PY
 }
 
@@ -84,11 +84,11 @@ run() {
   port=$(free_port)
   export QUIRE_DATA=$data QUIRE_ADDR=127.0.0.1:$port QUIRE_ADMIN_ADDR=127.0.0.1:$(free_port) \
     QUIRE_PLUGINS_DIR=$TARGET/plugins QUIRE_LOG=error
-  unset QUIRE_DATABASE_URL
+  unset DATABASE_URL
   if [ "$database" = postgres ]; then
     local db="bench_$RANDOM$RANDOM"
     psql -q "$PG_URL" -c "CREATE DATABASE $db" >/dev/null
-    export QUIRE_DATABASE_URL=${PG_URL%/*}/$db
+    export DATABASE_URL=${PG_URL%/*}/$db
   fi
   if [ "$where" = one ]; then pin=("${ONE_CORE[@]}"); wrk_pin=("${WRK_CORES[@]}"); fi
   # Admin commands need the database the server makes: open the installation first.
@@ -110,8 +110,15 @@ run() {
   get=$(load GET 32 "$base/documents/$doc" "${auth[@]}")
   post=$(load POST 8 "$base/pdfs" -s "$WORK/post.lua" "${auth[@]}")
   download=$(load download 8 "$base/documents/$doc.pdf" "${auth[@]}")
+  if [ "$where" = all ]; then
+    # Serial time per request where nothing queues: replace the third number of each.
+    local alone
+    alone=$(LOAD_SECONDS=3 load GET 1 "$base/documents/$doc" "${auth[@]}"); get="${get% *} ${alone##* }"
+    alone=$(LOAD_SECONDS=3 load POST 1 "$base/pdfs" -s "$WORK/post.lua" "${auth[@]}"); post="${post% *} ${alone##* }"
+    alone=$(LOAD_SECONDS=3 load download 1 "$base/documents/$doc.pdf" "${auth[@]}"); download="${download% *} ${alone##* }"
+  fi
   kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=
-  [ "$database" = postgres ] && psql -q "$PG_URL" -c "DROP DATABASE $db" >/dev/null 2>&1 || true
+  if [ "$database" = postgres ]; then psql -q "$PG_URL" -c "DROP DATABASE $db" >/dev/null 2>&1 || true; fi
   echo "$get $post $download"
 }
 
@@ -139,13 +146,13 @@ for who in whos:
             note = f"  (goal >= {goal[0]}/s, p99 < {goal[1]} ms)" if goal else ""
             print(f"   {name:26} {rps:8.0f}/s  p99 {p99:6.2f} ms{note}")
     for database in ("sqlite", "postgres"):
-        key = (who, "one", database)
-        if key not in rows:
+        one, every = (who, "one", database), (who, "all", database)
+        if one not in rows or every not in rows:
             continue
-        print(f"-- one core, {database}{label}: throughput, serial share, Amdahl speedup at 4/8/12/16 cores")
+        print(f"-- {database}{label}: throughput on one core, serial share, Amdahl speedup at 4/8/12/16 cores")
         for i, name in enumerate(loads):
-            rps, s = med(key, 3 * i), med(key, 3 * i + 2)
-            share = min(max(s, 0.0), 1.0)
+            rps = med(one, 3 * i)
+            share = min(max(med(every, 3 * i + 2) * rps, 0.0), 1.0)
             speedup = lambda n: 1 / (share + (1 - share) / n)
             goal = {0: 8, 1: 6}.get(i)
             met = "met" if goal is not None and speedup(12) >= goal else "NOT met"
@@ -173,7 +180,11 @@ results=()
 for entry in "${binaries[@]}"; do
   read -r who q <<<"$entry"
   results+=("$who all sqlite $(run "$q" all sqlite)")
-  results+=("$who one sqlite $(run "$q" one sqlite)")
-  [ -n "$PG_URL" ] && results+=("$who one postgres $(run "$q" one postgres)")
 done
+# How it grows with cores: the candidate's alone.
+results+=("candidate one sqlite $(run "$Q" one sqlite)")
+if [ -n "$PG_URL" ]; then
+  results+=("candidate all postgres $(run "$Q" all postgres)")
+  results+=("candidate one postgres $(run "$Q" one postgres)")
+fi
 printf '%s\n' "${results[@]}" | report

@@ -29,8 +29,12 @@ pub fn seconds_to_midnight(unix: f64) -> u64 {
     ((86400.0 - into_day).ceil() as u64).max(1)
 }
 
-/// The most calls a host takes from the database at once.
+/// The calls a host takes from the database at once, to begin with.
 const BLOCK: i64 = 64;
+/// The most it takes at once: a host that spends a block within its lease takes twice as
+/// many next time, so a busy account costs a host a write or two a second, not one per
+/// 64 calls (those writes queued every other call of the account behind them).
+const MOST_AT_ONCE: i64 = 1 << 16;
 /// How long a host keeps a lease before it gives back what it did not use.
 pub const LEASE_LIFE: Duration = Duration::from_secs(1);
 
@@ -40,15 +44,29 @@ struct Lease {
     day: String,
     /// The allowance it was taken under: a plan change ends it at the next call.
     limit: Option<i64>,
+    /// Calls it was granted, and how many of them are not spent.
+    size: i64,
     left: i64,
     taken: Instant,
 }
 
+impl Lease {
+    /// How many calls to ask for after this lease: twice as many when it was spent before
+    /// it aged, as many when it was spent, the first block otherwise.
+    fn next_size(&self) -> i64 {
+        match self.left {
+            0 if self.taken.elapsed() < LEASE_LIFE => (self.size * 2).min(MOST_AT_ONCE),
+            0 => self.size,
+            _ => BLOCK,
+        }
+    }
+}
+
 /// The daily allowance, counted in blocks: a host takes a block of calls from the usage
 /// row in one transaction and counts it down in memory, so a read costs no database
-/// write. Blocks shrink near the end of an allowance (a sixteenth of what is left, down
-/// to one call), so the last calls of a day are counted one by one, in the database,
-/// exactly as before. A host gives back what it did not use when its lease is a second
+/// write. Blocks grow with a host's pace (see [`MOST_AT_ONCE`]) and shrink near the end
+/// of an allowance (a sixteenth of what is left, down to one call), so the last calls of
+/// a day are counted one by one, in the database, exactly as before. A host gives back what it did not use when its lease is a second
 /// old, before it reports usage, and when it stops; so usage read on the host that
 /// served the calls is exact, and another host's unspent block is back within a second.
 /// What a killed host held stays spent: a crash can cost an account at most one block,
@@ -82,7 +100,8 @@ impl Allowance {
             l.left -= 1;
             return Ok(());
         }
-        let granted = renew(db, account_id, &day, allowed, lease.take()).await?;
+        let wanted = lease.as_ref().map_or(BLOCK, Lease::next_size);
+        let granted = renew(db, account_id, &day, allowed, wanted, lease.take()).await?;
         if granted == 0 {
             return Err(Error::AllowanceSpent {
                 allowed: allowed.unwrap_or(0),
@@ -92,6 +111,7 @@ impl Allowance {
         *lease = Some(Lease {
             day,
             limit: allowed,
+            size: granted,
             left: granted - 1,
             taken: Instant::now(),
         });
@@ -142,11 +162,11 @@ impl Allowance {
 }
 
 /// How many calls a new lease takes when `base` calls are counted.
-fn block(base: i64, allowed: Option<i64>) -> i64 {
+fn block(base: i64, allowed: Option<i64>, wanted: i64) -> i64 {
     match allowed {
-        None => BLOCK,
+        None => wanted,
         Some(limit) if base >= limit => 0,
-        Some(limit) => ((limit - base) / 16).clamp(1, BLOCK),
+        Some(limit) => ((limit - base) / 16).clamp(1, wanted),
     }
 }
 
@@ -170,6 +190,7 @@ async fn renew(
     account_id: &str,
     day: &str,
     allowed: Option<i64>,
+    wanted: i64,
     old: Option<Lease>,
 ) -> Result<i64> {
     if allowed.is_some_and(|limit| limit <= 0) {
@@ -202,7 +223,7 @@ async fn renew(
     .bind(day)
     .fetch_one(&mut *tx)
     .await?;
-    let granted = block(base, allowed);
+    let granted = block(base, allowed, wanted);
     if granted > 0 {
         sqlx::query("UPDATE usage SET calls = calls + $1 WHERE account_id = $2 AND day = $3")
             .bind(granted)
@@ -231,13 +252,34 @@ mod tests {
 
     #[test]
     fn blocks_shrink_to_one_call_near_the_end() {
-        assert_eq!(block(0, None), BLOCK);
-        assert_eq!(block(0, Some(100_000)), BLOCK);
-        assert_eq!(block(0, Some(160)), 10);
-        assert_eq!(block(95, Some(100)), 1);
-        assert_eq!(block(99, Some(100)), 1);
-        assert_eq!(block(100, Some(100)), 0);
-        assert_eq!(block(150, Some(100)), 0);
+        assert_eq!(block(0, None, BLOCK), BLOCK);
+        assert_eq!(block(0, Some(100_000), BLOCK), BLOCK);
+        assert_eq!(block(0, Some(160), BLOCK), 10);
+        assert_eq!(block(95, Some(100), BLOCK), 1);
+        assert_eq!(block(99, Some(100), BLOCK), 1);
+        assert_eq!(block(100, Some(100), BLOCK), 0);
+        assert_eq!(block(150, Some(100), BLOCK), 0);
+        // However many a busy host asks for.
+        assert_eq!(block(0, None, MOST_AT_ONCE), MOST_AT_ONCE);
+        assert_eq!(block(0, Some(1_600), MOST_AT_ONCE), 100);
+        assert_eq!(block(99, Some(100), MOST_AT_ONCE), 1);
+    }
+
+    #[test]
+    fn a_busy_lease_asks_for_more_and_an_idle_one_for_the_first_block() {
+        let lease = |size, left, age| Lease {
+            day: "2026-11-28".into(),
+            limit: None,
+            size,
+            left,
+            taken: Instant::now() - age,
+        };
+        let young = Duration::ZERO;
+        let old = LEASE_LIFE * 2;
+        assert_eq!(lease(64, 0, young).next_size(), 128);
+        assert_eq!(lease(MOST_AT_ONCE, 0, young).next_size(), MOST_AT_ONCE);
+        assert_eq!(lease(4096, 0, old).next_size(), 4096, "spent, but slowly");
+        assert_eq!(lease(4096, 3, old).next_size(), BLOCK, "not spent");
     }
 
     #[test]
