@@ -143,15 +143,18 @@ pub enum Serial {
     WriteTurn,
     /// One account's daily allowance, while a call takes from it.
     Allowance,
+    /// An account's row on Postgres, locked from a write's storage charge to its commit.
+    AccountRow,
 }
 
 impl Serial {
-    const ALL: [Serial; 2] = [Serial::WriteTurn, Serial::Allowance];
+    const ALL: [Serial; 3] = [Serial::WriteTurn, Serial::Allowance, Serial::AccountRow];
 
     fn label(self) -> &'static str {
         match self {
             Serial::WriteTurn => "sqlite_write_turn",
             Serial::Allowance => "allowance",
+            Serial::AccountRow => "account_row",
         }
     }
 }

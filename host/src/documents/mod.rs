@@ -6,6 +6,7 @@ use quire_sdk::{Asset, Document, Kind};
 use sqlx::Row;
 
 use crate::error::{Error, Result};
+use crate::metrics::Serial;
 use crate::store::memo::{ChangesSeen, Memo};
 use crate::store::{now, Blobs, Db, Pin};
 
@@ -283,13 +284,16 @@ async fn check_room(db: &Db, Owner { account_id, quota }: Owner<'_>, size: i64) 
     Ok(())
 }
 
-/// Adds `size` to the account's storage inside `tx`, refusing past the quota.
+/// Adds `size` to the account's storage inside `tx`, refusing past the quota. It locks
+/// the account's row until the transaction ends, so every other write of the account
+/// waits (on Postgres; SQLite's writers take turns anyway): writers call it last.
 async fn charge_storage(
     tx: &mut Tx<'_>,
     account_id: &str,
     size: i64,
     quota: Option<i64>,
 ) -> Result<()> {
+    tx.serial_until_end(Serial::AccountRow);
     let done = match quota {
         Some(q) => {
             sqlx::query("UPDATE accounts SET storage_used = storage_used + $1 WHERE id = $2 AND storage_used + $1 <= $3")
@@ -392,7 +396,6 @@ pub async fn create_in(
 ) -> Result<DocRow> {
     let id = crate::store::new_id();
     let at = now();
-    charge_storage(tx, account_id, staged.written.size, quota).await?;
     sqlx::query(
         "INSERT INTO documents (id, account_id, kind, title, version, pages, shapes, created, updated)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -420,6 +423,8 @@ pub async fn create_in(
         updated: at,
     };
     webhooks::emit(tx, account_id, Event::DocumentCreated, row.event_data()).await?;
+    // Last: the account's row stays locked until the commit (see `charge_storage`).
+    charge_storage(tx, account_id, staged.written.size, quota).await?;
     Ok(row)
 }
 
@@ -510,7 +515,6 @@ pub async fn replace_in(
             expected: expected.unwrap_or(current.version),
         });
     }
-    charge_storage(tx, account_id, staged.written.size, quota).await?;
     insert_version(tx, id, version, staged, at).await?;
     let row = DocRow {
         title: staged.title.clone(),
@@ -521,6 +525,7 @@ pub async fn replace_in(
         ..current.clone()
     };
     webhooks::emit(tx, account_id, Event::DocumentReplaced, row.event_data()).await?;
+    charge_storage(tx, account_id, staged.written.size, quota).await?;
     Ok(row)
 }
 

@@ -54,9 +54,20 @@ pub struct Tx<'c> {
     // Declared first so that on drop the rollback is queued before the gate opens.
     inner: sqlx::Transaction<'c, sqlx::Any>,
     _gate: Option<WriteGuard>,
+    /// A row lock other writers queue on, counted from when it was taken (Postgres).
+    _serial: Option<crate::metrics::SerialSection>,
 }
 
 impl Tx<'_> {
+    /// Counts the rest of this transaction as `section`'s serial time: from a row lock
+    /// every other writer of that row waits for, to the end. On SQLite the write turn
+    /// already counts the whole transaction.
+    pub fn serial_until_end(&mut self, section: crate::metrics::Serial) {
+        if self._gate.is_none() && self._serial.is_none() {
+            self._serial = Some(crate::metrics::SerialSection::enter(section));
+        }
+    }
+
     pub async fn commit(self) -> sqlx::Result<()> {
         self.inner.commit().await
     }
@@ -207,7 +218,11 @@ impl Db {
             tracing::error!("beginning a transaction: {e}");
             sqlx::Error::WorkerCrashed
         })??;
-        Ok(Tx { inner, _gate: gate })
+        Ok(Tx {
+            inner,
+            _gate: gate,
+            _serial: None,
+        })
     }
 
     /// Waits for this host's turn to write; hold the guard over one write outside a
