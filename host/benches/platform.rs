@@ -136,6 +136,9 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    // The native side measures and draws with the font library the host gives components,
+    // so both sides lay the same text out the same way.
+    quire_fonts::install_default_library();
     let dir = tempfile::tempdir().unwrap();
     let plugins = common::plugins(&rt, &dir.path().join("built-in"), false);
     let metered = common::plugins(&rt, &dir.path().join("metered"), true);
