@@ -122,8 +122,11 @@ ADMIN="http://127.0.0.1:$APORT/plugins"
 AUTH=(-H "Authorization: Bearer $ADMIN_TOKEN")
 code=$(curl -s -o "$TMP/install.json" -w '%{http_code}' -X POST --data-binary @"$NEXT" "${AUTH[@]}" "$ADMIN?activate=false")
 [ "$code" = 201 ] || [ "$code" = 200 ] || { echo "bench-cluster: installing $NEXT answered $code: $(cat "$TMP/install.json")" >&2; exit 1; }
+# The version the test converter is built as, read where it is set (a pinned copy here went
+# stale when the converters' versions moved on, and the bench stopped at its first swap).
+NEXT_VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' plugins/testing/markdown-next/Cargo.toml | head -n 1)
 activate() { curl -s -o /dev/null -w '%{http_code}' -X POST "${AUTH[@]}" -H 'Content-Type: application/json' \
-  -d '{"version":"1.0.2-next"}' "$ADMIN/markdown/activate"; }
+  -d "{\"version\":\"$NEXT_VERSION\"}" "$ADMIN/markdown/activate"; }
 rollback() { curl -s -o /dev/null -w '%{http_code}' -X POST "${AUTH[@]}" "$ADMIN/markdown/rollback"; }
 # One flip each way before measuring: the operator API must work, or the numbers mean nothing.
 a=$(activate); r=$(rollback)
@@ -133,7 +136,7 @@ wrk -t2 -c4 -d"${DUR}s" --latency -s "$LUA" -H "Authorization: Bearer $TOKEN" "h
 stats "$TMP/w-base"; BASE=$RPS
 echo "POST /api/v1/pdfs, 1-page Markdown, 4 connections, no swaps: $RPS requests/s, p99 $P99$(errors)"
 
-# The swapper: activate 1.0.2-next, roll back to 1.0.1, ... on a 0.5 s clock; one status a line.
+# The swapper: activate the -next version, roll back to the built-in one, ... on a 0.5 s clock; one status a line.
 touch "$TMP/swapping"
 (
   i=0; t0=$(date +%s%N)
