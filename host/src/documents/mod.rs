@@ -7,13 +7,15 @@ use sqlx::Row;
 
 use crate::error::{Error, Result};
 use crate::metrics::Serial;
-use crate::store::memo::{ChangesSeen, Memo};
 use crate::store::{now, Blobs, Db, Pin};
 
 use crate::store::Tx;
 use crate::webhooks::{self, Event};
 
 mod history;
+mod known;
+pub use known::KnownDocuments;
+
 pub use history::{
     bin, bin_in, binned, load_version, purge_now, restore, restore_own, version_content, versions,
     Binned, VersionRow,
@@ -540,41 +542,6 @@ pub async fn get(db: &Db, account_id: &str, id: &str) -> Result<DocRow> {
     .await?
     .ok_or_else(|| Error::NotFound(format!("no document {id}")))?;
     Ok(row_to_doc(&row)?)
-}
-
-/// Documents' rows remembered as the API last read them (see `store::memo`): a replace, a
-/// rename or a move to the bin raises the change serial, and the next read asks again.
-pub struct KnownDocuments(Memo<(String, String), DocRow>);
-
-/// Rows remembered per host: a bound, not a size that matters (forgetting costs a read).
-const DOCUMENTS_REMEMBERED: usize = 50_000;
-
-impl Default for KnownDocuments {
-    fn default() -> Self {
-        KnownDocuments(Memo::new(DOCUMENTS_REMEMBERED))
-    }
-}
-
-impl KnownDocuments {
-    /// [`get`], without a database round trip while nothing changed.
-    pub async fn get(
-        &self,
-        db: &Db,
-        seen: ChangesSeen,
-        account_id: &str,
-        id: &str,
-    ) -> Result<DocRow> {
-        let ChangesSeen(Some(serial)) = seen else {
-            return get(db, account_id, id).await;
-        };
-        let key = (account_id.to_string(), id.to_string());
-        if let Some(row) = self.0.get(&key, serial) {
-            return Ok(row);
-        }
-        let row = get(db, account_id, id).await?;
-        self.0.put(key, serial, row.clone());
-        Ok(row)
-    }
 }
 
 /// The model and assets of the current version.
