@@ -326,25 +326,24 @@ impl Metrics {
                 &format!("route=\"{}\"", escape(route)),
             );
         }
-        out.push_str("# HELP quire_serial_seconds_total Time spent in work that runs one at a time on this host, by section.\n# TYPE quire_serial_seconds_total counter\n");
-        for section in Serial::ALL {
-            let (nanos, _) = &self.serial[section as usize];
-            let _ = writeln!(
-                out,
-                "quire_serial_seconds_total{{section=\"{}\"}} {}",
-                section.label(),
-                nanos.load(Ordering::Relaxed) as f64 / 1e9
-            );
-        }
-        out.push_str("# HELP quire_serial_entries_total Times a section that runs one at a time was entered.\n# TYPE quire_serial_entries_total counter\n");
-        for section in Serial::ALL {
-            let (_, entries) = &self.serial[section as usize];
-            let _ = writeln!(
-                out,
-                "quire_serial_entries_total{{section=\"{}\"}} {}",
-                section.label(),
-                entries.load(Ordering::Relaxed)
-            );
+        let serial_families: [(&str, &str, fn(&(AtomicU64, AtomicU64)) -> f64); 2] = [
+            (
+                "quire_serial_seconds_total",
+                "Time spent in work that runs one at a time on this host, by section.",
+                |(nanos, _)| nanos.load(Ordering::Relaxed) as f64 / 1e9,
+            ),
+            (
+                "quire_serial_entries_total",
+                "Times a section that runs one at a time was entered.",
+                |(_, entries)| entries.load(Ordering::Relaxed) as f64,
+            ),
+        ];
+        for (name, help, value) in serial_families {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
+            for section in Serial::ALL {
+                let figure = value(&self.serial[section as usize]);
+                let _ = writeln!(out, "{name}{{section=\"{}\"}} {figure}", section.label());
+            }
         }
         out.push_str("# HELP quire_conversions_total Conversions, by plugin, version, direction and outcome.\n# TYPE quire_conversions_total counter\n");
         for ((c, outcome), n) in &s.conversions {

@@ -241,14 +241,11 @@ fn mermaid_reads_every_flowchart_as_the_importer_does() {
 }
 
 fn export(doc: &Document) -> (String, HashMap<String, String>) {
-    let out = quire_mermaid::export_mmd(&ExportRequest {
-        document: doc.clone(),
-        assets: Vec::new(),
-        media_type: "text/vnd.mermaid".into(),
-        page: None,
-        dpi: None,
-        options: Vec::new(),
-    })
+    let out = quire_mermaid::export_mmd(&ExportRequest::new(
+        doc.clone(),
+        Vec::new(),
+        "text/vnd.mermaid",
+    ))
     .unwrap();
     assert_eq!(out.media_type, "text/vnd.mermaid");
     (

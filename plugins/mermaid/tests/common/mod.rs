@@ -141,14 +141,11 @@ pub fn node_text(n: &Node) -> String {
 
 /// The document as mermaid text, as the converter's export writes it.
 pub fn export_mmd(doc: &Document) -> String {
-    let out = quire_mermaid::export_mmd(&ExportRequest {
-        document: doc.clone(),
-        assets: Vec::new(),
-        media_type: "text/vnd.mermaid".into(),
-        page: None,
-        dpi: None,
-        options: Vec::new(),
-    })
+    let out = quire_mermaid::export_mmd(&ExportRequest::new(
+        doc.clone(),
+        Vec::new(),
+        "text/vnd.mermaid",
+    ))
     .unwrap();
     String::from_utf8(out.bytes).unwrap()
 }
