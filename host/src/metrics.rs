@@ -159,6 +159,9 @@ impl Serial {
     }
 }
 
+/// Reads one figure (seconds or entries) of a section's counters.
+type SerialFigure = fn(&(AtomicU64, AtomicU64)) -> f64;
+
 /// Counts the time until it is dropped as its section's (see [`Serial`]).
 pub struct SerialSection {
     section: Serial,
@@ -326,7 +329,7 @@ impl Metrics {
                 &format!("route=\"{}\"", escape(route)),
             );
         }
-        let serial_families: [(&str, &str, fn(&(AtomicU64, AtomicU64)) -> f64); 2] = [
+        let serial_families: [(&str, &str, SerialFigure); 2] = [
             (
                 "quire_serial_seconds_total",
                 "Time spent in work that runs one at a time on this host, by section.",
