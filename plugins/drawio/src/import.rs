@@ -282,6 +282,7 @@ impl Builder<'_, '_> {
             id,
             frame: t.frame[i],
             style: &style,
+            style_text: &c.style,
             label: &c.label,
             link: link.as_deref(),
             ids: self.ctx.ids,
@@ -337,6 +338,7 @@ impl Builder<'_, '_> {
         let mut children = Vec::new();
         self.children_of(i, depth + 1, &mut children);
         Group {
+            classes: Vec::new(),
             id: self.tree.model_id[i].clone().unwrap_or_default(),
             frame: self.tree.frame[i],
             label,

@@ -31,7 +31,7 @@ use quire_sdk::{
 };
 
 pub use export::{export_drawio, EXPORT_MEDIA_TYPE};
-pub use vertex::LABEL_SUFFIX;
+pub use vertex::{LABEL_SUFFIX, STYLE_CLASS};
 
 /// The media type draw.io files are registered under.
 pub const MEDIA_TYPE: &str = "application/vnd.jgraph.mxfile";

@@ -7,11 +7,12 @@ use std::collections::HashMap;
 use base64::Engine;
 use quire_sdk::layout::{min_content_width, natural_width, text_height};
 use quire_sdk::{
-    geometry, Align, Asset, Color, Geometry, Image, Node, PathShape, Point, Rect, Segment, Shape,
-    Stroke, Text, TextBox,
+    geometry, Align, Asset, Color, Geometry, Group, Image, Node, PathShape, Point, Rect, Segment,
+    Shape, Stroke, Text, TextBox,
 };
 
 use crate::import::Ids;
+use crate::stencil::{self, Painted, Paint, Placement};
 use crate::mxfile::BASE64;
 use crate::notes::Notes;
 use crate::shapes::{self, Kind, LabelPlace, VERTEX_FONT_SIZE};
@@ -19,6 +20,8 @@ use crate::style::Style;
 
 /// Appended to a shape's id for the text box holding its label.
 pub const LABEL_SUFFIX: &str = "-label";
+/// Starts the class that keeps a stencil cell's draw.io style on the group drawing it.
+pub const STYLE_CLASS: &str = "drawio-style:";
 /// Gap between a shape and a label placed beside it.
 const LABEL_GAP: f64 = 2.0;
 
@@ -98,6 +101,8 @@ pub struct Vertex<'a> {
     pub id: String,
     pub frame: Rect,
     pub style: &'a Style,
+    /// The style as the file spells it, kept on shapes drawn from a stencil.
+    pub style_text: &'a str,
     pub label: &'a str,
     pub link: Option<&'a str>,
     pub ids: &'a mut Ids,
@@ -120,50 +125,25 @@ impl Vertex<'_> {
             },
             Kind::Line => self.line(),
             Kind::Waypoint => self.waypoint(),
-            Kind::Stencil(spec) => match crate::stencil::path(&spec, self.frame) {
-                Some(drawn) if drawn.segments.is_empty() => {
-                    // Draws nothing in draw.io either; the label still shows.
-                    let mut node = self.framed(Geometry::Rect, text.clone(), place);
-                    if let Shape::Node(n) = &mut node {
-                        n.fill = None;
-                        n.stroke = None;
-                    }
-                    node
-                }
-                Some(drawn) => {
-                    self.notes.stencils_as_paths += 1;
-                    let mut path = self.path(drawn.segments);
-                    if let Shape::Path(p) = &mut path {
-                        if self.style.get("fillColor").is_none() {
-                            if let Some(fill) = drawn.fill {
-                                p.fill = fill;
-                            }
-                        }
-                        if self.style.get("strokeColor").is_none() {
-                            if let Some(color) = drawn.stroke {
-                                p.stroke = color.map(|c| Stroke {
-                                    color: c,
-                                    ..p.stroke.unwrap_or(Stroke::solid(c, 1.0))
-                                });
-                            }
-                        }
-                    }
-                    path
-                }
+            Kind::Stencil(spec) => match crate::stencil::inline(&spec) {
+                Some(program) => self.stenciled(&program, text.clone(), place),
                 None => {
                     self.notes.stencils_as_boxes += 1;
                     self.framed(Geometry::Rect, text.clone(), place)
                 }
             },
             Kind::Outline(g) => self.framed(g, text.clone(), place),
-            Kind::Unknown(name) => {
-                *self
-                    .notes
-                    .unknown_shapes
-                    .entry(short_name(&name))
-                    .or_default() += 1;
-                self.framed(Geometry::Rect, text.clone(), place)
-            }
+            Kind::Unknown(name) => match self.library_shape(&name) {
+                Some(shape) => shape,
+                None => {
+                    *self
+                        .notes
+                        .unknown_shapes
+                        .entry(short_name(&name))
+                        .or_default() += 1;
+                    self.framed(Geometry::Rect, text.clone(), place)
+                }
+            },
         };
         // A label the main shape does not hold (outside it, or on a picture or a path)
         // becomes a text box of its own.
@@ -179,16 +159,125 @@ impl Vertex<'_> {
         out
     }
 
+    /// A cell a stencil program draws, or its box when the program draws more than one
+    /// may. A program that draws nothing leaves the label alone, as in draw.io.
+    fn stenciled(&mut self, program: &crate::xml::Element, text: Option<Text>, place: LabelPlace) -> Shape {
+        match stencil::draw(program, self.placement(), &paint_of_style(self.style)) {
+            Some(parts) if parts.is_empty() => {
+                let mut node = self.framed(Geometry::Rect, text, place);
+                if let Shape::Node(n) = &mut node {
+                    n.fill = None;
+                    n.stroke = None;
+                }
+                node
+            }
+            Some(parts) => {
+                self.notes.stencils_as_paths += 1;
+                self.stencil_group(parts)
+            }
+            None => {
+                self.notes.stencils_as_boxes += 1;
+                self.framed(Geometry::Rect, text, place)
+            }
+        }
+    }
+
+    /// A shape of the libraries draw.io ships, or of the AWS icon tiles draw.io draws in
+    /// code around one of them; `None` when the name is in neither.
+    fn library_shape(&mut self, name: &str) -> Option<Shape> {
+        let style = self.style;
+        let (fill, stroke) = (shapes::fill(style), shapes::stroke(style));
+        let icon_color = stroke.map(|s| s.color);
+        let (w, h) = (self.frame.w, self.frame.h);
+        let at = |x: f64, y: f64, w: f64, h: f64| Rect::new(self.frame.x + x, self.frame.y + y, w, h);
+        let solid = |r: Rect, color: Option<Color>| Painted {
+            segments: geometry::rect(r),
+            fill: color,
+            stroke: None,
+        };
+        // draw.io's mxShapeAws4ResourceIcon and mxShapeAws4ProductIcon: a tile, and the
+        // named icon on it in the stroke colour.
+        let (mut parts, icon, icon_box) = match name {
+            "mxgraph.aws4.resourceIcon" => (
+                vec![solid(self.frame, fill)],
+                style.get("resIcon"),
+                at(0.1 * w, 0.1 * h, 0.8 * w, 0.8 * h),
+            ),
+            "mxgraph.aws4.productIcon" => (
+                vec![
+                    solid(self.frame, icon_color),
+                    solid(at(1.0, 1.0, w - 2.0, w - 2.0), fill),
+                ],
+                style.get("prIcon"),
+                at(1.0 + 0.15 * w, 1.0 + 0.15 * w, 0.7 * w - 2.0, 0.7 * w - 2.0),
+            ),
+            _ => {
+                let program = stencil::named(name)?;
+                let text = shapes::label_text(self.label, style, VERTEX_FONT_SIZE, self.link);
+                return Some(self.stenciled(&program, text, shapes::label_place(style)));
+            }
+        };
+        if let Some(program) = icon.and_then(stencil::named) {
+            let paint = Paint {
+                fill: icon_color,
+                stroke: None,
+                ..paint_of_style(style)
+            };
+            let placement = Placement {
+                frame: icon_box,
+                ..self.placement()
+            };
+            parts.extend(stencil::draw(&program, placement, &paint).unwrap_or_default());
+        }
+        self.notes.stencils_as_paths += 1;
+        Some(self.stencil_group(parts))
+    }
+
+    fn placement(&self) -> Placement {
+        let style = self.style;
+        let direction = style.get("direction");
+        Placement {
+            frame: self.frame,
+            degrees: direction_degrees(direction) + style.num("rotation").unwrap_or(0.0),
+            across: matches!(direction, Some("north" | "south")),
+            flip_h: style.flag("flipH"),
+            flip_v: style.flag("flipV"),
+        }
+    }
+
+    /// The painted parts as one group that keeps the cell's style, so a `.drawio` export
+    /// writes the shape back by its name (see [`STYLE_CLASS`]).
+    fn stencil_group(&mut self, parts: Vec<Painted>) -> Shape {
+        let children = parts
+            .into_iter()
+            .enumerate()
+            .map(|(n, part)| {
+                Shape::Path(PathShape {
+                    id: self.ids.alloc(self.page, &format!("{}.{}", self.id, n + 1)),
+                    segments: part.segments,
+                    fill: part.fill,
+                    stroke: part.stroke,
+                    even_odd: false,
+                })
+            })
+            .collect();
+        Shape::Group(Group {
+            id: self.id.clone(),
+            frame: self.frame,
+            label: None,
+            fill: None,
+            stroke: None,
+            direction: None,
+            children,
+            classes: vec![format!("{STYLE_CLASS}{}", self.style_text)],
+        })
+    }
+
     /// A node, or a path when it is turned in a way the node's outline cannot show.
     fn framed(&mut self, g: Geometry, text: Option<Text>, place: LabelPlace) -> Shape {
         let style = self.style;
         let rotation = style.num("rotation").unwrap_or(0.0).rem_euclid(360.0);
-        let direction = match style.get("direction") {
-            Some("south") => 90.0,
-            Some("west") => 180.0,
-            Some("north") => 270.0,
-            _ => 0.0,
-        };
+        let direction = direction_degrees(style.get("direction"));
         let symmetric = matches!(
             g,
             Geometry::Rect
@@ -415,7 +504,7 @@ fn oriented_outline(g: Geometry, frame: Rect, direction: f64) -> Vec<Segment> {
 }
 
 /// Rotates every point of a path clockwise (y points down) about `c`.
-fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
+pub fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
     if degrees == 0.0 {
         return segments;
     }
@@ -497,5 +586,19 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+}
+
+fn paint_of_style(style: &Style) -> Paint {
+    Paint::of(shapes::fill(style), shapes::stroke(style))
+}
+
+/// Clockwise degrees of a draw.io `direction` (east, the default, is upright).
+fn direction_degrees(direction: Option<&str>) -> f64 {
+    match direction {
+        Some("south") => 90.0,
+        Some("west") => 180.0,
+        Some("north") => 270.0,
+        _ => 0.0,
     }
 }

@@ -126,6 +126,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             ..text
         });
         groups.push(Group {
+            classes: Vec::new(),
             id: sg.id.clone(),
             frame: Rect::default(),
             label: text,

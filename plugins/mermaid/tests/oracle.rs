@@ -458,6 +458,7 @@ fn foreign_model() -> Document {
         even_odd: false,
     }));
     let inner = Group {
+        classes: Vec::new(),
         id: "inner group".into(),
         frame: Rect::new(300.0, 200.0, 100.0, 80.0),
         label: Some(Text::plain("Inner", 12.0)),
@@ -475,6 +476,7 @@ fn foreign_model() -> Document {
         })],
     };
     shapes.push(Shape::Group(Group {
+        classes: Vec::new(),
         id: "outer".into(),
         frame: Rect::new(290.0, 180.0, 300.0, 200.0),
         label: None,
@@ -488,6 +490,7 @@ fn foreign_model() -> Document {
         children: vec![
             Shape::Group(inner),
             Shape::Group(Group {
+                classes: Vec::new(),
                 id: "empty".into(),
                 frame: Rect::new(450.0, 200.0, 50.0, 50.0),
                 label: Some(Text::plain("Nothing here", 12.0)),

@@ -146,6 +146,7 @@ fn diagram() -> Document {
     let mut label = Text::plain("lima group", 10.0);
     label.align = Align::Left;
     page.shapes.push(Shape::Group(Group {
+        classes: Vec::new(),
         id: "g".into(),
         frame: Rect::new(20.0, 360.0, 330.0, 180.0),
         label: Some(label),

@@ -197,6 +197,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
     }));
     // Groups nested deeper than any validator allows.
     let mut group = Shape::Group(Group {
+        classes: Vec::new(),
         id: "g0".into(),
         frame: bad_rect(),
         label: Some(weird_text()),
@@ -207,6 +208,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
     });
     for depth in 1..100 {
         group = Shape::Group(Group {
+            classes: Vec::new(),
             id: format!("g{depth}"),
             frame: Rect::new(1.0, 1.0, 1.0, 1.0),
             label: None,

@@ -671,6 +671,10 @@ pub struct Group {
     pub direction: Option<String>,
     #[serde(default)]
     pub children: Vec<Shape>,
+    /// Free-form style classes carried through round trips (a draw.io stencil cell's
+    /// style, whose children are its drawing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<String>,
 }
 
 /// The ten field types; each is a type a PDF form dictionary can hold.

@@ -218,6 +218,7 @@ fn sample_diagram() -> Document {
     });
     page.shapes.push(Shape::Connector(c));
     page.shapes.push(Shape::Group(Group {
+        classes: Vec::new(),
         id: "g".into(),
         frame: Rect::new(20.0, 150.0, 300.0, 130.0),
         label: Some(Text::plain("Lane one", 10.0)),

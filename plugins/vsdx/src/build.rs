@@ -219,6 +219,7 @@ impl Ctx<'_, '_> {
             }
             if depth < MAX_NEST {
                 out.push(Shape::Group(Group {
+                    classes: Vec::new(),
                     id,
                     frame,
                     label: None,

@@ -218,6 +218,12 @@ impl Writer<'_> {
                 let (style, frame) = svg::path_picture(p);
                 self.vertex(style, None, frame, origin, Vec::new())
             }
+            // A stencil cell of a draw.io file: written back by its own style, which
+            // draw.io draws from its library; the paths are only Quire's drawing of it.
+            Shape::Group(g) if stencil_style(g).is_some() => {
+                let style = stencil_style(g).unwrap_or_default().to_string();
+                self.vertex(style, g.label.as_ref(), g.frame, origin, Vec::new())
+            }
             Shape::Group(g) => {
                 let cell = self.vertex(
                     style::group(g),
@@ -386,6 +392,13 @@ impl Writer<'_> {
         }
         out.push('\n');
     }
+}
+
+/// The draw.io style a group drawn from a stencil keeps (see [`crate::vertex::STYLE_CLASS`]).
+fn stencil_style(g: &quire_sdk::Group) -> Option<&str> {
+    g.classes
+        .iter()
+        .find_map(|c| c.strip_prefix(crate::vertex::STYLE_CLASS))
 }
 
 fn number_attr(v: f64) -> String {

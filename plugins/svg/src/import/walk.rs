@@ -142,6 +142,7 @@ pub fn walk_group(
 fn group_of(ctx: &mut Ctx, svg_id: &str, children: Vec<Shape>) -> Result<Shape, ConvertError> {
     ctx.count()?;
     Ok(Shape::Group(Group {
+        classes: Vec::new(),
         id: ctx.id(svg_id),
         frame: union(&children).unwrap_or_default(),
         label: None,
