@@ -14,6 +14,7 @@ command -v pandoc >/dev/null || need_apt+=(pandoc)
 command -v soffice >/dev/null || need_apt+=(libreoffice-draw-nogui)
 command -v rsvg-convert >/dev/null || need_apt+=(librsvg2-bin)
 command -v pdftoppm >/dev/null || need_apt+=(poppler-utils)
+command -v qpdf >/dev/null || need_apt+=(qpdf)
 command -v tesseract >/dev/null || need_apt+=(tesseract-ocr tesseract-ocr-eng)
 command -v npm >/dev/null || need_apt+=(npm)
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -5,12 +5,16 @@ gets no network; pandoc is told not to fetch).
 """
 
 import json
+import lzma
 import os
 import shutil
+import struct
 import subprocess
+import zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
 CHROMIUM = os.environ.get("QUIRE_CHROMIUM", "/usr/bin/chromium")
 # What Chromium needs to start headless here and make no connection of its own.
 CHROMIUM_FLAGS = [
@@ -118,10 +122,59 @@ def pdf(src: Path, work: Path) -> Path:
     return out
 
 
+def _drawio_viewer(cache: Path) -> tuple[Path, Path]:
+    """The viewer script and the stencil libraries it asks for, unpacked once into `cache`:
+    the viewer from its vendored copy (scripts/fidelity/drawio-viewer), the libraries from
+    the very file the converter embeds, so both sides draw the same stencil definitions."""
+    viewer = cache / "viewer-static.min.js"
+    stencils = cache / "stencils"
+    packed = ROOT / "plugins/drawio/stencils/stencils.bin"
+    stamp = cache / "stencils.stamp"
+    if not viewer.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        viewer.write_bytes(lzma.decompress((HERE / "drawio-viewer/viewer-static.min.js.xz").read_bytes()))
+    if not stamp.exists() or stamp.read_text() != str(packed.stat().st_mtime_ns):
+        shutil.rmtree(stencils, ignore_errors=True)
+        for package, shapes in unpack_stencils(packed.read_bytes()).items():
+            # `mxgraph.cisco.routers` is asked for as stencils/cisco/routers.xml.
+            out = stencils.joinpath(*package.split(".")[1:]).with_suffix(".xml")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(b'<shapes name="' + package.encode() + b'">' + b"".join(shapes) + b"</shapes>")
+        stamp.write_text(str(packed.stat().st_mtime_ns))
+    return viewer, stencils
+
+
+def unpack_stencils(packed: bytes) -> dict:
+    """Library name -> its shapes' XML, from the layout scripts/drawio-stencils.py writes."""
+    if packed[:4] != b"QST2":
+        raise Failed("the packed stencils are not in the layout this harness reads")
+    shapes, chunks = struct.unpack_from("<II", packed, 4)
+    at = 12 + 16 * shapes
+    inflated = []
+    for i in range(chunks):
+        offset, length, _ = struct.unpack_from("<III", packed, at + 12 * i)
+        inflated.append(zlib.decompress(packed[offset:offset + length], -15))
+    libraries = {}
+    for i in range(shapes):
+        name_at, name_len, chunk, start, length = struct.unpack_from("<IHHII", packed, 12 + 16 * i)
+        name = packed[name_at:name_at + name_len].decode()
+        libraries.setdefault(name.rsplit(".", 1)[0], []).append(inflated[chunk][start:start + length])
+    return libraries
+
+
 def drawio(src: Path, work: Path) -> Path:
-    # The draw.io viewer (viewer-static.min.js) ships from jgraph/drawio on GitHub only, which
-    # no registry this machine reaches carries; Quire's pages are still drawn and shown.
-    raise Missing("the draw.io viewer is not installable from a registry here")
+    _need(CHROMIUM)
+    if not (HERE / "node/node_modules/puppeteer-core").exists():
+        raise Missing("puppeteer-core (with mermaid-cli) is not installed")
+    viewer, stencils = _drawio_viewer(ROOT / "target/fidelity/drawio-viewer")
+    done = _run(["node", str(HERE / "drawio-viewer/draw.mjs"), str(viewer), str(stencils),
+                 str(src), str(work / "viewer")], timeout=180, cwd=ROOT)
+    pages = [str(work / f"viewer-{i + 1}.pdf") for i in range(int(done.stdout.decode().strip() or 0))]
+    if not pages:
+        raise Failed("the draw.io viewer drew no page")
+    out = work / "reference.pdf"
+    _run([_need("qpdf"), "--empty", "--pages", *pages, "--", str(out)])
+    return out
 
 
 BY_FORMAT = {
