@@ -1,8 +1,10 @@
 //! Putting a drawing on its page. draw.io units are taken as points (1 unit = 1 pt, as
-//! draw.io's own PDF export does), so a drawing keeps its numbers. The page is the
-//! diagram's page size when the drawing fits on it; otherwise it grows to hold the drawing
-//! plus a margin (draw.io shows extra pages there); a page-less diagram (`page="0"`) is the
-//! drawing's extent plus the margin. A page larger than the model allows is scaled down.
+//! draw.io's own PDF export does), so a drawing keeps its numbers. The page is what the
+//! drawing covers plus a margin, as draw.io's viewer and its cropped export show a diagram:
+//! the diagram's paper size (`pageWidth`, A4 by default) is only the editor's background
+//! grid, and a drawing in one corner of it would otherwise come out small on a large white
+//! page. An empty diagram keeps its paper size. A page larger than the model allows is
+//! scaled down.
 
 use quire_sdk::validate::MAX_PAGE_SIDE;
 use quire_sdk::{Page, Point, Rect, Segment, Shape};
@@ -78,38 +80,17 @@ pub fn place(
     pageless: bool,
 ) -> (Page, Option<String>) {
     let content = bounds(&shapes);
-    let (left, top, right, bottom) = match (content, page_size.filter(|_| !pageless)) {
-        (None, size) => {
-            let (w, h) = size.unwrap_or(DEFAULT_PAGE);
+    let (left, top, right, bottom) = match content {
+        None => {
+            let (w, h) = page_size.filter(|_| !pageless).unwrap_or(DEFAULT_PAGE);
             (0.0, 0.0, w, h)
         }
-        (Some(b), None) => (
+        Some(b) => (
             b.x - MARGIN,
             b.y - MARGIN,
             b.right() + MARGIN,
             b.bottom() + MARGIN,
         ),
-        (Some(b), Some((w, h))) => {
-            let page = Rect::new(0.0, 0.0, w, h);
-            if page.contains(&b) {
-                (0.0, 0.0, w, h)
-            } else {
-                // Only a side the drawing crosses moves, and it gets the margin.
-                let grow = |crosses: bool, edge: f64, page: f64| {
-                    if crosses {
-                        edge
-                    } else {
-                        page
-                    }
-                };
-                (
-                    grow(b.x < 0.0, b.x - MARGIN, 0.0),
-                    grow(b.y < 0.0, b.y - MARGIN, 0.0),
-                    grow(b.right() > w, b.right() + MARGIN, w),
-                    grow(b.bottom() > h, b.bottom() + MARGIN, h),
-                )
-            }
-        }
     };
     let (w, h) = ((right - left).max(1.0), (bottom - top).max(1.0));
     let scale = (MAX_PAGE_SIDE / w).min(MAX_PAGE_SIDE / h).min(1.0);
@@ -255,22 +236,26 @@ mod tests {
         })
     }
 
+    /// The page is the drawing plus a margin wherever it lies on the paper, as draw.io's
+    /// viewer shows it (the finding: a small drawing on a large white page).
     #[test]
-    fn keeps_the_page_when_the_drawing_fits() {
-        let (page, note) = place(vec![node(10.0, 10.0)], Some((100.0, 50.0)), false);
-        assert_eq!((page.width, page.height), (100.0, 50.0));
-        assert_eq!(page.shapes[0].frame().unwrap().x, 10.0);
-        assert!(note.is_none());
-    }
-
-    #[test]
-    fn grows_or_fits_the_page_to_the_drawing() {
-        let (page, _) = place(vec![node(-30.0, 10.0)], Some((100.0, 50.0)), false);
-        assert_eq!((page.width, page.height), (150.0, 50.0));
-        assert_eq!(page.shapes[0].frame().unwrap().x, 20.0);
-        let (page, _) = place(vec![node(500.0, 500.0)], Some((100.0, 50.0)), true);
+    fn the_page_is_the_drawing_and_its_margin() {
+        let (page, note) = place(vec![node(300.0, 400.0)], Some((827.0, 1169.0)), false);
         assert_eq!((page.width, page.height), (50.0, 50.0));
         assert_eq!(page.shapes[0].frame().unwrap().x, MARGIN);
+        assert!(note.is_none());
+        let (page, _) = place(
+            vec![node(-30.0, 10.0), node(90.0, 30.0)],
+            Some((100.0, 50.0)),
+            false,
+        );
+        assert_eq!((page.width, page.height), (170.0, 70.0));
+        assert_eq!(page.shapes[0].frame().unwrap().x, MARGIN);
+        // Nothing drawn: the diagram's paper.
+        let (page, _) = place(Vec::new(), Some((100.0, 50.0)), false);
+        assert_eq!((page.width, page.height), (100.0, 50.0));
+        let (page, _) = place(Vec::new(), Some((100.0, 50.0)), true);
+        assert_eq!((page.width, page.height), DEFAULT_PAGE);
     }
 
     #[test]

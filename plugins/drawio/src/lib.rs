@@ -10,6 +10,7 @@
 //! Labels that the model cannot put inside their shape (below an icon, on a picture) become
 //! a text box whose id is the shape's id plus [`LABEL_SUFFIX`].
 
+mod coded;
 mod export;
 pub mod fit;
 mod import;

@@ -43,8 +43,9 @@ impl Notes {
         let counted = [
             (
                 self.stencils_as_paths,
-                "custom stencil shapes were converted to paths (their labels became text \
-                 boxes)",
+                "stencil shapes (draw.io's shape libraries and custom stencils) were drawn \
+                 as groups of paths, with labels beside them as text boxes of their own; a \
+                 .drawio export writes each shape back by its own style",
             ),
             (
                 self.stencils_as_boxes,

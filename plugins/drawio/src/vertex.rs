@@ -12,16 +12,18 @@ use quire_sdk::{
 };
 
 use crate::import::Ids;
-use crate::stencil::{self, Painted, Paint, Placement};
 use crate::mxfile::BASE64;
 use crate::notes::Notes;
 use crate::shapes::{self, Kind, LabelPlace, VERTEX_FONT_SIZE};
+use crate::stencil::{self, Paint, Painted, Placement};
 use crate::style::Style;
 
 /// Appended to a shape's id for the text box holding its label.
 pub const LABEL_SUFFIX: &str = "-label";
 /// Starts the class that keeps a stencil cell's draw.io style on the group drawing it.
 pub const STYLE_CLASS: &str = "drawio-style:";
+/// The outline standing in for a picture that is not in the file.
+const MISSING_PICTURE: Color = Color::rgb(0xb0, 0xb0, 0xb0);
 /// Gap between a shape and a label placed beside it.
 const LABEL_GAP: f64 = 2.0;
 
@@ -121,7 +123,17 @@ impl Vertex<'_> {
             Kind::Text => self.text_box(text.clone().unwrap_or_else(Text::default_layout)),
             Kind::Image => match self.picture() {
                 Some(img) => img,
-                None => self.framed(Geometry::Rect, text.clone(), place),
+                None => {
+                    // An outline where the picture would be: an opaque box would hide
+                    // what lies under it (draw.io shows a picture it cannot load as
+                    // nothing but a broken-image mark).
+                    let mut node = self.framed(Geometry::Rect, text.clone(), place);
+                    if let Shape::Node(n) = &mut node {
+                        n.fill = None;
+                        n.stroke = Some(Stroke::solid(MISSING_PICTURE, 0.75));
+                    }
+                    node
+                }
             },
             Kind::Line => self.line(),
             Kind::Waypoint => self.waypoint(),
@@ -161,7 +173,12 @@ impl Vertex<'_> {
 
     /// A cell a stencil program draws, or its box when the program draws more than one
     /// may. A program that draws nothing leaves the label alone, as in draw.io.
-    fn stenciled(&mut self, program: &crate::xml::Element, text: Option<Text>, place: LabelPlace) -> Shape {
+    fn stenciled(
+        &mut self,
+        program: &crate::xml::Element,
+        text: Option<Text>,
+        place: LabelPlace,
+    ) -> Shape {
         match stencil::draw(program, self.placement(), &paint_of_style(self.style)) {
             Some(parts) if parts.is_empty() => {
                 let mut node = self.framed(Geometry::Rect, text, place);
@@ -182,55 +199,19 @@ impl Vertex<'_> {
         }
     }
 
-    /// A shape of the libraries draw.io ships, or of the AWS icon tiles draw.io draws in
-    /// code around one of them; `None` when the name is in neither.
+    /// A shape draw.io draws in code, or one of the stencil libraries it ships; `None`
+    /// when the name is neither.
     fn library_shape(&mut self, name: &str) -> Option<Shape> {
         let style = self.style;
-        let (fill, stroke) = (shapes::fill(style), shapes::stroke(style));
-        let icon_color = stroke.map(|s| s.color);
-        let (w, h) = (self.frame.w, self.frame.h);
-        let at = |x: f64, y: f64, w: f64, h: f64| Rect::new(self.frame.x + x, self.frame.y + y, w, h);
-        let solid = |r: Rect, color: Option<Color>| Painted {
-            segments: geometry::rect(r),
-            fill: color,
-            stroke: None,
-        };
-        // draw.io's mxShapeAws4ResourceIcon and mxShapeAws4ProductIcon: a tile, and the
-        // named icon on it in the stroke colour.
-        let (mut parts, icon, icon_box) = match name {
-            "mxgraph.aws4.resourceIcon" => (
-                vec![solid(self.frame, fill)],
-                style.get("resIcon"),
-                at(0.1 * w, 0.1 * h, 0.8 * w, 0.8 * h),
-            ),
-            "mxgraph.aws4.productIcon" => (
-                vec![
-                    solid(self.frame, icon_color),
-                    solid(at(1.0, 1.0, w - 2.0, w - 2.0), fill),
-                ],
-                style.get("prIcon"),
-                at(1.0 + 0.15 * w, 1.0 + 0.15 * w, 0.7 * w - 2.0, 0.7 * w - 2.0),
-            ),
-            _ => {
-                let program = stencil::named(name)?;
-                let text = shapes::label_text(self.label, style, VERTEX_FONT_SIZE, self.link);
-                return Some(self.stenciled(&program, text, shapes::label_place(style)));
-            }
-        };
-        if let Some(program) = icon.and_then(stencil::named) {
-            let paint = Paint {
-                fill: icon_color,
-                stroke: None,
-                ..paint_of_style(style)
-            };
-            let placement = Placement {
-                frame: icon_box,
-                ..self.placement()
-            };
-            parts.extend(stencil::draw(&program, placement, &paint).unwrap_or_default());
+        if let Some(parts) =
+            crate::coded::draw(name, style, self.placement(), &paint_of_style(style))
+        {
+            self.notes.stencils_as_paths += 1;
+            return Some(self.stencil_group(parts));
         }
-        self.notes.stencils_as_paths += 1;
-        Some(self.stencil_group(parts))
+        let program = stencil::named(name)?;
+        let text = shapes::label_text(self.label, style, VERTEX_FONT_SIZE, self.link);
+        Some(self.stenciled(&program, text, shapes::label_place(style)))
     }
 
     fn placement(&self) -> Placement {
@@ -538,6 +519,20 @@ pub fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
         .collect()
 }
 
+fn paint_of_style(style: &Style) -> Paint {
+    Paint::of(shapes::fill(style), shapes::stroke(style))
+}
+
+/// Clockwise degrees of a draw.io `direction` (east, the default, is upright).
+fn direction_degrees(direction: Option<&str>) -> f64 {
+    match direction {
+        Some("south") => 90.0,
+        Some("west") => 180.0,
+        Some("north") => 270.0,
+        _ => 0.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -586,19 +581,5 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-    }
-}
-
-fn paint_of_style(style: &Style) -> Paint {
-    Paint::of(shapes::fill(style), shapes::stroke(style))
-}
-
-/// Clockwise degrees of a draw.io `direction` (east, the default, is upright).
-fn direction_degrees(direction: Option<&str>) -> f64 {
-    match direction {
-        Some("south") => 90.0,
-        Some("west") => 180.0,
-        Some("north") => 270.0,
-        _ => 0.0,
     }
 }

@@ -394,6 +394,15 @@ fn every_kind_of_shape_comes_back() {
     );
     let back = reimport(&xml);
     let get = |id: &str| back.document.shapes().find(|s| s.id() == id).cloned();
+    // The page comes back as the drawing plus a margin: every shape moved by one offset.
+    let (was, now) = (doc_frame(&doc, "n0"), get("n0").unwrap().frame().unwrap());
+    let moved = |r: quire_sdk::Rect| {
+        quire_sdk::Rect::new(r.x + now.x - was.x, r.y + now.y - was.y, r.w, r.h)
+    };
+    let moved_point = |x: f64, y: f64| Point {
+        x: x + now.x - was.x,
+        y: y + now.y - was.y,
+    };
 
     for (i, g) in geometries.iter().enumerate() {
         let Some(Shape::Node(n)) = get(&format!("n{i}")) else {
@@ -434,23 +443,31 @@ fn every_kind_of_shape_comes_back() {
     };
     let svg = back.assets.iter().find(|a| a.name == pen.asset).unwrap();
     assert_eq!(svg.media_type, "image/svg+xml");
-    assert!(pen.frame.x < 400.0 && pen.frame.right() > 460.0);
+    let drawn = moved(quire_sdk::Rect::new(400.0, 100.0, 60.0, 40.0));
+    assert!(
+        pen.frame.x < drawn.x && pen.frame.right() > drawn.right(),
+        "{:?}",
+        pen.frame
+    );
 
     let Some(Shape::Group(outer)) = get("outer") else {
         panic!("group")
     };
-    assert_eq!(outer.frame, doc_frame(&doc, "outer"));
+    assert_eq!(outer.frame, moved(doc_frame(&doc, "outer")));
     assert_eq!(outer.label.unwrap().plain_text(), "Outer");
     assert_eq!(outer.fill.map(|c| c.a), Some(128));
     let Shape::Group(inner) = &outer.children[0] else {
         panic!("nested group")
     };
-    assert_eq!(inner.frame, doc_frame(&doc, "inner"));
-    assert_eq!(inner.children[0].frame(), Some(doc_frame(&doc, "deep")));
+    assert_eq!(inner.frame, moved(doc_frame(&doc, "inner")));
+    assert_eq!(
+        inner.children[0].frame(),
+        Some(moved(doc_frame(&doc, "deep")))
+    );
     let Some(Shape::Connector(inside)) = get("inside") else {
         panic!()
     };
-    assert_eq!(inside.waypoints, vec![Point { x: 250.0, y: 380.0 }]);
+    assert_eq!(inside.waypoints, vec![moved_point(250.0, 380.0)]);
     assert_eq!(inside.from.shape.as_deref(), Some("deep"));
 
     let Some(Shape::Connector(c1)) = get("c1") else {
@@ -473,7 +490,7 @@ fn every_kind_of_shape_comes_back() {
         panic!()
     };
     assert_eq!(loose.to.shape, None, "attached across pages: left loose");
-    assert_eq!(loose.to.point, Some(Point { x: 600.0, y: 500.0 }));
+    assert_eq!(loose.to.point, Some(moved_point(600.0, 500.0)));
     assert_eq!(loose.line, LineKind::Invisible);
     assert_eq!(
         (loose.from.head, loose.to.head),

@@ -2,6 +2,7 @@
 //! loose ends, ids across pages, pictures, broken and hostile input.
 
 use base64::Engine;
+use quire_drawio::fit::MARGIN;
 use quire_drawio::{import_drawio, LABEL_SUFFIX, MAX_INPUT};
 use quire_sdk::{ArrowHead, ConvertError, Geometry, ImportRequest, Imported, Shape, ShapeWalk};
 
@@ -27,6 +28,12 @@ fn file(pages: &[String]) -> String {
         .map(|(i, p)| format!("<diagram id=\"d{i}\" name=\"P{i}\">{p}</diagram>"))
         .collect();
     format!("<mxfile>{body}</mxfile>")
+}
+
+/// Where a point of the file lands on the page: the page is the drawing plus a margin, so
+/// the drawing's top left corner (`left`, `top`) moves to the margin.
+fn on_page((x, y): (f64, f64), (left, top): (f64, f64)) -> (f64, f64) {
+    (x - left + MARGIN, y - top + MARGIN)
 }
 
 fn find<'a>(imported: &'a Imported, id: &str) -> &'a Shape {
@@ -60,14 +67,16 @@ fn container_children_are_placed_absolutely() {
     let Shape::Group(a) = &g.children[0] else {
         panic!("a vertex with children is a group")
     };
-    assert_eq!((a.frame.x, a.frame.y), (110.0, 90.0));
+    // The swimlane's corner is the drawing's.
+    let drawing = (100.0, 50.0);
+    assert_eq!((a.frame.x, a.frame.y), on_page((110.0, 90.0), drawing));
     let Shape::Node(p) = &a.children[0] else {
         panic!("port")
     };
     // Relative geometry: right edge, middle, moved by the offset.
     assert_eq!(
         (p.frame.x, p.frame.y),
-        (110.0 + 60.0 - 5.0, 90.0 + 15.0 - 5.0)
+        on_page((110.0 + 60.0 - 5.0, 90.0 + 15.0 - 5.0), drawing)
     );
 }
 
@@ -100,8 +109,13 @@ fn edges_attach_by_id_with_labels_waypoints_and_heads() {
     assert_eq!(e.to.shape.as_deref(), Some("b"));
     assert_eq!(e.from.head, ArrowHead::Diamond);
     assert_eq!(e.to.head, ArrowHead::Open);
-    // Waypoints are relative to the group the edge lives in.
-    assert_eq!((e.waypoints[0].x, e.waypoints[0].y), (250.0, 180.0));
+    // The loose edge's start and the group's top make the drawing's corner. Waypoints are
+    // relative to the group the edge lives in.
+    let drawing = (10.0, 20.0);
+    assert_eq!(
+        (e.waypoints[0].x, e.waypoints[0].y),
+        on_page((250.0, 180.0), drawing)
+    );
     assert_eq!(e.label.as_ref().unwrap().plain_text(), "yes\nand more");
     assert_eq!(e.stroke.unwrap().dash, quire_sdk::Dash::Dashed);
     // The label cell is part of the edge, not a shape.
@@ -111,7 +125,10 @@ fn edges_attach_by_id_with_labels_waypoints_and_heads() {
     };
     assert_eq!(l.from.shape, None);
     assert_eq!(l.to.shape, None, "a missing target leaves the end loose");
-    assert_eq!(l.to.point.map(|p| (p.x, p.y)), Some((30.0, 40.0)));
+    assert_eq!(
+        l.to.point.map(|p| (p.x, p.y)),
+        Some(on_page((30.0, 40.0), drawing))
+    );
     assert_eq!(l.to.head, ArrowHead::Arrow, "classic is the default end");
     let Shape::Node(b) = find(&imported, "b") else {
         panic!("node")

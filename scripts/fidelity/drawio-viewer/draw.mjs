@@ -74,9 +74,18 @@ try {
       });
       // Stencil libraries load synchronously; give pictures and fonts a moment.
       await new Promise((r) => setTimeout(r, 300));
+      // The page is what the diagram draws plus the viewer's border, wherever it lies.
       const svg = div.querySelector("svg");
-      const r = svg.getBoundingClientRect();
-      return { w: Math.ceil(r.width), h: Math.ceil(r.height) };
+      const b = viewer.graph.getGraphBounds();
+      const pad = 10;
+      const [x, y, w, h] = [b.x - pad, b.y - pad, b.width + 2 * pad, b.height + 2 * pad];
+      svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+      svg.setAttribute("width", w);
+      svg.setAttribute("height", h);
+      svg.style.minWidth = svg.style.minHeight = svg.style.maxWidth = "";
+      svg.style.width = `${w}px`;
+      svg.style.height = `${h}px`;
+      return { w: Math.ceil(w), h: Math.ceil(h) };
     }, xml, i);
     await page.pdf({
       path: `${outPrefix}-${i + 1}.pdf`,

@@ -115,7 +115,10 @@ mod tests {
             "mxgraph.gcp2.cloud_storage",
         ] {
             let xml = shape_xml(name).unwrap_or_else(|| panic!("{name} is missing"));
-            assert!(xml.starts_with("<shape ") && xml.ends_with("</shape>"), "{name}: {xml}");
+            assert!(
+                xml.starts_with("<shape ") && xml.ends_with("</shape>"),
+                "{name}: {xml}"
+            );
         }
         // Mixed case in a style still finds the lower-case registry name.
         assert!(shape_xml("mxgraph.Cisco.Routers.Router").is_some());

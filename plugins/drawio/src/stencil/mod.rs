@@ -88,6 +88,16 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// The box a shape is drawn in before it is turned: the cell's, or across it when
+    /// the cell's direction is north or south (draw.io swaps the sides, then turns).
+    pub fn laid_out(&self) -> Rect {
+        if self.across {
+            crate::shapes::quarter_turn(self.frame)
+        } else {
+            self.frame
+        }
+    }
+
     #[cfg(test)]
     pub fn upright(frame: Rect) -> Placement {
         Placement {
@@ -103,11 +113,6 @@ impl Placement {
 /// Runs `shape` in `placement`, starting from `paint`. `None` when it draws more than
 /// one stencil may.
 pub fn draw(shape: &Element, placement: Placement, paint: &Paint) -> Option<Vec<Painted>> {
-    let frame = if placement.across {
-        crate::shapes::quarter_turn(placement.frame)
-    } else {
-        placement.frame
-    };
     let mut canvas = Canvas {
         cell: *paint,
         state: State {
@@ -126,12 +131,23 @@ pub fn draw(shape: &Element, placement: Placement, paint: &Paint) -> Option<Vec<
         segments: 0,
         depth: 0,
     };
-    canvas.shape(shape, frame)?;
-    let centre = placement.frame.center();
+    canvas.shape(shape, placement.laid_out())?;
     let mut out = canvas.out;
-    for part in &mut out {
+    turn(&mut out, placement);
+    Some(out)
+}
+
+/// Mirrors and turns parts drawn in [`Placement::laid_out`] as the cell is.
+pub fn turn(parts: &mut [Painted], placement: Placement) {
+    let centre = placement.frame.center();
+    for part in parts {
         if placement.flip_h || placement.flip_v {
-            mirror(&mut part.segments, centre, placement.flip_h, placement.flip_v);
+            mirror(
+                &mut part.segments,
+                centre,
+                placement.flip_h,
+                placement.flip_v,
+            );
         }
         part.segments = crate::vertex::rotate(
             std::mem::take(&mut part.segments),
@@ -139,7 +155,6 @@ pub fn draw(shape: &Element, placement: Placement, paint: &Paint) -> Option<Vec<
             placement.degrees,
         );
     }
-    Some(out)
 }
 
 fn mirror(segments: &mut [Segment], c: Point, h: bool, v: bool) {
@@ -326,7 +341,12 @@ impl Canvas {
             "include-shape" if self.depth < MAX_INCLUDES => {
                 if let Some(inner) = el.attr("name").and_then(named) {
                     let a = self.map.pt(num(el, "x"), num(el, "y"));
-                    let frame = Rect::new(a.x, a.y, num(el, "w") * self.map.sx, num(el, "h") * self.map.sy);
+                    let frame = Rect::new(
+                        a.x,
+                        a.y,
+                        num(el, "w") * self.map.sx,
+                        num(el, "h") * self.map.sy,
+                    );
                     let (width, current) = (self.state.width, std::mem::take(&mut self.current));
                     self.depth += 1;
                     let drawn = self.shape(&inner, frame);

@@ -88,12 +88,20 @@ fn line_widths_scale_with_the_stencil_unless_inherited_or_fixed() {
              <rect x=\"0\" y=\"0\" w=\"10\" h=\"10\"/><stroke/></foreground></shape>"
         )
     };
-    let width = |x: String| run(&x, Rect::new(0.0, 0.0, 40.0, 20.0))[0].stroke.unwrap().width;
+    let width = |x: String| {
+        run(&x, Rect::new(0.0, 0.0, 40.0, 20.0))[0]
+            .stroke
+            .unwrap()
+            .width
+    };
     // The default `strokewidth` is 1 stencil unit: 2 points at this scale (the smaller).
     assert_eq!(width(xml("", "")), 2.0);
     assert_eq!(width(xml("strokewidth=\"inherit\"", "")), 3.0);
     assert_eq!(width(xml("", "<strokewidth width=\"2\"/>")), 4.0);
-    assert_eq!(width(xml("", "<strokewidth width=\"2\" fixed=\"1\"/>")), 2.0);
+    assert_eq!(
+        width(xml("", "<strokewidth width=\"2\" fixed=\"1\"/>")),
+        2.0
+    );
 }
 
 #[test]
@@ -171,8 +179,13 @@ fn draws_library_stencils_and_the_shapes_they_include() {
     )
     .unwrap();
     assert!(parts.len() > 1, "{} parts", parts.len());
-    let bounds = geometry::bounds(&parts.iter().flat_map(|p| p.segments.clone()).collect::<Vec<_>>())
-        .unwrap();
+    let bounds = geometry::bounds(
+        &parts
+            .iter()
+            .flat_map(|p| p.segments.clone())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
     assert!(bounds.w > 40.0 && bounds.w <= 50.5, "{bounds:?}");
 
     let including = run(
@@ -188,7 +201,12 @@ fn draws_library_stencils_and_the_shapes_they_include() {
     }
     endless.push_str("</foreground></shape>");
     let shape = xml::parse(&endless).unwrap();
-    assert!(draw(&shape, Placement::upright(Rect::new(0.0, 0.0, 1.0, 1.0)), &cell()).is_none());
+    assert!(draw(
+        &shape,
+        Placement::upright(Rect::new(0.0, 0.0, 1.0, 1.0)),
+        &cell()
+    )
+    .is_none());
 }
 
 #[test]
