@@ -80,32 +80,30 @@ pub fn place(
     pageless: bool,
 ) -> (Page, Option<String>) {
     let content = bounds(&shapes);
-    let (left, top, right, bottom) = match content {
-        None => {
-            let (w, h) = page_size.filter(|_| !pageless).unwrap_or(DEFAULT_PAGE);
-            (0.0, 0.0, w, h)
-        }
-        Some(b) => (
-            b.x - MARGIN,
-            b.y - MARGIN,
-            b.right() + MARGIN,
-            b.bottom() + MARGIN,
-        ),
+    let Some(b) = content else {
+        let (w, h) = page_size.filter(|_| !pageless).unwrap_or(DEFAULT_PAGE);
+        let mut page = Page::new(w.min(MAX_PAGE_SIDE), h.min(MAX_PAGE_SIDE));
+        page.shapes = shapes;
+        return (page, None);
     };
-    let (w, h) = ((right - left).max(1.0), (bottom - top).max(1.0));
-    let scale = (MAX_PAGE_SIDE / w).min(MAX_PAGE_SIDE / h).min(1.0);
+    // The margin is the page's, at full size even when the drawing is scaled down: the
+    // page of a drawing read back from its own export comes out the same.
+    let room = MAX_PAGE_SIDE - 2.0 * MARGIN;
+    let scale = (room / b.w.max(1.0)).min(room / b.h.max(1.0)).min(1.0);
     let mut shapes = shapes;
-    if left != 0.0 || top != 0.0 || scale != 1.0 {
-        let t = Transform {
-            dx: -left,
-            dy: -top,
-            scale,
-        };
+    let t = Transform {
+        dx: MARGIN / scale - b.x,
+        dy: MARGIN / scale - b.y,
+        scale,
+    };
+    if t.dx != 0.0 || t.dy != 0.0 || scale != 1.0 {
         for s in &mut shapes {
             t.shape(s);
         }
     }
-    let mut page = Page::new(w * scale, h * scale);
+    let (w, h) = (b.w.max(1.0), b.h.max(1.0));
+    let side = |extent: f64| (extent * scale + 2.0 * MARGIN).min(MAX_PAGE_SIDE);
+    let mut page = Page::new(side(w), side(h));
     page.shapes = shapes;
     let note = (scale < 1.0).then(|| {
         format!(

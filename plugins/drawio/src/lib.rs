@@ -20,6 +20,7 @@ mod notes;
 mod shapes;
 mod stencil;
 mod style;
+mod svg_picture;
 mod vertex;
 mod xml;
 

@@ -226,8 +226,7 @@ impl Vertex<'_> {
         }
     }
 
-    /// The painted parts as one group that keeps the cell's style, so a `.drawio` export
-    /// writes the shape back by its name (see [`STYLE_CLASS`]).
+    /// The painted parts as one group that keeps the cell's style (see [`Self::drawn_group`]).
     fn stencil_group(&mut self, parts: Vec<Painted>) -> Shape {
         let children = parts
             .into_iter()
@@ -242,6 +241,13 @@ impl Vertex<'_> {
                 })
             })
             .collect();
+        self.drawn_group(children)
+    }
+
+    /// Quire's drawing of a cell draw.io draws itself (a stencil, a shape drawn in code, an
+    /// SVG picture): one group that keeps the cell's style, so a `.drawio` export writes the
+    /// cell back as it was (see [`STYLE_CLASS`]) and not as Quire's drawing of it.
+    fn drawn_group(&self, children: Vec<Shape>) -> Shape {
         Shape::Group(Group {
             id: self.id.clone(),
             frame: self.frame,
@@ -359,6 +365,19 @@ impl Vertex<'_> {
             self.notes.bad_images += 1;
             return None;
         };
+        if media_type == quire_svg_read::MEDIA_TYPE {
+            let drawn = crate::svg_picture::shapes(
+                bytes.clone(),
+                self.frame,
+                &self.id,
+                self.page,
+                self.ids,
+                self.assets,
+            );
+            if let Some(children) = drawn {
+                return Some(self.drawn_group(children));
+            }
+        }
         let asset = self.assets.add(media_type, bytes);
         Some(Shape::Image(Image {
             id: self.id.clone(),

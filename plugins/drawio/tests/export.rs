@@ -158,8 +158,11 @@ fn corpus_round_trips_keep_structure() {
                 - common::stencil_drawing(&pa.shapes).len();
             assert_eq!(xml_counts[i].1, fa.edges, "{at}: edge cells");
             assert_eq!(xml_counts[i].0, shapes - fa.edges, "{at}: vertex cells");
+            // The page is the drawing plus its margin: the same to the written precision,
+            // which a drawing scaled down to a few percent carries a little further.
+            let same = |a: f64, b: f64| (a - b).abs() < 0.01_f64.max(a * 1e-4);
             assert!(
-                (pa.width - pb.width).abs() < 0.01 && (pa.height - pb.height).abs() < 0.01,
+                same(pa.width, pb.width) && same(pa.height, pb.height),
                 "{at}: page size {} x {} came back as {} x {}",
                 pa.width,
                 pa.height,
@@ -182,8 +185,18 @@ fn corpus_round_trips_keep_structure() {
                 _ => None,
             })
             .collect();
+        // What draws a cell draw.io draws itself is Quire's drawing, made again each time.
+        let drawings: std::collections::HashSet<&str> = second
+            .document
+            .pages
+            .iter()
+            .flat_map(|p| common::stencil_drawing(&p.shapes))
+            .collect();
         for s in second.document.shapes() {
             if let Shape::Node(n) = s {
+                if drawings.contains(n.id.as_str()) {
+                    continue;
+                }
                 let (g, f) = frames[n.id.as_str()];
                 assert_eq!(n.geometry, g, "{name}: {}", n.id);
                 assert!(
@@ -438,16 +451,20 @@ fn every_kind_of_shape_comes_back() {
     assert_eq!(img.link.as_deref(), Some("https://example.org"));
     let asset = back.assets.iter().find(|a| a.name == img.asset).unwrap();
     assert_eq!(asset.bytes, png);
-    let Some(Shape::Image(pen)) = get("pen") else {
-        panic!("the path comes back as a picture")
+    // A free path goes out as an SVG picture cell and comes back drawn from it: vectors
+    // again, in the same place.
+    let Some(Shape::Group(pen)) = get("pen") else {
+        panic!("the path comes back as its picture's drawing")
     };
-    let svg = back.assets.iter().find(|a| a.name == pen.asset).unwrap();
-    assert_eq!(svg.media_type, "image/svg+xml");
+    let Some(Shape::Path(drawn_pen)) = pen.children.first() else {
+        panic!("the picture holds the path: {:?}", pen.children)
+    };
+    assert!(drawn_pen.stroke.is_some());
     let drawn = moved(quire_sdk::Rect::new(400.0, 100.0, 60.0, 40.0));
+    let at = quire_sdk::geometry::bounds(&drawn_pen.segments).unwrap();
     assert!(
-        pen.frame.x < drawn.x && pen.frame.right() > drawn.right(),
-        "{:?}",
-        pen.frame
+        (at.x - drawn.x).abs() < 0.5 && (at.right() - drawn.right()).abs() < 0.5,
+        "{at:?} is not {drawn:?}"
     );
 
     let Some(Shape::Group(outer)) = get("outer") else {

@@ -283,3 +283,48 @@ fn an_inflation_bomb_is_too_large() {
     assert!(matches!(r, Err(ConvertError::TooLarge(_))), "{r:?}");
     assert!(started.elapsed().as_secs() < 30);
 }
+
+/// A cell holding an SVG picture is drawn from the picture: its shapes and its text, fitted
+/// into the cell with the picture's aspect kept and centred, in one group that keeps the
+/// cell's style (the issue's finding: such cells became grey crosses over headings).
+#[test]
+fn svg_picture_cells_are_drawn_from_the_picture() {
+    let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\" \
+               viewBox=\"0 0 200 100\"><rect x=\"0\" y=\"0\" width=\"200\" height=\"100\" \
+               fill=\"#336699\"/><text x=\"20\" y=\"60\" font-size=\"30\" \
+               fill=\"#ffffff\">Heading</text></svg>";
+    let data = base64::engine::general_purpose::STANDARD.encode(svg);
+    let style = format!("shape=image;aspect=fixed;image=data:image/svg+xml,{data};");
+    let xml = file(&[page(&format!(
+        "<mxCell id=\"pic\" value=\"\" style=\"{style}\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"100\" y=\"100\" width=\"100\" height=\"100\" as=\"geometry\"/></mxCell>"
+    ))]);
+    let imported = import(&xml).unwrap();
+    let Shape::Group(pic) = find(&imported, "pic") else {
+        panic!("the picture is its drawing")
+    };
+    assert_eq!(
+        pic.classes,
+        [format!("{}{style}", quire_drawio::STYLE_CLASS)]
+    );
+    let drawn: Vec<&Shape> = ShapeWalk::new(&pic.children).collect();
+    let text = drawn
+        .iter()
+        .find_map(|s| match s {
+            Shape::Text(t) => Some(t),
+            _ => None,
+        })
+        .expect("the picture's text stays text");
+    assert_eq!(text.text.plain_text(), "Heading");
+    // 200 x 100 fitted into 100 x 100: half size, centred top to bottom.
+    let backdrop = drawn
+        .iter()
+        .filter_map(|s| s.frame())
+        .find(|f| f.w > 90.0)
+        .expect("the backdrop");
+    let cell = on_page((100.0, 100.0), (100.0, 100.0));
+    assert!((backdrop.x - cell.0).abs() < 0.01, "{backdrop:?}");
+    assert!((backdrop.y - (cell.1 + 25.0)).abs() < 0.01, "{backdrop:?}");
+    assert!((backdrop.w - 100.0).abs() < 0.01 && (backdrop.h - 50.0).abs() < 0.01);
+    assert!(imported.assets.is_empty(), "no SVG asset is kept");
+}

@@ -2,11 +2,10 @@
 //! ([`export_svg`]; [`render_page`] is the same drawing, which the PNG exporter rasterises)
 //! and reads SVG files into model shapes ([`import_svg`]).
 
-pub mod import;
-
-pub use import::import_svg;
 pub use quire_svg_draw as export;
 pub use quire_svg_draw::{export_svg, render_page, PageSvg};
+pub use quire_svg_read as import;
+pub use quire_svg_read::import_svg;
 
 use quire_sdk::{
     ConvertError, Converter, ExportRequest, Exported, Format, ImportRequest, Imported, PluginInfo,

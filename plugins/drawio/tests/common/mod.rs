@@ -22,15 +22,15 @@ fn has_text(t: &Option<quire_sdk::Text>) -> bool {
         .is_some_and(|t| !t.plain_text().trim().is_empty())
 }
 
-/// The ids of the paths that draw stencil cells: a stencil cell is one group, written back
-/// as one cell; its paths are only Quire's drawing of it.
+/// The ids of the shapes that draw cells draw.io draws itself (stencils, SVG pictures): such
+/// a cell is one group, written back as one cell; what is inside is only Quire's drawing.
 pub fn stencil_drawing(shapes: &[Shape]) -> HashSet<&str> {
     ShapeWalk::new(shapes)
         .filter_map(|s| match s {
             Shape::Group(g) if g.classes.iter().any(|c| c.starts_with(STYLE_CLASS)) => Some(g),
             _ => None,
         })
-        .flat_map(|g| g.children.iter().map(|c| c.id()))
+        .flat_map(|g| ShapeWalk::new(&g.children).map(|c| c.id()))
         .collect()
 }
 

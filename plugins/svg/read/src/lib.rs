@@ -1,4 +1,5 @@
-//! The SVG importer: an SVG file read into real model shapes.
+//! The SVG reader: an SVG file read into real model shapes (the SVG component's importer,
+//! and how the draw.io component draws cells that hold SVG pictures).
 //!
 //! usvg does the hard part of SVG: CSS and `<style>` classes, `use`, inherited presentation
 //! attributes, units, `switch`. What it hands back is walked into the model: rectangles and
@@ -39,7 +40,7 @@ const MAX_SIDE: f64 = quire_sdk::validate::MAX_PAGE_SIDE;
 /// not usvg's glyphs, so one metric-compatible face is all it needs.
 const LAYOUT_FONT: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../png/fonts/LiberationSans-Regular.ttf"
+    "/../../png/fonts/LiberationSans-Regular.ttf"
 ));
 
 /// Reads an SVG file into a one-page diagram.
