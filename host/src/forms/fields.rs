@@ -332,6 +332,7 @@ mod tests {
     fn doc() -> Document {
         let mut d = Document::new(Kind::Pdf);
         d.pages.push(Page {
+            name: None,
             width: 612.0,
             height: 792.0,
             rotate: 0,

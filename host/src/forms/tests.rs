@@ -11,6 +11,7 @@ use crate::store::{Blobs, Db};
 
 fn page() -> Page {
     Page {
+        name: None,
         width: 612.0,
         height: 792.0,
         rotate: 0,

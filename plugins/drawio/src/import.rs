@@ -94,6 +94,12 @@ pub fn page(d: &Diagram, number: usize, ctx: &mut Ctx<'_>) -> Page {
     if let Some(note) = note {
         b.ctx.notes.other.push(format!("page {number}: {note}"));
     }
+    page.name = d
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string);
     page.background = d
         .background
         .as_deref()

@@ -328,3 +328,28 @@ fn svg_picture_cells_are_drawn_from_the_picture() {
     assert!((backdrop.w - 100.0).abs() < 0.01 && (backdrop.h - 50.0).abs() < 0.01);
     assert!(imported.assets.is_empty(), "no SVG asset is kept");
 }
+
+/// Page names are kept (the issue's finding: they were lost) and written back by the export.
+#[test]
+fn page_names_are_kept_and_written_back() {
+    let cell = "<mxCell id=\"a\" value=\"A\" vertex=\"1\" parent=\"1\">\
+                <mxGeometry x=\"0\" y=\"0\" width=\"50\" height=\"50\" as=\"geometry\"/></mxCell>";
+    let xml = file(&[page(cell), page(cell)]).replace("name=\"P1\"", "name=\" \"");
+    let imported = import(&xml).unwrap();
+    let names: Vec<Option<&str>> = imported
+        .document
+        .pages
+        .iter()
+        .map(|p| p.name.as_deref())
+        .collect();
+    assert_eq!(names, [Some("P0"), None], "a blank name is no name");
+    let exported = quire_drawio::export_drawio(&quire_sdk::ExportRequest::new(
+        imported.document,
+        imported.assets,
+        quire_drawio::EXPORT_MEDIA_TYPE,
+    ))
+    .unwrap();
+    let text = String::from_utf8(exported.bytes).unwrap();
+    assert!(text.contains("<diagram name=\"P0\""), "{text}");
+    assert!(text.contains("<diagram name=\"Page-2\""), "{text}");
+}

@@ -274,3 +274,57 @@ fn moving_a_shape_moves_its_connector_ends() {
     let dark = |r: &Raster, x: usize, y: usize| (y - 1..=y + 1).any(|y| r.at(x, y)[0] < 100);
     assert!(!dark(&before, 135, 30) && dark(&after, 135, 30));
 }
+
+/// Pages the source named (draw.io and Visio pages) are the PDF's outline, each entry
+/// opening its page, as qpdf reads it; unnamed pages have no entry, and a document without
+/// names has no outline.
+#[test]
+fn named_pages_are_the_outline() {
+    let mut doc = Document::new(Kind::Diagram);
+    for (i, name) in [Some("Network"), None, Some("Rack — floor 2")]
+        .into_iter()
+        .enumerate()
+    {
+        let mut page = Page::new(200.0, 100.0);
+        page.name = name.map(str::to_string);
+        let frame = Rect::new(10.0, 10.0, 50.0, 30.0);
+        page.shapes
+            .push(node(&format!("n{i}"), frame, Geometry::Rect, "x"));
+        doc.pages.push(page);
+    }
+    let (path, _) = export_checked(&request(doc.clone(), Vec::new()), "named-pages");
+    let json = tool(
+        "qpdf",
+        &["--json", "--json-key=outlines", path.to_str().unwrap()],
+    );
+    let read: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let entries: Vec<(String, u64)> = read["outlines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["title"].as_str().unwrap().to_string(),
+                o["destpageposfrom1"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            ("Network".to_string(), 1),
+            ("Rack — floor 2".to_string(), 3)
+        ]
+    );
+
+    for page in &mut doc.pages {
+        page.name = None;
+    }
+    let (path, _) = export_checked(&request(doc, Vec::new()), "unnamed-pages");
+    let json = tool(
+        "qpdf",
+        &["--json", "--json-key=outlines", path.to_str().unwrap()],
+    );
+    let read: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(read["outlines"], serde_json::json!([]));
+}

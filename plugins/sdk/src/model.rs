@@ -80,6 +80,10 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct Page {
+    /// What the source called the page (a draw.io or Visio page name); the PDF export lists
+    /// named pages in its outline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub width: f64,
     pub height: f64,
     /// Clockwise rotation for display, a multiple of 90.
@@ -94,6 +98,7 @@ pub struct Page {
 impl Page {
     pub fn new(width: f64, height: f64) -> Self {
         Page {
+            name: None,
             width,
             height,
             rotate: 0,

@@ -125,6 +125,7 @@ pub fn import_vsdx(request: ImportRequest) -> Result<Imported, ConvertError> {
             ));
         }
         let mut page = Page::new(w * scale, h * scale);
+        page.name = Some(info.name.trim().to_string()).filter(|n| !n.is_empty());
         let mut sheet = PageSheet {
             pkg: &mut pkg,
             drawing: &drawing,

@@ -335,3 +335,17 @@ fn structure_matches_an_independent_reading() {
         "{pages} {glued} {texts}"
     );
 }
+
+/// Each page keeps the name Visio shows on its tab (the PDF export lists them).
+#[test]
+fn pages_keep_their_names() {
+    let path = quire_sdk::corpus_dir().join("vsdx/vsdx-test1-three-pages.vsdx");
+    let imported = import(&path);
+    let names: Vec<Option<&str>> = imported
+        .document
+        .pages
+        .iter()
+        .map(|p| p.name.as_deref())
+        .collect();
+    assert_eq!(names, [Some("Page-1"), Some("Page-2"), Some("Page-3")]);
+}

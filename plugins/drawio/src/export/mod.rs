@@ -151,7 +151,11 @@ impl Writer<'_> {
         let root = free_id(&taken, "0");
         let layer = free_id(&taken, "1");
         self.out.push_str("  <diagram name=\"");
-        escape_attr(&format!("Page-{number}"), &mut self.out);
+        let name = page
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("Page-{number}"));
+        escape_attr(&name, &mut self.out);
         self.out.push_str(&format!("\" id=\"page-{number}\">\n"));
         self.out.push_str(&format!(
             "    <mxGraphModel grid=\"1\" gridSize=\"10\" guides=\"1\" tooltips=\"1\" \

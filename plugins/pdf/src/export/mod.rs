@@ -7,6 +7,7 @@ mod canvas;
 mod fields;
 mod glyph_runs;
 mod library_fonts;
+mod outline;
 mod picture;
 mod png;
 mod resources;
@@ -119,9 +120,13 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
     pdf.pages(tree_id)
         .kids(drawn.iter().map(|p| p.page))
         .count(drawn.len() as i32);
+    let outline = outline::write(&mut pdf, &mut res.refs, doc, &drawn);
     {
         let mut catalog = pdf.catalog(catalog_id);
         catalog.pages(tree_id);
+        if let Some(outline) = outline {
+            catalog.outlines(outline);
+        }
         form.write_catalog_entry(&mut catalog);
     }
     {
