@@ -10,6 +10,7 @@ use quire_sdk::{Connector, End, Group, LineKind, Page, Point, Rect, Shape, Text,
 
 use crate::mxfile::{Cell, Diagram};
 use crate::notes::Notes;
+use crate::route;
 use crate::shapes::{self, EDGE_FONT_SIZE, VERTEX_FONT_SIZE};
 use crate::style::Style;
 use crate::vertex::{self, Assets};
@@ -380,6 +381,16 @@ impl Builder<'_, '_> {
         );
         let mut from = self.end(c.source.as_deref(), src, start);
         let mut to = self.end(c.target.as_deref(), tgt, end);
+        let (from_frame, to_frame) = (
+            self.terminal_frame(c.source.as_deref()),
+            self.terminal_frame(c.target.as_deref()),
+        );
+        if from_frame.is_some() {
+            from.port = route::port(&style, "exit");
+        }
+        if to_frame.is_some() {
+            to.port = route::port(&style, "entry");
+        }
         // A loose end with no point of its own borrows the nearest known point.
         if from.shape.is_none() && from.point.is_none() {
             from.point = waypoints.first().copied().or(to.point);
@@ -392,6 +403,29 @@ impl Builder<'_, '_> {
                 e.point = Some(o);
                 self.ctx.notes.pointless_edges += 1;
             }
+        }
+        let mut waypoints = waypoints;
+        if route::is_orthogonal(&style) {
+            let terminal = |end: &End, frame: Option<Rect>| {
+                let at = match (frame, end.port) {
+                    (Some(f), Some(p)) => Point {
+                        x: f.x + p.x * f.w,
+                        y: f.y + p.y * f.h,
+                    },
+                    (Some(f), None) => f.center(),
+                    (None, _) => end.point.unwrap_or(o),
+                };
+                route::Terminal {
+                    at,
+                    frame,
+                    port: end.port,
+                }
+            };
+            waypoints = route::orthogonal(
+                terminal(&from, from_frame),
+                &waypoints,
+                terminal(&to, to_frame),
+            );
         }
         let stroke = shapes::stroke(&style);
         let line = if stroke.is_none() {
@@ -412,6 +446,13 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// The frame of the drawn vertex an edge end is attached to.
+    fn terminal_frame(&self, terminal: Option<&str>) -> Option<Rect> {
+        let t = terminal.and_then(|id| self.tree.index.get(id).copied())?;
+        let cell = &self.cells[t];
+        (cell.vertex && !cell.edge && self.tree.model_id[t].is_some()).then(|| self.tree.frame[t])
+    }
+
     fn end(&self, terminal: Option<&str>, point: Option<Point>, head: quire_sdk::ArrowHead) -> End {
         let found = terminal.and_then(|id| self.tree.index.get(id).copied());
         if let Some(t) = found {
@@ -420,6 +461,7 @@ impl Builder<'_, '_> {
                 let hint = point
                     .or_else(|| (cell.vertex && !cell.edge).then(|| self.tree.frame[t].center()));
                 return End {
+                    port: None,
                     shape: Some(shape),
                     point: hint,
                     head,
@@ -427,6 +469,7 @@ impl Builder<'_, '_> {
             }
         }
         End {
+            port: None,
             shape: None,
             point,
             head,

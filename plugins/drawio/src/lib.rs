@@ -17,6 +17,7 @@ mod import;
 mod label;
 pub mod mxfile;
 mod notes;
+mod route;
 mod shapes;
 mod stencil;
 mod style;

@@ -448,7 +448,13 @@ impl Vertex<'_> {
         let r = self.frame;
         let wrap = self.style.get("whiteSpace") == Some("wrap");
         let natural = natural_width(&text) + 2.0;
-        let w = if wrap && r.w > 1.0 { r.w } else { natural };
+        // Wrapped at the cell's width, but a word longer than that runs past it in draw.io
+        // (HTML does not break inside words); the model would break it, so the box grows.
+        let w = if wrap && r.w > 1.0 {
+            r.w.max(min_content_width(&text) + 1.0)
+        } else {
+            natural
+        };
         let h = text_height(&text, w).max(1.0);
         let x_under = match text.align {
             Align::Left => r.x,

@@ -229,6 +229,7 @@ fn node(id: &str, g: Geometry, x: f64, text: &str) -> Shape {
 
 fn end(shape: Option<&str>, point: Option<(f64, f64)>, head: ArrowHead) -> End {
     End {
+        port: None,
         shape: shape.map(str::to_string),
         point: point.map(|(x, y)| Point { x, y }),
         head,

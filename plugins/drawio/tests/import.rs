@@ -353,3 +353,64 @@ fn page_names_are_kept_and_written_back() {
     assert!(text.contains("<diagram name=\"P0\""), "{text}");
     assert!(text.contains("<diagram name=\"Page-2\""), "{text}");
 }
+
+/// An edge fixed to its shapes' sides (`exitX`/`entryX`) keeps those ports, and an
+/// orthogonal one runs in horizontal and vertical legs between them, as draw.io draws it
+/// (the finding: connectors crossed the page in straight diagonals).
+#[test]
+fn ports_and_orthogonal_legs() {
+    let xml = file(&[page(
+        "<mxCell id=\"a\" value=\"A\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"0\" y=\"0\" width=\"100\" height=\"40\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"b\" value=\"B\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"200\" y=\"200\" width=\"100\" height=\"40\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"e\" style=\"edgeStyle=orthogonalEdgeStyle;exitX=0.5;exitY=1;exitDx=0;exitDy=0;\
+           entryX=0.5;entryY=0;entryDx=0;entryDy=0;\" edge=\"1\" parent=\"1\" source=\"a\" target=\"b\">\
+           <mxGeometry relative=\"1\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"s\" style=\"exitX=1;exitY=0.25;\" edge=\"1\" parent=\"1\" source=\"a\" target=\"b\">\
+           <mxGeometry relative=\"1\" as=\"geometry\"/></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let Shape::Connector(e) = find(&imported, "e") else {
+        panic!("edge")
+    };
+    let (bottom, top) = (
+        quire_sdk::Point { x: 0.5, y: 1.0 },
+        quire_sdk::Point { x: 0.5, y: 0.0 },
+    );
+    assert_eq!((e.from.port, e.to.port), (Some(bottom), Some(top)));
+    // Down from A's bottom, across, down into B's top: two turns halfway.
+    let drawing = (0.0, 0.0);
+    let turns: Vec<(f64, f64)> = e.waypoints.iter().map(|p| (p.x, p.y)).collect();
+    assert_eq!(
+        turns,
+        [
+            on_page((50.0, 120.0), drawing),
+            on_page((250.0, 120.0), drawing)
+        ]
+    );
+    // A straight edge keeps its port and no made-up turns.
+    let Shape::Connector(s) = find(&imported, "s") else {
+        panic!("edge")
+    };
+    assert_eq!(s.from.port, Some(quire_sdk::Point { x: 1.0, y: 0.25 }));
+    assert!(s.waypoints.is_empty());
+}
+
+/// A label beside its shape wraps at the shape's width, but a word longer than that runs
+/// past it as in draw.io instead of breaking inside the word.
+#[test]
+fn a_long_word_beside_a_small_icon_is_not_broken() {
+    let xml = file(&[page(
+        "<mxCell id=\"i\" value=\"Accreditation\" style=\"whiteSpace=wrap;html=1;fontSize=10;\
+           labelPosition=right;verticalLabelPosition=middle;align=left;verticalAlign=middle;\" \
+           vertex=\"1\" parent=\"1\"><mxGeometry x=\"0\" y=\"0\" width=\"26\" height=\"26\" \
+           as=\"geometry\"/></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let Shape::Text(label) = find(&imported, &format!("i{LABEL_SUFFIX}")) else {
+        panic!("the label is a text box beside the icon")
+    };
+    let lines = quire_sdk::layout::layout_text(&label.text, label.frame.w).len();
+    assert_eq!(lines, 1, "{:?}", label.frame);
+}

@@ -347,6 +347,7 @@ fn stroke_of(color: Color, look: &Look) -> Stroke {
 
 fn end(shape: String, head: Head) -> End {
     End {
+        port: None,
         shape: Some(shape),
         point: None,
         head: match head {

@@ -502,6 +502,7 @@ fn foreign_model() -> Document {
         ],
     }));
     let attached = |s: &str, head: ArrowHead| End {
+        port: None,
         shape: Some(s.into()),
         point: None,
         head,
@@ -560,6 +561,7 @@ fn foreign_model() -> Document {
         "loose",
         attached("x", ArrowHead::None),
         End {
+            port: None,
             shape: None,
             point: Some(Point { x: 5.0, y: 5.0 }),
             head: ArrowHead::Arrow,

@@ -23,6 +23,7 @@ fn node(id: &str, frame: Rect, geometry: Geometry, label: &str) -> Shape {
 
 fn end(shape: &str, head: ArrowHead) -> End {
     End {
+        port: None,
         shape: Some(shape.into()),
         point: None,
         head,
@@ -131,6 +132,7 @@ fn diagram() -> Document {
         "loose",
         end("n17", ArrowHead::None),
         End {
+            port: None,
             shape: None,
             point: Some(Point { x: 700.0, y: 320.0 }),
             head: ArrowHead::Arrow,

@@ -157,6 +157,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
         even_odd: false,
     }));
     let end = |shape: Option<&str>, point: Option<Point>| End {
+        port: None,
         shape: shape.map(str::to_string),
         point,
         head: ArrowHead::Diamond,

@@ -150,11 +150,13 @@ fn sample() -> Document {
     page.shapes.push(Shape::Connector(Connector {
         id: "c".into(),
         from: End {
+            port: None,
             shape: Some("n".into()),
             point: None,
             head: ArrowHead::None,
         },
         to: End {
+            port: None,
             shape: Some("m".into()),
             point: None,
             head: ArrowHead::Arrow,

@@ -499,15 +499,23 @@ pub fn anchor_of(shape: &Shape) -> Option<Anchor> {
 
 /// The points a connector is drawn through: its start on the boundary of the `from` shape
 /// (or its loose point), its waypoints, its end on the boundary of the `to` shape. An
-/// attached end is where the line from the neighbouring point (the next waypoint, or the
-/// other end) towards the shape's centre crosses the shape's outline, computed from the
-/// shape's current frame. `None` when an end has neither a resolvable shape nor a point.
+/// attached end is its port on the shape's current frame when it has one, otherwise where
+/// the line from the neighbouring point (the next waypoint, or the other end) towards the
+/// shape's centre crosses the shape's outline. `None` when an end has neither a resolvable shape nor a point.
 pub fn connector_route<'a>(
     connector: &Connector,
     anchor: impl Fn(&str) -> Option<&'a Anchor>,
 ) -> Option<Vec<Point>> {
+    // An end fixed at a port of its shape is that point, and what the other end aims at.
     let resolve = |end: &crate::End| -> Option<(Point, Option<&'a Anchor>)> {
         if let Some(a) = end.shape.as_deref().and_then(&anchor) {
+            if let Some(port) = end.port {
+                let at = pt(
+                    a.frame.x + port.x * a.frame.w,
+                    a.frame.y + port.y * a.frame.h,
+                );
+                return Some((at, None));
+            }
             return Some((a.centre, Some(a)));
         }
         end.point.map(|p| (p, None))

@@ -124,6 +124,7 @@ fn connector(from: End, to: End, waypoints: Vec<Point>) -> Connector {
 
 fn attached(id: &str) -> End {
     End {
+        port: None,
         shape: Some(id.into()),
         point: None,
         head: ArrowHead::None,
@@ -156,8 +157,21 @@ fn connectors_follow_the_current_frames() {
     assert_eq!(route.len(), 3);
     assert!(route[0].y > 10.0 && route[2].y > 10.0, "{route:?}");
 
+    // An end at a port is that point of the shape's frame, and the other end aims at it.
+    let port = End {
+        port: Some(pt(0.25, 1.0)),
+        ..attached("a")
+    };
+    let route = connector_route(&connector(port, attached("b"), Vec::new()), find).unwrap();
+    assert!(close(route[0], pt(10.0, 20.0)), "{route:?}");
+    assert!(
+        route[1].y > 10.0,
+        "aims at the port, below b's centre: {route:?}"
+    );
+
     // A loose end uses its point; an unknown shape with no point cannot be routed.
     let loose = End {
+        port: None,
         shape: None,
         point: Some(pt(20.0, 200.0)),
         head: ArrowHead::Arrow,

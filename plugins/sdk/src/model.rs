@@ -609,6 +609,12 @@ pub struct End {
     /// Where a loose end lies (ignored when `shape` is set, except as a hint).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub point: Option<Point>,
+    /// Where on the attached shape the end is fixed, as fractions of its frame from the
+    /// top left (`{"x": 0.5, "y": 1}` is the middle of the bottom edge; draw.io's
+    /// `exitX`/`exitY`). Without it the end is where the line towards the shape's centre
+    /// crosses its outline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<Point>,
     #[serde(default)]
     pub head: ArrowHead,
 }

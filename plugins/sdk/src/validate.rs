@@ -147,6 +147,15 @@ pub fn check<'a>(
         for (name, end) in [("from", &c.from), ("to", &c.to)] {
             match (&end.shape, &end.point) {
                 (Some(id), _) => {
+                    if let Some(port) = &end.port {
+                        let inside = |v: f64| (0.0..=1.0).contains(&v);
+                        if !(inside(port.x) && inside(port.y)) {
+                            return Err(err(
+                                format!("{at}.{name}.port"),
+                                "a port is a fraction of the shape's frame: x and y from 0 to 1",
+                            ));
+                        }
+                    }
                     if !ids.contains_key(id.as_str()) {
                         return Err(err(
                             format!("{at}.{name}.shape"),
@@ -477,6 +486,20 @@ mod tests {
             .unwrap_err()
             .message
             .contains("used twice"));
+    }
+
+    #[test]
+    fn a_port_lies_on_its_shape() {
+        let with_port = |x: f64| {
+            one_page(serde_json::json!([
+                {"type": "node", "id": "a", "x": 0, "y": 0, "w": 10, "h": 10},
+                {"type": "connector", "id": "e", "from": {"shape": "a", "port": {"x": x, "y": 1}},
+                 "to": {"point": {"x": 50, "y": 50}}}
+            ]))
+        };
+        assert!(parse_and_check(&with_port(0.25), []).is_ok());
+        let e = parse_and_check(&with_port(1.5), []).unwrap_err();
+        assert_eq!(e.path, "pages[0].shapes[1].from.port", "{e}");
     }
 
     #[test]

@@ -453,6 +453,7 @@ impl Ctx<'_, '_> {
                 .unwrap_or([None, None])
         };
         let end_of = |to: Option<u32>, point: Point, head: ArrowHead| End {
+            port: None,
             shape: to.filter(|t| self.present.contains(t)).map(|t| self.id(t)),
             point: Some(point),
             head,

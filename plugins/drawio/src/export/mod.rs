@@ -290,6 +290,16 @@ impl Writer<'_> {
         };
         let mut attrs = Vec::new();
         let mut style = style::edge(c);
+        for (end, side) in [(&c.from, "exit"), (&c.to, "entry")] {
+            let on_this_page = end.shape.as_deref().is_some_and(|id| on_page.contains(id));
+            if let Some(port) = end.port.filter(|_| on_this_page) {
+                style.push_str(&format!(
+                    "{side}X={};{side}Y={};{side}Dx=0;{side}Dy=0;{side}Perimeter=0;",
+                    number_attr(port.x),
+                    number_attr(port.y)
+                ));
+            }
+        }
         let (value, text_style) = match c.label.as_ref().filter(|t| !t.runs.is_empty()) {
             Some(t) => html::label(t),
             None => (String::new(), String::new()),

@@ -59,6 +59,7 @@ pub fn node(id: &str, frame: Rect, geometry: Geometry, label: &str) -> Shape {
 
 pub fn end(shape: &str, head: ArrowHead) -> End {
     End {
+        port: None,
         shape: Some(shape.into()),
         point: None,
         head,
