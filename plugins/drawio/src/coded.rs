@@ -1,10 +1,10 @@
 //! Shapes draw.io draws in code rather than from a stencil: the AWS icon tiles
-//! (`mxgraph.aws4.resourceIcon`, `productIcon`: a tile with a library icon on it) and the
-//! floor plan's walls, windows, rooms and doors (`mxFloorplan.js`). Each is drawn here as
+//! (`mxgraph.aws4.resourceIcon`, `productIcon`: a tile with a library icon on it), the
+//! floor plan's walls, windows, rooms and doors (`mxFloorplan.js`) and the rack cabinet. Each is drawn here as
 //! draw.io's `paintVertexShape` does, in the cell's box laid out upright (see
 //! [`Placement::laid_out`]); the caller turns the parts with the cell.
 
-use quire_sdk::{geometry, Color, Point, Rect, Segment, Stroke};
+use quire_sdk::{geometry, Align, Color, Point, Rect, Segment, Stroke, Text, VAlign};
 
 use crate::stencil::{self, Paint, Painted, Placement};
 use crate::style::Style;
@@ -21,6 +21,11 @@ pub fn draw(
     let parts = match name {
         "mxgraph.aws4.resourceIcon" | "mxgraph.aws4.productIcon" => {
             aws_tile(name, style, frame, placement, paint)
+        }
+        "mxgraph.rackGeneral.container" => {
+            let mut parts = rack(style, frame, paint);
+            stencil::turn(&mut parts, placement);
+            parts
         }
         _ => {
             let mut parts = floor_plan(name, style, frame, paint)?;
@@ -171,6 +176,111 @@ fn outline(paint: &Paint) -> Option<Stroke> {
         width: paint.width,
         dash: paint.dash,
     })
+}
+
+/// draw.io's rack cabinet (`mxgraph.rackGeneral.container`, mxRackContainer): a frame of
+/// rails with its mounting holes, and the rack units numbered down the left side, 20
+/// points each (`rackUnitSize`). The numbers are text: [`rack_numbers`].
+fn rack(style: &Style, frame: Rect, paint: &Paint) -> Vec<Painted> {
+    let numbered = style.get("numDisp") != Some("off");
+    let left = if numbered { RACK_NUMBERS } else { 0.0 };
+    let body = Rect::new(frame.x + left, frame.y, (frame.w - left).max(0.0), frame.h);
+    let (w, h) = (body.w, body.h);
+    let fig = || Figure::new(body);
+    let cabinet = Paint {
+        fill: style
+            .get("fillColor2")
+            .and_then(crate::style::parse_color)
+            .unwrap_or(Some(Color::rgb(0xf4, 0xf4, 0xf4))),
+        ..*paint
+    };
+    let mut parts = vec![fig().rect(0.0, 0.0, w, h).filled(paint)];
+    if w > 18.0 + 24.0 && h > 42.0 {
+        for (x, y, rw, rh) in [
+            (0.0, 0.0, w, 21.0),
+            (0.0, h - 21.0, w, 21.0),
+            (0.0, 21.0, 9.0, h - 42.0),
+            (w - 9.0, 21.0, 9.0, h - 42.0),
+        ] {
+            parts.push(fig().rect(x, y, rw, rh).filled(&cabinet));
+        }
+        for (x, y) in [
+            (2.5, 7.5),
+            (w - 8.5, 7.5),
+            (2.5, h - 13.5),
+            (w - 8.5, h - 13.5),
+        ] {
+            let hole = geometry::ellipse(body.x + x + 3.0, body.y + y + 3.0, 3.0, 3.0);
+            parts.push(Painted {
+                segments: hole,
+                fill: None,
+                stroke: outline(paint),
+            });
+        }
+    }
+    if numbered && w > 42.0 {
+        let unit = rack_unit(style);
+        let units = ((h - 42.0) / unit).floor().max(0.0) as usize;
+        let mut ticks = Figure::new(frame);
+        for i in 0..=units.min(MAX_RACK_UNITS) {
+            let y = 21.0 + i as f64 * unit;
+            ticks = ticks.move_to(0.0, y).line_to(RACK_NUMBERS, y);
+        }
+        parts.push(ticks.stroked(paint));
+    }
+    parts
+}
+
+/// The text a shape drawn in code writes (the rack container's unit numbers), each in its
+/// box: ascending from the bottom as draw.io numbers them, or from the top with
+/// `numDisp=descend`.
+pub fn labels(name: &str, style: &Style, frame: Rect) -> Vec<(Rect, Text)> {
+    if name != "mxgraph.rackGeneral.container" || style.get("numDisp") == Some("off") {
+        return Vec::new();
+    }
+    if frame.w - RACK_NUMBERS <= 42.0 {
+        return Vec::new();
+    }
+    let unit = rack_unit(style);
+    let units = (((frame.h - 42.0) / unit).floor().max(0.0) as usize).min(MAX_RACK_UNITS);
+    let descending = style.get("numDisp") == Some("descend");
+    (0..units)
+        .map(|i| {
+            let number = if descending { i + 1 } else { units - i };
+            let at = Rect::new(
+                frame.x,
+                frame.y + 21.0 + i as f64 * unit,
+                RACK_NUMBERS,
+                unit,
+            );
+            let mut text = Text::plain(number.to_string(), 12.0);
+            text.align = Align::Center;
+            text.valign = VAlign::Middle;
+            for run in &mut text.runs {
+                run.color = Some(rack_text_color(style));
+            }
+            (at, text)
+        })
+        .collect()
+}
+
+/// Width of the numbered strip left of a rack, and the most units numbered.
+const RACK_NUMBERS: f64 = 24.0;
+const MAX_RACK_UNITS: usize = 500;
+
+fn rack_unit(style: &Style) -> f64 {
+    style
+        .num("rackUnitSize")
+        .filter(|u| u.is_finite() && *u >= 1.0)
+        .unwrap_or(20.0)
+}
+
+fn rack_text_color(style: &Style) -> Color {
+    style
+        .get("textColor")
+        .and_then(crate::style::parse_color)
+        .flatten()
+        .unwrap_or(Color::rgb(0x66, 0x66, 0x66))
 }
 
 /// draw.io's floor plan shapes (mxFloorplan.js), walls `wallThickness` thick (10).

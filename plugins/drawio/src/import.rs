@@ -14,6 +14,7 @@ use crate::route;
 use crate::shapes::{self, EDGE_FONT_SIZE, VERTEX_FONT_SIZE};
 use crate::style::Style;
 use crate::vertex::{self, Assets};
+use crate::{coded, stencil};
 
 /// Containers nested deeper than this are flattened into their ancestor (the model allows
 /// 64 levels).
@@ -342,15 +343,45 @@ impl Builder<'_, '_> {
         } else {
             shapes::fill(style)
         };
+        let id = self.tree.model_id[i].clone().unwrap_or_default();
+        let frame = self.tree.frame[i];
+        let mut stroke = shapes::stroke(style);
+        let mut fill = fill;
         let mut children = Vec::new();
+        // A container draw.io draws in code (a rack cabinet): its drawing first, behind
+        // what it holds, instead of the plain box.
+        let shape = style.shape().unwrap_or("");
+        let placement = stencil::Placement::of(style, frame);
+        if let Some(parts) = coded::draw(shape, style, placement, &vertex::paint_of_style(style)) {
+            for (n, part) in parts.into_iter().enumerate() {
+                children.push(Shape::Path(quire_sdk::PathShape {
+                    id: self.ctx.ids.alloc(self.number, &format!("{id}.{}", n + 1)),
+                    segments: part.segments,
+                    fill: part.fill,
+                    stroke: part.stroke,
+                    even_odd: false,
+                }));
+            }
+            let number = self.number;
+            children.extend(vertex::coded_labels(
+                shape,
+                style,
+                frame,
+                number,
+                self.ctx.ids,
+                &id,
+            ));
+            fill = None;
+            stroke = None;
+        }
         self.children_of(i, depth + 1, &mut children);
         Group {
             classes: Vec::new(),
-            id: self.tree.model_id[i].clone().unwrap_or_default(),
-            frame: self.tree.frame[i],
+            id,
+            frame,
             label,
             fill,
-            stroke: shapes::stroke(style),
+            stroke,
             direction: None,
             children,
         }

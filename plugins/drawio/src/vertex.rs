@@ -207,7 +207,12 @@ impl Vertex<'_> {
             crate::coded::draw(name, style, self.placement(), &paint_of_style(style))
         {
             self.notes.stencils_as_paths += 1;
-            return Some(self.stencil_group(parts));
+            let mut group = self.stencil_group(parts);
+            let labels = coded_labels(name, style, self.frame, self.page, self.ids, &self.id);
+            if let Shape::Group(g) = &mut group {
+                g.children.extend(labels);
+            }
+            return Some(group);
         }
         let program = stencil::named(name)?;
         let text = shapes::label_text(self.label, style, VERTEX_FONT_SIZE, self.link);
@@ -215,15 +220,7 @@ impl Vertex<'_> {
     }
 
     fn placement(&self) -> Placement {
-        let style = self.style;
-        let direction = style.get("direction");
-        Placement {
-            frame: self.frame,
-            degrees: direction_degrees(direction) + style.num("rotation").unwrap_or(0.0),
-            across: matches!(direction, Some("north" | "south")),
-            flip_h: style.flag("flipH"),
-            flip_v: style.flag("flipV"),
-        }
+        Placement::of(self.style, self.frame)
     }
 
     /// The painted parts as one group that keeps the cell's style (see [`Self::drawn_group`]).
@@ -544,12 +541,36 @@ pub fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
         .collect()
 }
 
-fn paint_of_style(style: &Style) -> Paint {
+/// The text a shape drawn in code writes, as text boxes with ids under `owner`'s.
+pub fn coded_labels(
+    name: &str,
+    style: &Style,
+    frame: Rect,
+    page: usize,
+    ids: &mut Ids,
+    owner: &str,
+) -> Vec<Shape> {
+    crate::coded::labels(name, style, frame)
+        .into_iter()
+        .enumerate()
+        .map(|(n, (frame, text))| {
+            Shape::Text(TextBox {
+                id: ids.alloc(page, &format!("{owner}.text{}", n + 1)),
+                frame,
+                text,
+                fill: None,
+                stroke: None,
+            })
+        })
+        .collect()
+}
+
+pub fn paint_of_style(style: &Style) -> Paint {
     Paint::of(shapes::fill(style), shapes::stroke(style))
 }
 
 /// Clockwise degrees of a draw.io `direction` (east, the default, is upright).
-fn direction_degrees(direction: Option<&str>) -> f64 {
+pub fn direction_degrees(direction: Option<&str>) -> f64 {
     match direction {
         Some("south") => 90.0,
         Some("west") => 180.0,

@@ -414,3 +414,36 @@ fn a_long_word_beside_a_small_icon_is_not_broken() {
     let lines = quire_sdk::layout::layout_text(&label.text, label.frame.w).len();
     assert_eq!(lines, 1, "{:?}", label.frame);
 }
+
+/// A rack cabinet (a container draw.io draws in code) is drawn behind what it holds, with
+/// its rack units numbered down the left side, 1 at the bottom.
+#[test]
+fn a_rack_cabinet_numbers_its_units() {
+    let xml = file(&[page(
+        "<mxCell id=\"rack\" value=\"\" style=\"shape=mxgraph.rackGeneral.container;\
+           container=1;fillColor2=#f4f4f4;textColor=#666666;numDisp=ascend;strokeColor=#666666;\" \
+           vertex=\"1\" parent=\"1\"><mxGeometry x=\"0\" y=\"0\" width=\"210\" height=\"142\" \
+           as=\"geometry\"/></mxCell>\
+         <mxCell id=\"server\" value=\"Server\" vertex=\"1\" parent=\"rack\">\
+           <mxGeometry x=\"33\" y=\"21\" width=\"168\" height=\"20\" as=\"geometry\"/></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let Shape::Group(rack) = find(&imported, "rack") else {
+        panic!("the rack holds its equipment")
+    };
+    let numbers: Vec<(String, f64)> = rack
+        .children
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some((t.text.plain_text(), t.frame.y)),
+            _ => None,
+        })
+        .collect();
+    // (142 - 42) / 20 = 5 units, numbered 5 at the top to 1 at the bottom.
+    let labels: Vec<&str> = numbers.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(labels, ["5", "4", "3", "2", "1"]);
+    assert!(numbers.windows(2).all(|w| w[1].1 - w[0].1 == 20.0));
+    assert!(rack.fill.is_none(), "the drawing, not a plain box");
+    assert!(matches!(rack.children[0], Shape::Path(_)));
+    assert!(matches!(rack.children.last(), Some(Shape::Node(n)) if n.id == "server"));
+}

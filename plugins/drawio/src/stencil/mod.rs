@@ -88,6 +88,19 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// How a cell with `style` in `frame` is turned and mirrored.
+    pub fn of(style: &crate::style::Style, frame: Rect) -> Placement {
+        let direction = style.get("direction");
+        Placement {
+            frame,
+            degrees: crate::vertex::direction_degrees(direction)
+                + style.num("rotation").unwrap_or(0.0),
+            across: matches!(direction, Some("north" | "south")),
+            flip_h: style.flag("flipH"),
+            flip_v: style.flag("flipV"),
+        }
+    }
+
     /// The box a shape is drawn in before it is turned: the cell's, or across it when
     /// the cell's direction is north or south (draw.io swaps the sides, then turns).
     pub fn laid_out(&self) -> Rect {
