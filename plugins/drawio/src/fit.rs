@@ -170,22 +170,7 @@ impl Transform {
             }
             Shape::Path(p) => {
                 for seg in &mut p.segments {
-                    match seg {
-                        Segment::MoveTo { x, y } | Segment::LineTo { x, y } => self.xy(x, y),
-                        Segment::CubicTo {
-                            x1,
-                            y1,
-                            x2,
-                            y2,
-                            x,
-                            y,
-                        } => {
-                            self.xy(x1, y1);
-                            self.xy(x2, y2);
-                            self.xy(x, y);
-                        }
-                        Segment::Close => {}
-                    }
+                    seg.map_points(|x, y| self.xy(x, y));
                 }
                 self.stroke(&mut p.stroke);
             }

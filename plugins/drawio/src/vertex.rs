@@ -520,22 +520,7 @@ pub fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
     segments
         .into_iter()
         .map(|mut s| {
-            match &mut s {
-                Segment::MoveTo { x, y } | Segment::LineTo { x, y } => turn(x, y),
-                Segment::CubicTo {
-                    x1,
-                    y1,
-                    x2,
-                    y2,
-                    x,
-                    y,
-                } => {
-                    turn(x1, y1);
-                    turn(x2, y2);
-                    turn(x, y);
-                }
-                Segment::Close => {}
-            }
+            s.map_points(turn);
             s
         })
         .collect()

@@ -598,6 +598,28 @@ pub enum Segment {
     Close,
 }
 
+impl Segment {
+    /// Moves every point of the segment (end and control points) by `f`.
+    pub fn map_points(&mut self, mut f: impl FnMut(&mut f64, &mut f64)) {
+        match self {
+            Segment::MoveTo { x, y } | Segment::LineTo { x, y } => f(x, y),
+            Segment::CubicTo {
+                x1,
+                y1,
+                x2,
+                y2,
+                x,
+                y,
+            } => {
+                f(x1, y1);
+                f(x2, y2);
+                f(x, y);
+            }
+            Segment::Close => {}
+        }
+    }
+}
+
 /// One end of a connector: attached to a shape (by id), or loose at a point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]

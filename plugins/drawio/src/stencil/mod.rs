@@ -180,22 +180,7 @@ fn mirror(segments: &mut [Segment], c: Point, h: bool, v: bool) {
         }
     };
     for s in segments {
-        match s {
-            Segment::MoveTo { x, y } | Segment::LineTo { x, y } => flip(x, y),
-            Segment::CubicTo {
-                x1,
-                y1,
-                x2,
-                y2,
-                x,
-                y,
-            } => {
-                flip(x1, y1);
-                flip(x2, y2);
-                flip(x, y);
-            }
-            Segment::Close => {}
-        }
+        s.map_points(flip);
     }
 }
 
