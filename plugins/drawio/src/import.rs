@@ -353,15 +353,7 @@ impl Builder<'_, '_> {
         let shape = style.shape().unwrap_or("");
         let placement = stencil::Placement::of(style, frame);
         if let Some(parts) = coded::draw(shape, style, placement, &vertex::paint_of_style(style)) {
-            for (n, part) in parts.into_iter().enumerate() {
-                children.push(Shape::Path(quire_sdk::PathShape {
-                    id: self.ctx.ids.alloc(self.number, &format!("{id}.{}", n + 1)),
-                    segments: part.segments,
-                    fill: part.fill,
-                    stroke: part.stroke,
-                    even_odd: false,
-                }));
-            }
+            children = vertex::painted_paths(parts, &id, self.number, self.ctx.ids);
             let number = self.number;
             children.extend(vertex::coded_labels(
                 shape,

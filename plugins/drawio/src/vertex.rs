@@ -225,19 +225,7 @@ impl Vertex<'_> {
 
     /// The painted parts as one group that keeps the cell's style (see [`Self::drawn_group`]).
     fn stencil_group(&mut self, parts: Vec<Painted>) -> Shape {
-        let children = parts
-            .into_iter()
-            .enumerate()
-            .map(|(n, part)| {
-                Shape::Path(PathShape {
-                    id: self.ids.alloc(self.page, &format!("{}.{}", self.id, n + 1)),
-                    segments: part.segments,
-                    fill: part.fill,
-                    stroke: part.stroke,
-                    even_odd: false,
-                })
-            })
-            .collect();
+        let children = painted_paths(parts, &self.id, self.page, self.ids);
         self.drawn_group(children)
     }
 
@@ -522,6 +510,23 @@ pub fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
         .map(|mut s| {
             s.map_points(turn);
             s
+        })
+        .collect()
+}
+
+/// Painted parts as path shapes with ids under `owner`'s (`<owner>.1`, ...).
+pub fn painted_paths(parts: Vec<Painted>, owner: &str, page: usize, ids: &mut Ids) -> Vec<Shape> {
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(n, part)| {
+            Shape::Path(PathShape {
+                id: ids.alloc(page, &format!("{owner}.{}", n + 1)),
+                segments: part.segments,
+                fill: part.fill,
+                stroke: part.stroke,
+                even_odd: false,
+            })
         })
         .collect()
 }

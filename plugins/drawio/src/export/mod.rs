@@ -224,11 +224,18 @@ impl Writer<'_> {
             }
             // A stencil cell of a draw.io file: written back by its own style, which
             // draw.io draws from its library; the paths are only Quire's drawing of it.
-            Shape::Group(g) if stencil_style(g).is_some() => {
-                let style = stencil_style(g).unwrap_or_default().to_string();
-                self.vertex(style, g.label.as_ref(), g.frame, origin, Vec::new())
-            }
             Shape::Group(g) => {
+                if let Some(style) = stencil_style(g) {
+                    let cell = self.vertex(
+                        style.to_string(),
+                        g.label.as_ref(),
+                        g.frame,
+                        origin,
+                        Vec::new(),
+                    );
+                    self.write(shape.id(), parent, cell);
+                    return;
+                }
                 let cell = self.vertex(
                     style::group(g),
                     g.label.as_ref(),
