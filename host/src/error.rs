@@ -2,7 +2,7 @@
 //! them into HTTP.
 
 use crate::runtime::ConversionError;
-use crate::store::BlobError;
+use crate::store::{BlobError, ScriptError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -83,6 +83,32 @@ pub fn database_unreachable(e: &sqlx::Error) -> bool {
             .code()
             .is_some_and(|c| c.starts_with("08") || matches!(&*c, "57P01" | "57P02" | "57P03")),
         _ => false,
+    }
+}
+
+impl From<ScriptError> for Error {
+    /// A script's database errors; a [`Refusal`](crate::store::Refusal) its caller did not
+    /// turn into its own answer is a fault of that caller.
+    fn from(e: ScriptError) -> Self {
+        match e {
+            ScriptError::Database(e) => e.into(),
+            ScriptError::Sqlite(e) => match e.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                    tracing::warn!("database: {e}");
+                    Error::Unavailable(
+                        "the database is busy; nothing was changed, try again shortly".into(),
+                    )
+                }
+                Some(rusqlite::ErrorCode::DiskFull) => {
+                    tracing::error!("database: {e}");
+                    Error::ServerFull(
+                        "the server's storage is full; nothing was changed, try again later".into(),
+                    )
+                }
+                _ => Error::Internal(e.into()),
+            },
+            refused @ ScriptError::Refused { .. } => Error::Internal(refused.into()),
+        }
     }
 }
 

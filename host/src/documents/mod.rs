@@ -7,7 +7,7 @@ use sqlx::Row;
 
 use crate::error::{Error, Result};
 use crate::metrics::Serial;
-use crate::store::{now, Blobs, Db, Pin};
+use crate::store::{now, Blobs, Db, Pin, Refusal, Script, ScriptError, Statement};
 
 use crate::store::Tx;
 use crate::webhooks::{self, Event};
@@ -270,150 +270,152 @@ async fn already_held(db: &Db, account_id: &str, digest: &str) -> Result<bool> {
 /// Refuses, before a byte is written, a version the owner's storage cannot take. The
 /// charge inside the transaction stays the authority (two writes may pass this check
 /// together); this keeps a loop of refused writes from costing disk.
-async fn check_room(db: &Db, Owner { account_id, quota }: Owner<'_>, size: i64) -> Result<()> {
-    let Some(quota) = quota else { return Ok(()) };
-    let used: i64 = sqlx::query_scalar("SELECT storage_used FROM accounts WHERE id = $1")
-        .bind(account_id)
-        .fetch_one(&db.pool)
-        .await?;
-    if used + size > quota {
-        return Err(Error::StorageFull {
-            needed: size,
-            left: (quota - used).max(0),
-            quota,
-        });
+async fn check_room(db: &Db, owner: Owner<'_>, size: i64) -> Result<()> {
+    if owner.quota.is_none() {
+        return Ok(());
     }
-    Ok(())
+    let used = storage_used(&db.pool, owner.account_id).await?;
+    match over_quota(owner, size, used) {
+        Some(full) => Err(full),
+        None => Ok(()),
+    }
 }
 
-/// Adds `size` to the account's storage inside `tx`, refusing past the quota. It locks
-/// the account's row until the transaction ends, so every other write of the account
-/// waits (on Postgres; SQLite's writers take turns anyway): writers call it last.
-async fn charge_storage(
-    tx: &mut Tx<'_>,
+async fn storage_used<'e>(
+    reader: impl sqlx::Executor<'e, Database = sqlx::Any>,
     account_id: &str,
-    size: i64,
-    quota: Option<i64>,
-) -> Result<()> {
-    tx.serial_until_end(Serial::AccountRow);
-    let done = match quota {
-        Some(q) => {
-            sqlx::query("UPDATE accounts SET storage_used = storage_used + $1 WHERE id = $2 AND storage_used + $1 <= $3")
-                .bind(size)
-                .bind(account_id)
-                .bind(q)
-                .execute(&mut **tx)
-                .await?
-        }
-        None => {
-            sqlx::query("UPDATE accounts SET storage_used = storage_used + $1 WHERE id = $2")
-                .bind(size)
-                .bind(account_id)
-                .execute(&mut **tx)
-                .await?
-        }
-    };
-    if done.rows_affected() == 0 {
-        let used: i64 = sqlx::query_scalar("SELECT storage_used FROM accounts WHERE id = $1")
+) -> Result<i64> {
+    Ok(
+        sqlx::query_scalar("SELECT storage_used FROM accounts WHERE id = $1")
             .bind(account_id)
-            .fetch_one(&mut **tx)
-            .await?;
-        let quota = quota.unwrap_or(0);
-        return Err(Error::StorageFull {
-            needed: size,
-            left: (quota - used).max(0),
-            quota,
-        });
-    }
-    Ok(())
+            .fetch_one(reader)
+            .await?,
+    )
 }
 
-async fn insert_version(
-    tx: &mut Tx<'_>,
-    id: &str,
-    version: i64,
-    staged: &Staged,
-    at: f64,
-) -> Result<()> {
-    staged.pin.release_in(tx).await?;
+/// "Storage full" when `size` more bytes do not fit beside `used` in the owner's quota.
+fn over_quota(Owner { quota, .. }: Owner<'_>, size: i64, used: i64) -> Option<Error> {
+    let quota = quota?;
+    (used + size > quota).then(|| Error::StorageFull {
+        needed: size,
+        left: (quota - used).max(0),
+        quota,
+    })
+}
+
+/// The statement that adds `size` to the account's storage, refusing the write past the
+/// quota ([`Refusal::OverQuota`]). On Postgres it locks the account's row until the
+/// transaction ends, so every other write of the account waits (SQLite's writers take
+/// turns anyway): scripts end with it.
+fn storage_charge(Owner { account_id, quota }: Owner<'_>, size: i64) -> Statement {
+    let statement = match quota {
+        Some(q) => Statement::new(
+            "UPDATE accounts SET storage_used = storage_used + $1 WHERE id = $2 AND storage_used + $1 <= $3",
+            vec![size.into(), account_id.into(), q.into()],
+        ),
+        None => Statement::new(
+            "UPDATE accounts SET storage_used = storage_used + $1 WHERE id = $2",
+            vec![size.into(), account_id.into()],
+        ),
+    };
+    statement
+        .expecting(1, Refusal::OverQuota)
+        .serial_from_here(Serial::AccountRow)
+}
+
+/// The statements that record `staged` as `version` of the document `id`.
+fn version_statements(script: &mut Script, id: &str, version: i64, staged: &Staged, at: f64) {
+    script.statements.extend(staged.pin.release());
     let w = &staged.written;
     let (source_blob, source_type) = match &w.source {
-        Some((b, t)) => (Some(b.clone()), Some(t.clone())),
+        Some((b, t)) => (Some(b.as_str()), Some(t.as_str())),
         None => (None, None),
     };
-    sqlx::query(
+    script.push(Statement::new(
         "INSERT INTO document_versions (doc_id, version, title, model_blob, source_blob, source_type, pages, shapes, size, created)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-    )
-    .bind(id)
-    .bind(version)
-    .bind(&staged.title)
-    .bind(&w.model)
-    .bind(source_blob)
-    .bind(source_type)
-    .bind(staged.pages)
-    .bind(staged.shapes)
-    .bind(w.size)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
+        vec![
+            id.into(),
+            version.into(),
+            staged.title.as_str().into(),
+            w.model.as_str().into(),
+            source_blob.into(),
+            source_type.into(),
+            staged.pages.into(),
+            staged.shapes.into(),
+            w.size.into(),
+            at.into(),
+        ],
+    ));
     for (name, media_type, blob) in &w.assets {
-        sqlx::query("INSERT INTO document_assets (doc_id, version, name, media_type, blob) VALUES ($1, $2, $3, $4, $5)")
-            .bind(id)
-            .bind(version)
-            .bind(name)
-            .bind(media_type)
-            .bind(blob)
-            .execute(&mut **tx)
-            .await?;
+        script.push(Statement::new(
+            "INSERT INTO document_assets (doc_id, version, name, media_type, blob) VALUES ($1, $2, $3, $4, $5)",
+            vec![id.into(), version.into(), name.into(), media_type.into(), blob.into()],
+        ));
     }
-    Ok(())
 }
 
-pub async fn create(
-    db: &Db,
-    blobs: &Blobs,
+/// What a refused write script means for the caller. `reader` looks up what the answer
+/// reports (the storage left, the version another write made); `document` is the
+/// document and version a replace expected.
+async fn refused<'e>(
+    e: ScriptError,
+    reader: impl sqlx::Executor<'e, Database = sqlx::Any>,
     owner: Owner<'_>,
-    kind: Kind,
-    content: Content,
-) -> Result<DocRow> {
-    let staged = stage(db, blobs, owner, kind, content, None).await?;
-    let outcome = async {
-        let mut tx = db.begin().await?;
-        let row = create_in(&mut tx, owner, kind, &staged).await?;
-        tx.commit().await?;
-        Ok(row)
-    }
-    .await;
-    staged.settle(db, blobs, outcome).await
+    staged: &Staged,
+    document: Option<(&str, i64)>,
+) -> Error {
+    let answer = async {
+        match (e.refusal(), document) {
+            (Some(Refusal::OverQuota), _) => {
+                let used = storage_used(reader, owner.account_id).await?;
+                Ok(
+                    over_quota(owner, staged.written.size, used).unwrap_or_else(|| {
+                        // The storage was freed since: still refused, this write is gone.
+                        Error::StorageFull {
+                            needed: staged.written.size,
+                            left: 0,
+                            quota: owner.quota.unwrap_or(0),
+                        }
+                    }),
+                )
+            }
+            (Some(Refusal::PinsLapsed), _) => Ok(staged.pin.release_failed(e).into()),
+            (Some(Refusal::Moved), Some((id, expected))) => {
+                let current: i64 =
+                    sqlx::query_scalar("SELECT version FROM documents WHERE id = $1")
+                        .bind(id)
+                        .fetch_one(reader)
+                        .await?;
+                Ok(Error::VersionConflict { current, expected })
+            }
+            _ => Ok(e.into()),
+        }
+    };
+    answer.await.unwrap_or_else(|e: Error| e)
 }
 
-/// [`create`] inside the caller's transaction, so a document and the rows that belong
-/// with it (a form, a response) commit together or not at all.
-pub async fn create_in(
-    tx: &mut Tx<'_>,
-    Owner { account_id, quota }: Owner<'_>,
-    kind: Kind,
-    staged: &Staged,
-) -> Result<DocRow> {
+/// The write that records a new document, and its row as it will read.
+fn creation(owner: Owner<'_>, kind: Kind, staged: &Staged) -> (Script, DocRow) {
     let id = crate::store::new_id();
     let at = now();
-    sqlx::query(
+    let mut script = Script::new();
+    script.push(Statement::new(
         "INSERT INTO documents (id, account_id, kind, title, version, pages, shapes, created, updated)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(&id)
-    .bind(account_id)
-    .bind(kind.as_str())
-    .bind(&staged.title)
-    .bind(FIRST_VERSION)
-    .bind(staged.pages)
-    .bind(staged.shapes)
-    .bind(at)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
-    insert_version(tx, &id, FIRST_VERSION, staged, at).await?;
+        vec![
+            id.as_str().into(),
+            owner.account_id.into(),
+            kind.as_str().into(),
+            staged.title.as_str().into(),
+            FIRST_VERSION.into(),
+            staged.pages.into(),
+            staged.shapes.into(),
+            at.into(),
+            at.into(),
+        ],
+    ));
+    version_statements(&mut script, &id, FIRST_VERSION, staged, at);
     let row = DocRow {
         id,
         title: staged.title.clone(),
@@ -424,10 +426,44 @@ pub async fn create_in(
         created: at,
         updated: at,
     };
-    webhooks::emit(tx, account_id, Event::DocumentCreated, row.event_data()).await?;
-    // Last: the account's row stays locked until the commit (see `charge_storage`).
-    charge_storage(tx, account_id, staged.written.size, quota).await?;
-    Ok(row)
+    script.push(webhooks::emitted(
+        owner.account_id,
+        Event::DocumentCreated,
+        row.event_data(),
+    ));
+    script.push(storage_charge(owner, staged.written.size));
+    (script, row)
+}
+
+pub async fn create(
+    db: &Db,
+    blobs: &Blobs,
+    owner: Owner<'_>,
+    kind: Kind,
+    content: Content,
+) -> Result<DocRow> {
+    let staged = stage(db, blobs, owner, kind, content, None).await?;
+    let (script, row) = creation(owner, kind, &staged);
+    let outcome = match db.write(script).await {
+        Ok(()) => Ok(row),
+        Err(e) => Err(refused(e, &db.pool, owner, &staged, None).await),
+    };
+    staged.settle(db, blobs, outcome).await
+}
+
+/// [`create`] inside the caller's transaction, so a document and the rows that belong
+/// with it (a form, a response) commit together or not at all.
+pub async fn create_in(
+    tx: &mut Tx<'_>,
+    owner: Owner<'_>,
+    kind: Kind,
+    staged: &Staged,
+) -> Result<DocRow> {
+    let (script, row) = creation(owner, kind, staged);
+    match tx.run(&script).await {
+        Ok(()) => Ok(row),
+        Err(e) => Err(refused(e, &mut **tx, owner, staged, None).await),
+    }
 }
 
 /// A new version of an existing document of `kind`. `expected` (from If-Match) must be
@@ -444,13 +480,14 @@ pub async fn replace(
 ) -> Result<DocRow> {
     let current = current_of_kind(db, owner.account_id, id, kind, expected).await?;
     let staged = stage(db, blobs, owner, kind, content, Some(&current.title)).await?;
-    let outcome = async {
-        let mut tx = db.begin().await?;
-        let row = replace_in(&mut tx, owner, &current, expected, &staged).await?;
-        tx.commit().await?;
-        Ok(row)
-    }
-    .await;
+    let (script, row) = replacement(owner, &current, &staged);
+    let outcome = match db.write(script).await {
+        Ok(()) => Ok(row),
+        Err(e) => {
+            let expected = Some((id, expected.unwrap_or(current.version)));
+            Err(refused(e, &db.pool, owner, &staged, expected).await)
+        }
+    };
     staged.settle(db, blobs, outcome).await
 }
 
@@ -485,39 +522,46 @@ pub async fn current_of_kind(
 /// with a version conflict and records nothing.
 pub async fn replace_in(
     tx: &mut Tx<'_>,
-    Owner { account_id, quota }: Owner<'_>,
+    owner: Owner<'_>,
     current: &DocRow,
     expected: Option<i64>,
     staged: &Staged,
 ) -> Result<DocRow> {
-    let id = current.id.as_str();
+    let (script, row) = replacement(owner, current, staged);
+    match tx.run(&script).await {
+        Ok(()) => Ok(row),
+        Err(e) => {
+            let expected = Some((current.id.as_str(), expected.unwrap_or(current.version)));
+            Err(refused(e, &mut **tx, owner, staged, expected).await)
+        }
+    }
+}
+
+/// The write that records `staged` as the version after `current`, raising the version
+/// only if it is still `current`'s ([`Refusal::Moved`] otherwise); and the row as it will
+/// read.
+fn replacement(owner: Owner<'_>, current: &DocRow, staged: &Staged) -> (Script, DocRow) {
     let at = now();
     let version = current.version + 1;
-    let done = sqlx::query(
-        "UPDATE documents SET version = $1, title = $2, pages = $3, shapes = $4, updated = $5
-         WHERE id = $6 AND account_id = $7 AND version = $8 AND binned_at IS NULL",
-    )
-    .bind(version)
-    .bind(&staged.title)
-    .bind(staged.pages)
-    .bind(staged.shapes)
-    .bind(at)
-    .bind(id)
-    .bind(account_id)
-    .bind(current.version)
-    .execute(&mut **tx)
-    .await?;
-    if done.rows_affected() == 0 {
-        let now_at: i64 = sqlx::query_scalar("SELECT version FROM documents WHERE id = $1")
-            .bind(id)
-            .fetch_one(&mut **tx)
-            .await?;
-        return Err(Error::VersionConflict {
-            current: now_at,
-            expected: expected.unwrap_or(current.version),
-        });
-    }
-    insert_version(tx, id, version, staged, at).await?;
+    let mut script = Script::new();
+    script.push(
+        Statement::new(
+            "UPDATE documents SET version = $1, title = $2, pages = $3, shapes = $4, updated = $5
+             WHERE id = $6 AND account_id = $7 AND version = $8 AND binned_at IS NULL",
+            vec![
+                version.into(),
+                staged.title.as_str().into(),
+                staged.pages.into(),
+                staged.shapes.into(),
+                at.into(),
+                current.id.as_str().into(),
+                owner.account_id.into(),
+                current.version.into(),
+            ],
+        )
+        .expecting(1, Refusal::Moved),
+    );
+    version_statements(&mut script, &current.id, version, staged, at);
     let row = DocRow {
         title: staged.title.clone(),
         pages: staged.pages,
@@ -526,9 +570,13 @@ pub async fn replace_in(
         updated: at,
         ..current.clone()
     };
-    webhooks::emit(tx, account_id, Event::DocumentReplaced, row.event_data()).await?;
-    charge_storage(tx, account_id, staged.written.size, quota).await?;
-    Ok(row)
+    script.push(webhooks::emitted(
+        owner.account_id,
+        Event::DocumentReplaced,
+        row.event_data(),
+    ));
+    script.push(storage_charge(owner, staged.written.size));
+    (script, row)
 }
 
 /// A document of the account that is not in the bin. Anyone else's is "not found".

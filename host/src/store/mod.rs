@@ -6,9 +6,12 @@ mod blobs;
 pub mod memo;
 mod pins;
 mod s3;
+pub mod script;
+mod writer;
 
 pub use blobs::{BlobError, BlobLocation, Blobs};
 pub use pins::{collect, sweep, Pin};
+pub use script::{Refusal, Script, ScriptError, Statement, Value};
 
 use std::path::Path;
 use std::str::FromStr;
@@ -120,6 +123,8 @@ pub struct Db {
     pub backend: Backend,
     /// SQLite's writers of this host, one at a time (see [`Db::write_turn`]).
     writers: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
+    /// SQLite: the thread that runs [`Db::write`]'s scripts, grouped (see [`writer`]).
+    writer: Option<std::sync::Arc<writer::Writer>>,
     /// What remembered rows are checked against (see [`memo`]).
     pub changes: memo::ChangeSerial,
 }
@@ -164,6 +169,16 @@ impl Db {
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA busy_timeout = 10000").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
+                        // The writer thread's checkpoint threshold (see `writer`): below
+                        // it, the checkpointer's work is not redone inside a write turn.
+                        conn.execute(
+                            format!(
+                                "PRAGMA wal_autocheckpoint = {}",
+                                writer::WRITER_CHECKPOINT_PAGES
+                            )
+                            .as_str(),
+                        )
+                        .await?;
                     }
                     Ok(())
                 })
@@ -176,17 +191,29 @@ impl Db {
             Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
         }
         .context("migrating the database")?;
-        let writers = (backend == Backend::Sqlite).then(Default::default);
-        let changes = match backend {
-            Backend::Sqlite => sqlite_file(&url)?
-                .map(memo::ChangeSerial::sqlite)
-                .unwrap_or_else(memo::ChangeSerial::none),
-            Backend::Postgres => memo::ChangeSerial::none(),
+        let writers: Option<std::sync::Arc<tokio::sync::Mutex<()>>> =
+            (backend == Backend::Sqlite).then(Default::default);
+        let file = match backend {
+            Backend::Sqlite => sqlite_file(&url)?,
+            Backend::Postgres => None,
+        };
+        let changes = file
+            .clone()
+            .map(memo::ChangeSerial::sqlite)
+            .unwrap_or_else(memo::ChangeSerial::none);
+        // An in-memory database is one per connection: its writes stay on the pool.
+        let writer = match (&file, &writers) {
+            (Some(file), Some(turn)) => Some(std::sync::Arc::new(
+                writer::Writer::start(file, turn.clone(), WRITE_TURN_WAIT)
+                    .context("starting the database writer")?,
+            )),
+            _ => None,
         };
         Ok(Db {
             pool,
             backend,
             writers,
+            writer,
             changes,
         })
     }
@@ -223,6 +250,20 @@ impl Db {
             _gate: gate,
             _serial: None,
         })
+    }
+
+    /// Runs `script` as one write transaction of its own, committed before this returns.
+    /// On SQLite the writer thread runs it, in a group with the writes queued beside it;
+    /// elsewhere it runs in a transaction of the pool. Never call it while holding a
+    /// transaction or the write turn: the writer waits for that turn.
+    pub async fn write(&self, script: Script) -> Result<(), ScriptError> {
+        if let Some(writer) = &self.writer {
+            return writer.write(script).await;
+        }
+        let mut tx = self.begin().await?;
+        tx.run(&script).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Waits for this host's turn to write; hold the guard over one write outside a

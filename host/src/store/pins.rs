@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use sqlx::Row;
 
+use super::script::{Refusal, ScriptError, Statement};
 use super::{now, BlobError, Blobs, Db, Tx};
 
 /// How long a pin holds without its write committing. A write pins after its conversion,
@@ -92,13 +93,13 @@ impl Pin {
                 "INSERT INTO blob_pins (pin, digest, expires) VALUES {} ON CONFLICT DO NOTHING",
                 placeholders(chunk.len(), 3)
             );
-            let mut insert = sqlx::query(&sql);
-            for digest in chunk {
-                insert = insert.bind(&self.id).bind(*digest).bind(expires);
-            }
-            let turn = db.write_turn().await.map_err(database)?;
-            insert.execute(&db.pool).await.map_err(database)?;
-            drop(turn);
+            let args = chunk
+                .iter()
+                .flat_map(|digest| [self.id.as_str().into(), (*digest).into(), expires.into()])
+                .collect();
+            db.write(Statement::new(sql, args).into())
+                .await
+                .map_err(|e| BlobError::Other(anyhow::Error::from(e).context("blob pins")))?;
             self.digests.extend(chunk.iter().map(|d| d.to_string()));
         }
         // Pinned first, then one look for tombstones over them all: a blob the collector
@@ -114,27 +115,45 @@ impl Pin {
         Ok(())
     }
 
-    /// Drops the pins inside the transaction that names the blobs, so the names and the
-    /// end of the pins commit together. Fails (the caller rolls back) when a pin lapsed
-    /// and the collector may have taken its blob.
+    /// The statement that drops the pins in the write that names the blobs, so the names
+    /// and the end of the pins commit together. It refuses the write
+    /// ([`Refusal::PinsLapsed`], see [`Pin::release_failed`]) when a pin lapsed and the
+    /// collector may have taken its blob. `None` when nothing was pinned.
+    pub fn release(&self) -> Option<Statement> {
+        (!self.digests.is_empty()).then(|| {
+            Statement::new(
+                "DELETE FROM blob_pins WHERE pin = $1",
+                vec![self.id.as_str().into()],
+            )
+            .expecting(self.digests.len() as u64, Refusal::PinsLapsed)
+        })
+    }
+
+    /// [`Pin::release`] inside the caller's transaction.
     pub async fn release_in(&self, tx: &mut Tx<'_>) -> Result<(), BlobError> {
-        if self.digests.is_empty() {
-            return Ok(());
+        match self.release() {
+            Some(release) => tx
+                .run(&release.into())
+                .await
+                .map_err(|e| self.release_failed(e)),
+            None => Ok(()),
         }
-        let dropped = sqlx::query("DELETE FROM blob_pins WHERE pin = $1")
-            .bind(&self.id)
-            .execute(&mut **tx)
-            .await
-            .map_err(database)?
-            .rows_affected();
-        if dropped != self.digests.len() as u64 {
-            return Err(BlobError::Unavailable(format!(
+    }
+
+    /// A write that held [`Pin::release`] failed: why, as a blob error when the pins had
+    /// lapsed.
+    pub fn release_failed(&self, e: ScriptError) -> BlobError {
+        match e {
+            ScriptError::Refused {
+                refusal: Refusal::PinsLapsed,
+                changed,
+            } => BlobError::Unavailable(format!(
                 "{} of {} blob pins lapsed before the write committed",
-                self.digests.len() as u64 - dropped,
+                self.digests.len() as u64 - changed.min(self.digests.len() as u64),
                 self.digests.len()
-            )));
+            )),
+            other => BlobError::Other(anyhow::Error::from(other).context("blob pins")),
         }
-        Ok(())
     }
 
     /// The write did not commit: drops the pins and removes the blobs nothing names.
