@@ -769,12 +769,15 @@ pub fn read_model(text: &[u8], what: &str) -> Result<Document, ApiError> {
     }
     let text = std::str::from_utf8(text)
         .map_err(|e| ApiError::bad_request(format!("{what} is not UTF-8 text: {e}")))?;
-    validate::parse(text).map_err(|e| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("the model is not valid: {e}"),
-        )
-    })
+    validate::parse(text).map_err(invalid_model)
+}
+
+/// The refusal of a model that parsed but breaks the model's rules (422).
+pub fn invalid_model(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        format!("the model is not valid: {e}"),
+    )
 }
 
 /// The refusal of a model over [`MAX_MODEL_JSON`] (`size` bytes or more).

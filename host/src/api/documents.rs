@@ -125,12 +125,8 @@ pub async fn receive(
     let (content, warnings) = match source {
         Source::Model(document) => {
             let document = *document;
-            validate::check(&document, std::iter::empty()).map_err(|e| {
-                ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("the model is not valid: {e}"),
-                )
-            })?;
+            validate::check(&document, std::iter::empty())
+                .map_err(crate::api::body::invalid_model)?;
             (
                 Content {
                     document,

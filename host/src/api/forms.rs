@@ -21,9 +21,6 @@ use crate::app::App;
 use crate::documents::{Content, Owner};
 use crate::forms::{self, detect, fields, Patch};
 
-/// Longest text a respondent reads after sending.
-const MAX_CONFIRM_CHARS: usize = 5000;
-
 /// Forms are part of the plan (see `forms::require_in_plan`).
 pub fn require_forms(p: &Principal) -> Result<(), ApiError> {
     Ok(forms::require_in_plan(&p.account.plan)?)
@@ -185,14 +182,6 @@ pub async fn patch(
     require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
     let settings: FormSettings = requests::read_json(&app, &p, req, TAKES).await?;
-    if let Some(confirm) = &settings.confirm {
-        if confirm.chars().count() > MAX_CONFIRM_CHARS {
-            return Err(ApiError::bad_request(format!(
-                "`confirm` is longer than {MAX_CONFIRM_CHARS} characters"
-            ))
-            .with("field", "confirm"));
-        }
-    }
     let patch = Patch {
         open: settings.open,
         multiple: settings.multiple,

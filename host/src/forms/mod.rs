@@ -43,6 +43,9 @@ pub struct FormRow {
     pub columns: Vec<String>,
 }
 
+/// The longest text a respondent reads after sending (`Patch::confirm`).
+pub const MAX_CONFIRM_CHARS: usize = 5000;
+
 /// What PATCH may change; `None` leaves a setting alone.
 #[derive(Debug, Default)]
 pub struct Patch {
@@ -330,6 +333,16 @@ pub async fn set_fields(
 }
 
 pub async fn patch(db: &Db, account_id: &str, id: &str, patch: Patch) -> Result<FormRow> {
+    if patch
+        .confirm
+        .as_ref()
+        .is_some_and(|c| c.chars().count() > MAX_CONFIRM_CHARS)
+    {
+        return Err(Error::InvalidField {
+            field: "confirm".into(),
+            detail: format!("the text is longer than {MAX_CONFIRM_CHARS} characters"),
+        });
+    }
     let form = get(db, account_id, id).await?;
     let s = form.settings;
     let confirm = match patch.confirm {

@@ -110,3 +110,33 @@ async fn purging_a_binned_form_takes_its_rows_and_gives_back_its_storage() {
     let account = crate::accounts::account(&db, &account_id).await.unwrap();
     assert_eq!(account.storage_used, 0, "the storage is given back");
 }
+
+/// The confirmation text is bounded by the domain, for the API and the pages alike: one
+/// character over the limit is refused as the `confirm` field, before anything is looked up.
+#[tokio::test]
+async fn a_confirmation_text_over_the_limit_is_refused_as_its_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(None, dir.path()).await.unwrap();
+    let patch = |chars: usize| super::Patch {
+        open: None,
+        multiple: None,
+        notify: None,
+        confirm: Some("é".repeat(chars)),
+    };
+    let at_limit = super::patch(&db, "nobody", "no-form", patch(super::MAX_CONFIRM_CHARS)).await;
+    assert!(
+        matches!(at_limit, Err(crate::error::Error::NotFound(_))),
+        "{at_limit:?}"
+    );
+    let over = super::patch(
+        &db,
+        "nobody",
+        "no-form",
+        patch(super::MAX_CONFIRM_CHARS + 1),
+    )
+    .await;
+    match over {
+        Err(crate::error::Error::InvalidField { field, .. }) => assert_eq!(field, "confirm"),
+        other => panic!("expected the confirm field refused, got {other:?}"),
+    }
+}

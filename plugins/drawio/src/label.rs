@@ -129,12 +129,12 @@ impl Builder {
             let Some((text, from_lt)) = rest.find('<').and_then(|lt| rest.split_at_checked(lt))
             else {
                 if skip_depth == 0 {
-                    self.push_collapsed(&decode_entities(rest), &current);
+                    self.push_collapsed(&quire_sdk::text::decode_entities(rest), &current);
                 }
                 break;
             };
             if !text.is_empty() && skip_depth == 0 {
-                self.push_collapsed(&decode_entities(text), &current);
+                self.push_collapsed(&quire_sdk::text::decode_entities(text), &current);
             }
             rest = from_lt;
             if let Some(after) = rest.strip_prefix("<!--") {
@@ -333,11 +333,11 @@ fn parse_attrs(s: &str) -> Vec<(String, String)> {
                 .find_map(|q| Some((q, after.strip_prefix(q)?)));
             if let Some((q, body)) = quoted {
                 let (inside, tail) = body.split_once(q).unwrap_or((body, ""));
-                value = decode_entities(inside);
+                value = quire_sdk::text::decode_entities(inside);
                 rest = tail;
             } else {
                 let (raw, tail) = after.split_once(char::is_whitespace).unwrap_or((after, ""));
-                value = decode_entities(raw);
+                value = quire_sdk::text::decode_entities(raw);
                 rest = tail;
             }
         }
@@ -406,74 +406,6 @@ fn css_size(v: &str, current: f64) -> Option<f64> {
     };
     let size = number.trim().parse::<f64>().ok()? * factor;
     (size.is_finite() && size > 0.0).then(|| size.clamp(1.0, 500.0))
-}
-
-/// HTML character references: the five XML ones, numeric ones, and the named ones the
-/// editor writes. Unknown names stay as written.
-pub fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some((before, after)) = rest.split_once('&') {
-        out.push_str(before);
-        let decoded = after
-            .split_once(';')
-            .filter(|(name, _)| name.len() <= 10)
-            .and_then(|(name, tail)| Some((entity(name)?, tail)));
-        match decoded {
-            Some((ch, tail)) => {
-                out.push(ch);
-                rest = tail;
-            }
-            None => {
-                out.push('&');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-fn entity(name: &str) -> Option<char> {
-    if let Some(num) = name.strip_prefix('#') {
-        let code = match num.strip_prefix('x').or_else(|| num.strip_prefix('X')) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-            None => num.parse::<u32>().ok()?,
-        };
-        return char::from_u32(code).filter(|c| *c != '\0');
-    }
-    Some(match name {
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "quot" => '"',
-        "apos" => '\'',
-        "nbsp" => '\u{a0}',
-        "copy" => '©',
-        "reg" => '®',
-        "trade" => '™',
-        "ndash" => '–',
-        "mdash" => '—',
-        "hellip" => '…',
-        "bull" => '•',
-        "middot" => '·',
-        "lsquo" => '‘',
-        "rsquo" => '’',
-        "ldquo" => '“',
-        "rdquo" => '”',
-        "euro" => '€',
-        "pound" => '£',
-        "times" => '×',
-        "deg" => '°',
-        "laquo" => '«',
-        "raquo" => '»',
-        "larr" => '←',
-        "rarr" => '→',
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

@@ -110,7 +110,7 @@ pub fn decode_entities(s: &str) -> String {
         let decoded = after
             .split_at_checked(body_len)
             .filter(|(body, _)| !body.is_empty())
-            .and_then(|(body, tail)| Some((entity(body)?, tail.strip_prefix(';')?)));
+            .and_then(|(body, tail)| Some((entity(mark, body)?, tail.strip_prefix(';')?)));
         match decoded {
             Some((c, tail)) => {
                 out.push(c);
@@ -133,73 +133,14 @@ fn split_at_mark(s: &str) -> Option<(&str, char, &str)> {
     Some((before, mark, from.strip_prefix(mark)?))
 }
 
-fn entity(name: &str) -> Option<char> {
-    let numeric = name.strip_prefix('#').unwrap_or(name);
-    if let Some(hex) = numeric
-        .strip_prefix('x')
-        .or_else(|| numeric.strip_prefix('X'))
-    {
-        if let Ok(n) = u32::from_str_radix(hex, 16) {
-            return char::from_u32(n);
-        }
+/// What a reference after `mark` names: mermaid's `#` takes a name or a bare number
+/// (`#quot;`, `#9829;`), HTML's `&` a name or `#` and a number.
+fn entity(mark: char, body: &str) -> Option<char> {
+    let named = quire_sdk::text::entity(body);
+    match mark {
+        '#' => named.or_else(|| quire_sdk::text::entity(&format!("#{body}"))),
+        _ => named,
     }
-    if numeric.bytes().all(|b| b.is_ascii_digit()) {
-        return numeric.parse::<u32>().ok().and_then(char::from_u32);
-    }
-    Some(match name {
-        "quot" => '"',
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "apos" => '\'',
-        "nbsp" => '\u{a0}',
-        "copy" => '©',
-        "reg" => '®',
-        "trade" => '™',
-        "hellip" => '…',
-        "mdash" => '—',
-        "ndash" => '–',
-        "laquo" => '«',
-        "raquo" => '»',
-        "lsquo" => '‘',
-        "rsquo" => '’',
-        "ldquo" => '“',
-        "rdquo" => '”',
-        "bull" => '•',
-        "middot" => '·',
-        "deg" => '°',
-        "plusmn" => '±',
-        "times" => '×',
-        "divide" => '÷',
-        "euro" => '€',
-        "pound" => '£',
-        "yen" => '¥',
-        "cent" => '¢',
-        "sect" => '§',
-        "para" => '¶',
-        "larr" => '←',
-        "rarr" => '→',
-        "uarr" => '↑',
-        "darr" => '↓',
-        "harr" => '↔',
-        "hearts" => '♥',
-        "check" => '✓',
-        "infin" => '∞',
-        "ne" => '≠',
-        "le" => '≤',
-        "ge" => '≥',
-        "num" => '#',
-        "semi" => ';',
-        "colon" => ':',
-        "lpar" => '(',
-        "rpar" => ')',
-        "lsqb" | "lbrack" => '[',
-        "rsqb" | "rbrack" => ']',
-        "lcub" | "lbrace" => '{',
-        "rcub" | "rbrace" => '}',
-        "vert" | "verbar" => '|',
-        _ => return None,
-    })
 }
 
 /// HTML the way mermaid's HTML labels show it: `<br>` breaks the line, emphasis tags style

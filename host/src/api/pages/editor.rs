@@ -68,12 +68,8 @@ async fn draft(
     };
     let document = read_model(&bytes, "the draft")?;
     let (_, _, assets) = documents::load(&app.db, &app.blobs, &session.account.id, id).await?;
-    validate::check(&document, assets.iter().map(|a| a.name.as_str())).map_err(|e| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("the model is not valid: {e}"),
-        )
-    })?;
+    validate::check(&document, assets.iter().map(|a| a.name.as_str()))
+        .map_err(crate::api::body::invalid_model)?;
     Ok((document, assets))
 }
 

@@ -23,8 +23,6 @@ const FORMS_PER_PAGE: i64 = 50;
 const RESPONSES_PER_PAGE: i64 = 25;
 /// Question columns shown in the responses table; each response's page shows them all.
 const COLUMNS_SHOWN: usize = 8;
-/// Longest text a respondent reads after sending (as the API).
-const MAX_CONFIRM_CHARS: usize = 5000;
 
 fn require_forms(session: &Session) -> Result<(), ApiError> {
     Ok(forms::require_in_plan(&session.account.plan)?)
@@ -142,10 +140,11 @@ pub async fn show(
     ));
     let _ = write!(
         body,
-        "<section aria-labelledby=\"settings\"><h2 id=\"settings\">Settings</h2><form method=\"post\" action=\"/forms/{eid}/settings\">{csrf}{}{}{}<label for=\"confirm\">Text a respondent reads after sending</label><textarea id=\"confirm\" name=\"confirm\" maxlength=\"{MAX_CONFIRM_CHARS}\" rows=\"3\">{}</textarea><button type=\"submit\">Save settings</button></form></section>",
+        "<section aria-labelledby=\"settings\"><h2 id=\"settings\">Settings</h2><form method=\"post\" action=\"/forms/{eid}/settings\">{csrf}{}{}{}<label for=\"confirm\">Text a respondent reads after sending</label><textarea id=\"confirm\" name=\"confirm\" maxlength=\"{}\" rows=\"3\">{}</textarea><button type=\"submit\">Save settings</button></form></section>",
         checkbox("open", "Open: take new answers", s.open),
         checkbox("multiple", "A person may answer more than once", s.multiple),
         checkbox("notify", "Mail me when an answer comes in", s.notify),
+        forms::MAX_CONFIRM_CHARS,
         esc(s.confirm.as_deref().unwrap_or(forms::DEFAULT_CONFIRM)),
     );
     // Questions.
@@ -253,15 +252,6 @@ pub async fn settings(
 ) -> PageResult {
     require_forms(&session)?;
     let confirm = form.get("confirm").map(|c| c.trim().to_string());
-    if confirm
-        .as_ref()
-        .is_some_and(|c| c.chars().count() > MAX_CONFIRM_CHARS)
-    {
-        return Err(ApiError::bad_request(format!(
-            "the confirmation text is longer than {MAX_CONFIRM_CHARS} characters"
-        ))
-        .into());
-    }
     let on = |name: &str| Some(form.get(name).is_some_and(|v| v == "1" || v == "on"));
     forms::patch(
         &app.db,
