@@ -31,6 +31,20 @@ pub fn component(name: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("{}: {e}; run `make plugins` first", path.display()))
 }
 
+/// `name@version` of a shipped converter, its version read from its manifest (so a version
+/// bump does not need the tests edited).
+pub fn shipped(name: &str) -> String {
+    let manifest =
+        std::fs::read_to_string(repo_root().join("plugins").join(name).join("Cargo.toml"))
+            .unwrap_or_else(|e| panic!("reading {name}'s manifest: {e}"));
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("{name}'s manifest has no version"));
+    format!("{name}@{version}")
+}
+
 /// The repository's root (the test binary belongs to the host package, one level down).
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -70,18 +70,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// The media type of picture bytes, from their signature.
 pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if bytes.starts_with(b"\xFF\xD8\xFF") {
-        Some("image/jpeg")
-    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-        Some("image/gif")
-    } else if bytes.len() > 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        Some("image/webp")
-    } else {
-        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]).to_ascii_lowercase();
-        (head.contains("<svg")).then_some("image/svg+xml")
-    }
+    quire_sdk::image_probe::Signature::of(bytes)?.picture_media_type()
 }
 
 /// Decodes `data:[type][;base64],payload`. draw.io leaves out `;base64` (a `;` would end

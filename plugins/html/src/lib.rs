@@ -74,7 +74,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
             request.bytes.len()
         )));
     }
-    let mut setup = page_setup(request.option("paper"))?;
+    let mut setup = PageSetup::for_paper(request.option("paper"))?;
     let decoded = charset::decode(&request.bytes, &request.media_type);
     let parsed = parse::parse(&decoded.text);
     drop(decoded.text);
@@ -231,23 +231,6 @@ fn is_element(n: &NodeRef<'_, Node>, name: &str) -> bool {
     matches!(n.value(), Node::Element(e) if e.name() == name)
 }
 
-fn page_setup(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
-    let mut setup = PageSetup::default();
-    match paper.map(|p| p.trim().to_ascii_lowercase()).as_deref() {
-        None | Some("") | Some("a4") => {}
-        Some("letter") => {
-            setup.width = 612.0;
-            setup.height = 792.0;
-        }
-        Some(other) => {
-            return Err(ConvertError::InvalidRequest(format!(
-                "paper `{other}` is not known; use `a4` or `letter`"
-            )))
-        }
-    }
-    Ok(setup)
-}
-
 quire_sdk::export_converter!(HtmlImporter);
 
 #[cfg(test)]
@@ -267,9 +250,9 @@ mod tests {
 
     #[test]
     fn paper_option() {
-        assert_eq!(page_setup(Some("Letter")).unwrap().width, 612.0);
+        assert_eq!(PageSetup::for_paper(Some("Letter")).unwrap().width, 612.0);
         assert!(matches!(
-            page_setup(Some("a5")),
+            PageSetup::for_paper(Some("a5")),
             Err(ConvertError::InvalidRequest(_))
         ));
     }

@@ -50,24 +50,11 @@ pub fn read(bytes: &[u8]) -> Result<Header, ConvertError> {
 
 /// What a file that is neither PNG nor JPEG looks like, for the refusal.
 fn sniff(b: &[u8]) -> &'static str {
-    if b.is_empty() {
-        "empty"
-    } else if b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a") {
-        "a GIF image"
-    } else if b.starts_with(b"RIFF") && b.get(8..12) == Some(b"WEBP") {
-        "a WebP image"
-    } else if b.starts_with(b"BM") {
-        "a BMP image"
-    } else if b.starts_with(b"II*\0") || b.starts_with(b"MM\0*") {
-        "a TIFF image"
-    } else if b.starts_with(b"%PDF") {
-        "a PDF document"
-    } else if b.get(4..12).is_some_and(|t| t.starts_with(b"ftyp")) {
-        "an HEIF/AVIF image or a video"
-    } else if b.starts_with(b"<") || b.starts_with(b"\xEF\xBB\xBF<") {
-        "text (SVG or HTML?)"
-    } else {
-        "not a picture format this converter knows"
+    match quire_sdk::image_probe::Signature::of(b) {
+        _ if b.is_empty() => "empty",
+        Some(signature) => signature.described(),
+        None if b.starts_with(b"<") || b.starts_with(b"\xEF\xBB\xBF<") => "text (SVG or HTML?)",
+        None => "not a picture format this converter knows",
     }
 }
 

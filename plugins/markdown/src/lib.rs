@@ -67,7 +67,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
             request.bytes.len()
         )));
     }
-    let setup = page_setup(request.option("paper"))?;
+    let setup = PageSetup::for_paper(request.option("paper"))?;
     let decoded = decode(&request.bytes)?;
     let text = normalize_newlines(decoded.text);
     let (body, front) = front_matter::split_all(&text);
@@ -120,23 +120,6 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         assets: builder.used,
         warnings,
     })
-}
-
-fn page_setup(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
-    let mut setup = PageSetup::default();
-    match paper.map(|p| p.trim().to_ascii_lowercase()).as_deref() {
-        None | Some("") | Some("a4") => {}
-        Some("letter") => {
-            setup.width = 612.0;
-            setup.height = 792.0;
-        }
-        Some(other) => {
-            return Err(ConvertError::InvalidRequest(format!(
-                "paper `{other}` is not known; use `a4` or `letter`"
-            )))
-        }
-    }
-    Ok(setup)
 }
 
 /// The decoded text, and a warning when its encoding had to be guessed.
@@ -300,10 +283,10 @@ mod tests {
 
     #[test]
     fn paper_option() {
-        assert_eq!(page_setup(Some("Letter")).unwrap().width, 612.0);
-        assert_eq!(page_setup(None).unwrap().width, 595.28);
+        assert_eq!(PageSetup::for_paper(Some("Letter")).unwrap().width, 612.0);
+        assert_eq!(PageSetup::for_paper(None).unwrap().width, 595.28);
         assert!(matches!(
-            page_setup(Some("a5")),
+            PageSetup::for_paper(Some("a5")),
             Err(ConvertError::InvalidRequest(_))
         ));
     }

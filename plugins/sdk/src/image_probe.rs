@@ -52,6 +52,86 @@ impl ImageKind {
     }
 }
 
+/// What a file's first bytes say it is: the pictures converters meet, and the files people
+/// send in their place. One sniffer for every converter (draw.io's pictures, the image
+/// importer's refusals, the detector's decoder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signature {
+    Png,
+    Jpeg,
+    Gif,
+    WebP,
+    Bmp,
+    Tiff,
+    Pdf,
+    /// An ISO media file (`ftyp`): HEIF, AVIF, or a video.
+    IsoMedia,
+    /// An `<svg` element within the first 512 bytes of text.
+    Svg,
+}
+
+impl Signature {
+    pub fn of(bytes: &[u8]) -> Option<Signature> {
+        if let Some(kind) = ImageKind::of(bytes) {
+            return Some(match kind {
+                ImageKind::Png => Signature::Png,
+                ImageKind::Jpeg => Signature::Jpeg,
+            });
+        }
+        Some(
+            if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+                Signature::Gif
+            } else if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+                Signature::WebP
+            } else if bytes.starts_with(b"BM") {
+                Signature::Bmp
+            } else if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+                Signature::Tiff
+            } else if bytes.starts_with(b"%PDF") {
+                Signature::Pdf
+            } else if bytes.get(4..12).is_some_and(|t| t.starts_with(b"ftyp")) {
+                Signature::IsoMedia
+            } else if String::from_utf8_lossy(&bytes[..bytes.len().min(512)])
+                .to_ascii_lowercase()
+                .contains("<svg")
+            {
+                Signature::Svg
+            } else {
+                return None;
+            },
+        )
+    }
+
+    /// The media type a picture of this kind is served as; `None` for what is no picture a
+    /// page can show (a PDF, a TIFF, an ISO media file).
+    pub fn picture_media_type(self) -> Option<&'static str> {
+        Some(match self {
+            Signature::Png => "image/png",
+            Signature::Jpeg => "image/jpeg",
+            Signature::Gif => "image/gif",
+            Signature::WebP => "image/webp",
+            Signature::Bmp => "image/bmp",
+            Signature::Svg => "image/svg+xml",
+            Signature::Tiff | Signature::Pdf | Signature::IsoMedia => return None,
+        })
+    }
+
+    /// What the file is, for a sentence ("... is a GIF image").
+    pub fn described(self) -> &'static str {
+        match self {
+            Signature::Png => "a PNG image",
+            Signature::Jpeg => "a JPEG image",
+            Signature::Gif => "a GIF image",
+            Signature::WebP => "a WebP image",
+            Signature::Bmp => "a BMP image",
+            Signature::Tiff => "a TIFF image",
+            Signature::Pdf => "a PDF document",
+            Signature::IsoMedia => "an HEIF/AVIF image or a video",
+            Signature::Svg => "an SVG picture",
+        }
+    }
+}
+
 /// A JPEG's start-of-frame header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frame {

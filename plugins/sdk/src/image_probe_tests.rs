@@ -499,3 +499,33 @@ fn corpus_pictures_read_as_an_independent_reader_reads_them() {
     }
     assert!(seen >= 11, "{seen} reference PNGs");
 }
+
+#[test]
+fn signatures_name_what_people_send() {
+    let cases: [(&[u8], Option<Signature>); 11] = [
+        (b"\x89PNG\r\n\x1a\n....", Some(Signature::Png)),
+        (&[0xFF, 0xD8, 0xFF, 0xE0], Some(Signature::Jpeg)),
+        (b"GIF87a..", Some(Signature::Gif)),
+        (b"RIFF\0\0\0\0WEBPVP8 ", Some(Signature::WebP)),
+        (b"BM....", Some(Signature::Bmp)),
+        (b"MM\0*....", Some(Signature::Tiff)),
+        (b"%PDF-1.7", Some(Signature::Pdf)),
+        (b"\0\0\0\x1cftypavif", Some(Signature::IsoMedia)),
+        (
+            b"<?xml version=\"1.0\"?>\n<SVG xmlns=\"...\">",
+            Some(Signature::Svg),
+        ),
+        (b"<html><body>no picture</body></html>", None),
+        (&[0xFF, 0xD8, 0x00], None),
+    ];
+    for (bytes, expected) in cases {
+        assert_eq!(
+            Signature::of(bytes),
+            expected,
+            "{:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    assert_eq!(Signature::Svg.picture_media_type(), Some("image/svg+xml"));
+    assert_eq!(Signature::Pdf.picture_media_type(), None);
+}

@@ -48,12 +48,10 @@ pub struct Skip(pub String);
 
 /// Decodes `bytes` unless the picture has more than `budget` pixels.
 pub fn decode(bytes: &[u8], budget: u64) -> Result<Decoded, Skip> {
-    let format = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        ImageFormat::Png
-    } else if bytes.starts_with(&[0xFF, 0xD8]) {
-        ImageFormat::Jpeg
-    } else {
-        return Err(Skip("it is neither PNG nor JPEG".into()));
+    let format = match quire_sdk::image_probe::ImageKind::of(bytes) {
+        Some(quire_sdk::image_probe::ImageKind::Png) => ImageFormat::Png,
+        Some(quire_sdk::image_probe::ImageKind::Jpeg) => ImageFormat::Jpeg,
+        None => return Err(Skip("it is neither PNG nor JPEG".into())),
     };
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();

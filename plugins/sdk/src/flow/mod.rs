@@ -156,6 +156,27 @@ pub struct PageSetup {
     pub body_size: f64,
 }
 
+impl PageSetup {
+    /// The default setup on the paper an importer's `paper` option names: `a4` (or none)
+    /// or `letter`.
+    pub fn for_paper(paper: Option<&str>) -> Result<PageSetup, crate::ConvertError> {
+        let mut setup = PageSetup::default();
+        match paper.map(|p| p.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("") | Some("a4") => {}
+            Some("letter") => {
+                setup.width = 612.0;
+                setup.height = 792.0;
+            }
+            Some(other) => {
+                return Err(crate::ConvertError::InvalidRequest(format!(
+                    "paper `{other}` is not known; use `a4` or `letter`"
+                )))
+            }
+        }
+        Ok(setup)
+    }
+}
+
 impl Default for PageSetup {
     /// A4 portrait, 2 cm margins, Times 11 pt.
     fn default() -> Self {
