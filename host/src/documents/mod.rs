@@ -426,11 +426,19 @@ fn creation(owner: Owner<'_>, kind: Kind, staged: &Staged) -> (Script, DocRow) {
         created: at,
         updated: at,
     };
-    script.push(webhooks::emitted(
-        owner.account_id,
-        Event::DocumentCreated,
-        row.event_data(),
-    ));
+    reported(script, owner, Event::DocumentCreated, row, staged)
+}
+
+/// Ends the script of a version: the event that reports `row`, then the storage charge
+/// (last, see [`storage_charge`]).
+fn reported(
+    mut script: Script,
+    owner: Owner<'_>,
+    event: Event,
+    row: DocRow,
+    staged: &Staged,
+) -> (Script, DocRow) {
+    script.push(webhooks::emitted(owner.account_id, event, row.event_data()));
     script.push(storage_charge(owner, staged.written.size));
     (script, row)
 }
@@ -570,13 +578,7 @@ fn replacement(owner: Owner<'_>, current: &DocRow, staged: &Staged) -> (Script, 
         updated: at,
         ..current.clone()
     };
-    script.push(webhooks::emitted(
-        owner.account_id,
-        Event::DocumentReplaced,
-        row.event_data(),
-    ));
-    script.push(storage_charge(owner, staged.written.size));
-    (script, row)
+    reported(script, owner, Event::DocumentReplaced, row, staged)
 }
 
 /// A document of the account that is not in the bin. Anyone else's is "not found".

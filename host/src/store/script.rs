@@ -82,7 +82,7 @@ pub struct Statement {
     pub args: Vec<Value>,
     pub expect: Option<Expect>,
     /// From this statement to the end, the transaction holds a lock other writers queue on
-    /// (Postgres: an account's row), counted as this section's serial time. On SQLite the
+    /// (Postgres: an account's row), counted as this section's serial time once taken. On SQLite the
     /// write turn already counts the whole transaction.
     pub serial_from_here: Option<Serial>,
 }
@@ -169,9 +169,6 @@ impl Tx<'_> {
     /// Runs `script` inside this transaction, statement by statement.
     pub async fn run(&mut self, script: &Script) -> Result<(), ScriptError> {
         for statement in &script.statements {
-            if let Some(section) = statement.serial_from_here {
-                self.serial_until_end(section);
-            }
             let mut query = sqlx::query(&statement.sql);
             for value in &statement.args {
                 query = match value {
@@ -182,6 +179,11 @@ impl Tx<'_> {
                 };
             }
             let changed = query.execute(&mut **self).await?.rows_affected();
+            // Counted from when the lock is held, not while it is waited for: a wait is
+            // queueing behind another writer's serial time, which that writer counts.
+            if let Some(section) = statement.serial_from_here {
+                self.serial_until_end(section);
+            }
             statement.check(changed)?;
         }
         Ok(())
