@@ -524,6 +524,55 @@ export interface components {
             /** Format: int64 */
             largest_file: number;
         };
+        /** @description the document model; its JSON Schema is http://127.0.0.1:8080/api/v1/model.schema.json */
+        Model: Record<string, never>;
+        /**
+         * @description How a PDF source is imported: `image` keeps each page as a picture, `editable` (the
+         *     default) makes its text and drawings editable.
+         * @enum {string}
+         */
+        ImportMode: "image" | "editable";
+        /**
+         * @description What to do with a locked PDF: `1`/`true` removes the lock where it can, `decrypt`
+         *     insists on keeping the document intact, `rebuild` redraws it; `0`/`false` leaves it.
+         * @enum {string}
+         */
+        Unlock: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
+        /**
+         * @description One box on a page: a question, where it sits (points from the top left of the page),
+         *     and the answers a choosing type offers. Boxes sharing a key are one question.
+         */
+        PlacedField: {
+            key: string;
+            /** @description `text` when left out. */
+            type?: components["schemas"]["FieldType"] | null;
+            label?: string | null;
+            required?: boolean | null;
+            /**
+             * Format: uint32
+             * @description 1 when left out; at most the document's page count.
+             * @default null
+             */
+            page: number | null;
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+            /** Format: double */
+            w: number;
+            /** Format: double */
+            h: number;
+            /**
+             * @description The answers a radio, select or list field offers (required for those, refused for
+             *     the others).
+             */
+            options?: string[] | null;
+        };
+        /**
+         * @description The ten field types; each is a type a PDF form dictionary can hold.
+         * @enum {string}
+         */
+        FieldType: "text" | "multiline" | "email" | "number" | "date" | "checkbox" | "radio" | "select" | "list" | "signature";
         /** @description A create, replace or read of a document. */
         DocumentAnswer: {
             /** @constant */
@@ -591,41 +640,6 @@ export interface components {
             /** @description The document's id. */
             binned: string;
         };
-        /**
-         * @description One box on a page: a question, where it sits (points from the top left of the page),
-         *     and the answers a choosing type offers. Boxes sharing a key are one question.
-         */
-        PlacedField: {
-            key: string;
-            /** @description `text` when left out. */
-            type?: components["schemas"]["FieldType"] | null;
-            label?: string | null;
-            required?: boolean | null;
-            /**
-             * Format: uint32
-             * @description 1 when left out; at most the document's page count.
-             * @default null
-             */
-            page: number | null;
-            /** Format: double */
-            x: number;
-            /** Format: double */
-            y: number;
-            /** Format: double */
-            w: number;
-            /** Format: double */
-            h: number;
-            /**
-             * @description The answers a radio, select or list field offers (required for those, refused for
-             *     the others).
-             */
-            options?: string[] | null;
-        };
-        /**
-         * @description The ten field types; each is a type a PDF form dictionary can hold.
-         * @enum {string}
-         */
-        FieldType: "text" | "multiline" | "email" | "number" | "date" | "checkbox" | "radio" | "select" | "list" | "signature";
         /** @description A create, replace or read of a form. */
         FormAnswer: {
             /** @constant */
@@ -1034,8 +1048,6 @@ export interface components {
             ok: true;
             delivery: components["schemas"]["DeliveryView"];
         };
-        /** @description the document model; its JSON Schema is http://127.0.0.1:8080/api/v1/model.schema.json */
-        Model: Record<string, never>;
         Error: {
             /** @constant */
             ok: false;
@@ -1601,11 +1613,14 @@ export interface operations {
     post_pdfs: {
         parameters: {
             query?: {
-                /** @description the document's title (a body's own title wins) */
+                /** @description The document's title (a body's own title wins). */
                 title?: string;
-                /** @description for a PDF source: `image` keeps each page as a picture */
+                /** @description For a PDF source: `image` keeps each page as a picture. */
                 mode?: "image" | "editable";
-                /** @description for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it */
+                /**
+                 * @description For a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping
+                 *     the document intact, `rebuild` redraws it.
+                 */
                 unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
             };
             header?: {
@@ -1618,20 +1633,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Markdown text. */
                     markdown?: string | null;
+                    /** @description HTML text. */
                     html?: string | null;
+                    /** @description A picture, base64, of a kind an importer reads. */
                     image?: string | null;
+                    /** @description A PDF file, base64. */
                     pdf?: string | null;
                     model?: components["schemas"]["Model"] | null;
+                    /** @description Any readable file, base64, with its media type in `type`. */
                     file?: string | null;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string | null;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string | null;
-                    /** @enum {unknown} */
-                    mode?: "image" | "editable" | null;
-                    /** @enum {unknown} */
-                    unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild" | null;
+                    mode?: components["schemas"]["ImportMode"] | null;
+                    unlock?: components["schemas"]["Unlock"] | null;
+                    /** @description The password of a PDF that needs one. */
                     password?: string | null;
-                    /** @description pictures the Markdown or HTML names, base64 by name */
+                    /** @description Pictures the Markdown or HTML names, base64 by name. */
                     images?: {
                         [key: string]: string;
                     } | null;
@@ -1651,12 +1672,23 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string;
-                    /** @enum {unknown} */
+                    /**
+                     * @description How a PDF source is imported: `image` keeps each page as a picture, `editable` (the
+                     *     default) makes its text and drawings editable.
+                     * @enum {string}
+                     */
                     mode?: "image" | "editable";
-                    /** @enum {unknown} */
+                    /**
+                     * @description What to do with a locked PDF: `1`/`true` removes the lock where it can, `decrypt`
+                     *     insists on keeping the document intact, `rebuild` redraws it; `0`/`false` leaves it.
+                     * @enum {string}
+                     */
                     unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
+                    /** @description The password of a PDF that needs one. */
                     password?: string;
                     images?: string[];
                 };
@@ -1805,11 +1837,14 @@ export interface operations {
     put_pdfs_id: {
         parameters: {
             query?: {
-                /** @description the document's title (a body's own title wins) */
+                /** @description The document's title (a body's own title wins). */
                 title?: string;
-                /** @description for a PDF source: `image` keeps each page as a picture */
+                /** @description For a PDF source: `image` keeps each page as a picture. */
                 mode?: "image" | "editable";
-                /** @description for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it */
+                /**
+                 * @description For a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping
+                 *     the document intact, `rebuild` redraws it.
+                 */
                 unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
             };
             header?: {
@@ -1826,20 +1861,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Markdown text. */
                     markdown?: string | null;
+                    /** @description HTML text. */
                     html?: string | null;
+                    /** @description A picture, base64, of a kind an importer reads. */
                     image?: string | null;
+                    /** @description A PDF file, base64. */
                     pdf?: string | null;
                     model?: components["schemas"]["Model"] | null;
+                    /** @description Any readable file, base64, with its media type in `type`. */
                     file?: string | null;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string | null;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string | null;
-                    /** @enum {unknown} */
-                    mode?: "image" | "editable" | null;
-                    /** @enum {unknown} */
-                    unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild" | null;
+                    mode?: components["schemas"]["ImportMode"] | null;
+                    unlock?: components["schemas"]["Unlock"] | null;
+                    /** @description The password of a PDF that needs one. */
                     password?: string | null;
-                    /** @description pictures the Markdown or HTML names, base64 by name */
+                    /** @description Pictures the Markdown or HTML names, base64 by name. */
                     images?: {
                         [key: string]: string;
                     } | null;
@@ -1859,12 +1900,23 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string;
-                    /** @enum {unknown} */
+                    /**
+                     * @description How a PDF source is imported: `image` keeps each page as a picture, `editable` (the
+                     *     default) makes its text and drawings editable.
+                     * @enum {string}
+                     */
                     mode?: "image" | "editable";
-                    /** @enum {unknown} */
+                    /**
+                     * @description What to do with a locked PDF: `1`/`true` removes the lock where it can, `decrypt`
+                     *     insists on keeping the document intact, `rebuild` redraws it; `0`/`false` leaves it.
+                     * @enum {string}
+                     */
                     unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
+                    /** @description The password of a PDF that needs one. */
                     password?: string;
                     images?: string[];
                 };
@@ -2013,11 +2065,14 @@ export interface operations {
     post_diagrams: {
         parameters: {
             query?: {
-                /** @description the document's title (a body's own title wins) */
+                /** @description The document's title (a body's own title wins). */
                 title?: string;
-                /** @description for a PDF source: `image` keeps each page as a picture */
+                /** @description For a PDF source: `image` keeps each page as a picture. */
                 mode?: "image" | "editable";
-                /** @description for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it */
+                /**
+                 * @description For a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping
+                 *     the document intact, `rebuild` redraws it.
+                 */
                 unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
             };
             header?: {
@@ -2030,13 +2085,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description mermaid text. */
                     mermaid?: string | null;
+                    /** @description An SVG picture's text. */
                     svg?: string | null;
+                    /** @description A draw.io file's XML. */
                     drawio?: string | null;
+                    /** @description A Visio file, base64. */
                     vsdx?: string | null;
                     model?: components["schemas"]["Model"] | null;
+                    /** @description Any readable file, base64, with its media type in `type`. */
                     file?: string | null;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string | null;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string | null;
                 } & ({
                     mermaid: string;
@@ -2054,7 +2116,9 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string;
                 };
                 "application/pdf": string;
@@ -2202,11 +2266,14 @@ export interface operations {
     put_diagrams_id: {
         parameters: {
             query?: {
-                /** @description the document's title (a body's own title wins) */
+                /** @description The document's title (a body's own title wins). */
                 title?: string;
-                /** @description for a PDF source: `image` keeps each page as a picture */
+                /** @description For a PDF source: `image` keeps each page as a picture. */
                 mode?: "image" | "editable";
-                /** @description for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it */
+                /**
+                 * @description For a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping
+                 *     the document intact, `rebuild` redraws it.
+                 */
                 unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
             };
             header?: {
@@ -2223,13 +2290,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description mermaid text. */
                     mermaid?: string | null;
+                    /** @description An SVG picture's text. */
                     svg?: string | null;
+                    /** @description A draw.io file's XML. */
                     drawio?: string | null;
+                    /** @description A Visio file, base64. */
                     vsdx?: string | null;
                     model?: components["schemas"]["Model"] | null;
+                    /** @description Any readable file, base64, with its media type in `type`. */
                     file?: string | null;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string | null;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string | null;
                 } & ({
                     mermaid: string;
@@ -2247,7 +2321,9 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string;
                 };
                 "application/pdf": string;
@@ -3123,13 +3199,16 @@ export interface operations {
     post_forms: {
         parameters: {
             query?: {
-                /** @description the document's title (a body's own title wins) */
+                /** @description The document's title (a body's own title wins). */
                 title?: string;
-                /** @description for a PDF source: `image` keeps each page as a picture */
+                /** @description For a PDF source: `image` keeps each page as a picture. */
                 mode?: "image" | "editable";
-                /** @description for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it */
+                /**
+                 * @description For a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping
+                 *     the document intact, `rebuild` redraws it.
+                 */
                 unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
-                /** @description add the fields found on the pages */
+                /** @description Add the fields found on the pages. */
                 detect?: "1" | "0" | "true" | "false";
             };
             header?: {
@@ -3142,24 +3221,32 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Markdown text. */
                     markdown?: string | null;
+                    /** @description HTML text. */
                     html?: string | null;
+                    /** @description A picture, base64, of a kind an importer reads. */
                     image?: string | null;
+                    /** @description A PDF file, base64. */
                     pdf?: string | null;
                     model?: components["schemas"]["Model"] | null;
+                    /** @description Any readable file, base64, with its media type in `type`. */
                     file?: string | null;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string | null;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string | null;
-                    /** @enum {unknown} */
-                    mode?: "image" | "editable" | null;
-                    /** @enum {unknown} */
-                    unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild" | null;
+                    mode?: components["schemas"]["ImportMode"] | null;
+                    unlock?: components["schemas"]["Unlock"] | null;
+                    /** @description The password of a PDF that needs one. */
                     password?: string | null;
-                    /** @description pictures the Markdown or HTML names, base64 by name */
+                    /** @description Pictures the Markdown or HTML names, base64 by name. */
                     images?: {
                         [key: string]: string;
                     } | null;
+                    /** @description A form's boxes to place. */
                     fields?: components["schemas"]["PlacedField"][] | null;
+                    /** @description A form: add the fields found on the pages. */
                     detect?: boolean | null;
                 } & ({
                     markdown: string;
@@ -3177,14 +3264,26 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string;
-                    /** @enum {unknown} */
+                    /**
+                     * @description How a PDF source is imported: `image` keeps each page as a picture, `editable` (the
+                     *     default) makes its text and drawings editable.
+                     * @enum {string}
+                     */
                     mode?: "image" | "editable";
-                    /** @enum {unknown} */
+                    /**
+                     * @description What to do with a locked PDF: `1`/`true` removes the lock where it can, `decrypt`
+                     *     insists on keeping the document intact, `rebuild` redraws it; `0`/`false` leaves it.
+                     * @enum {string}
+                     */
                     unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
+                    /** @description The password of a PDF that needs one. */
                     password?: string;
                     images?: string[];
+                    /** @description A form's boxes to place. */
                     fields?: components["schemas"]["PlacedField"][] | null;
                     /** @enum {string} */
                     detect?: "true" | "false";
@@ -3473,13 +3572,16 @@ export interface operations {
     put_forms_id: {
         parameters: {
             query?: {
-                /** @description the document's title (a body's own title wins) */
+                /** @description The document's title (a body's own title wins). */
                 title?: string;
-                /** @description for a PDF source: `image` keeps each page as a picture */
+                /** @description For a PDF source: `image` keeps each page as a picture. */
                 mode?: "image" | "editable";
-                /** @description for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it */
+                /**
+                 * @description For a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping
+                 *     the document intact, `rebuild` redraws it.
+                 */
                 unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
-                /** @description add the fields found on the pages */
+                /** @description Add the fields found on the pages. */
                 detect?: "1" | "0" | "true" | "false";
             };
             header?: {
@@ -3496,24 +3598,32 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Markdown text. */
                     markdown?: string | null;
+                    /** @description HTML text. */
                     html?: string | null;
+                    /** @description A picture, base64, of a kind an importer reads. */
                     image?: string | null;
+                    /** @description A PDF file, base64. */
                     pdf?: string | null;
                     model?: components["schemas"]["Model"] | null;
+                    /** @description Any readable file, base64, with its media type in `type`. */
                     file?: string | null;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string | null;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string | null;
-                    /** @enum {unknown} */
-                    mode?: "image" | "editable" | null;
-                    /** @enum {unknown} */
-                    unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild" | null;
+                    mode?: components["schemas"]["ImportMode"] | null;
+                    unlock?: components["schemas"]["Unlock"] | null;
+                    /** @description The password of a PDF that needs one. */
                     password?: string | null;
-                    /** @description pictures the Markdown or HTML names, base64 by name */
+                    /** @description Pictures the Markdown or HTML names, base64 by name. */
                     images?: {
                         [key: string]: string;
                     } | null;
+                    /** @description A form's boxes to place. */
                     fields?: components["schemas"]["PlacedField"][] | null;
+                    /** @description A form: add the fields found on the pages. */
                     detect?: boolean | null;
                 } & ({
                     markdown: string;
@@ -3531,14 +3641,26 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    /** @description The document's title (else the file's own, else the name it was sent under). */
                     title?: string;
+                    /** @description The media type of `file` (e.g. "text/csv"). */
                     type?: string;
-                    /** @enum {unknown} */
+                    /**
+                     * @description How a PDF source is imported: `image` keeps each page as a picture, `editable` (the
+                     *     default) makes its text and drawings editable.
+                     * @enum {string}
+                     */
                     mode?: "image" | "editable";
-                    /** @enum {unknown} */
+                    /**
+                     * @description What to do with a locked PDF: `1`/`true` removes the lock where it can, `decrypt`
+                     *     insists on keeping the document intact, `rebuild` redraws it; `0`/`false` leaves it.
+                     * @enum {string}
+                     */
                     unlock?: "1" | "0" | "true" | "false" | "decrypt" | "rebuild";
+                    /** @description The password of a PDF that needs one. */
                     password?: string;
                     images?: string[];
+                    /** @description A form's boxes to place. */
                     fields?: components["schemas"]["PlacedField"][] | null;
                     /** @enum {string} */
                     detect?: "true" | "false";

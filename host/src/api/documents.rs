@@ -1,20 +1,20 @@
 //! Documents: create, replace, list, fetch, download and bin them.
 
-use std::collections::HashMap;
-
 use axum::body::Body;
-use axum::extract::{Path, Query, RawQuery, Request, State};
+use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use quire_sdk::{validate, Kind};
 
 use super::answers::{self, DocumentAnswer, True};
-use super::body::{self, Source, Upload};
+use super::body;
 use super::error::ApiError;
 use super::queries::{
     self, Bounded, DocumentList, DocumentRead, Download, Include, KindFilter, PageNumber, Params,
 };
+use super::readable::Readable;
+use super::upload::{self, Endpoint, Source, SourceQuery, Upload};
 use crate::accounts::{Account, Principal};
 use crate::app::App;
 use crate::documents::{self, Content, DocRow};
@@ -31,11 +31,11 @@ fn body_limit(account: &Account) -> u64 {
 }
 
 /// The media types clients may send now: whatever the active importers read.
-pub fn readable(app: &App) -> body::Readable {
+pub fn readable(app: &App) -> Readable {
     let formats = app.plugins.public_formats(false);
     let mut types: Vec<String> = formats.iter().map(|f| f.media_type.clone()).collect();
     types.dedup();
-    body::Readable {
+    Readable {
         types,
         extensions: formats
             .into_iter()
@@ -78,11 +78,11 @@ const MODEL_MEDIA_TYPE: &str = "application/json";
 pub async fn receive(
     app: &App,
     account: &Account,
-    kind: Kind,
-    takes_fields: bool,
-    query: &HashMap<String, String>,
+    endpoint: Endpoint,
+    query: &SourceQuery,
     req: Request,
 ) -> Result<(Content, Upload, Vec<String>), ApiError> {
+    let kind = endpoint.kind;
     let (parts, body) = req.into_parts();
     let plan = &account.plan;
     let media_type = body::media_type_of(&parts.headers);
@@ -97,12 +97,10 @@ pub async fn receive(
     let (bytes, _held) = body::read_limited(app, &parts.headers, body, limit, &plan.name).await?;
     let readable = readable(app);
     let mut upload = if is_multipart {
-        super::multipart::parse_upload(kind, takes_fields, &readable, &parts.headers, bytes, query)
-            .await?
+        super::multipart::parse_upload(endpoint, &readable, &parts.headers, bytes, query).await?
     } else {
-        body::parse_upload(kind, takes_fields, &readable, &parts.headers, bytes, query)?
+        upload::parse_upload(endpoint, &readable, &parts.headers, bytes, query)?
     };
-    body::check_options(&upload.options)?;
     let file_size = match &upload.source {
         Source::File { bytes, .. } => bytes.len() as u64,
         Source::Model(_) => 0,
@@ -212,11 +210,14 @@ pub async fn create_from_upload(
     app: &App,
     account: &Account,
     kind: Option<Kind>,
-    query: &HashMap<String, String>,
+    query: &SourceQuery,
     req: Request,
 ) -> Result<(DocRow, Vec<String>), ApiError> {
-    let wanted = kind.unwrap_or(Kind::Pdf);
-    let (content, _, warnings) = receive(app, account, wanted, false, query, req).await?;
+    let endpoint = Endpoint {
+        kind: kind.unwrap_or(Kind::Pdf),
+        form: false,
+    };
+    let (content, _, warnings) = receive(app, account, endpoint, query, req).await?;
     let kind = kind.unwrap_or(content.document.kind);
     let row = documents::create(
         &app.db,
@@ -233,7 +234,7 @@ async fn create(
     app: App,
     principal: Principal,
     kind: Kind,
-    query: HashMap<String, String>,
+    query: SourceQuery,
     req: Request,
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
@@ -250,7 +251,7 @@ async fn create(
 pub async fn create_pdf(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
     create(app, p, Kind::Pdf, q, req).await
@@ -259,7 +260,7 @@ pub async fn create_pdf(
 pub async fn create_diagram(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
     create(app, p, Kind::Diagram, q, req).await
@@ -291,7 +292,7 @@ pub async fn replace_from_upload(
     account: &Account,
     kind: Option<Kind>,
     id: &str,
-    query: &HashMap<String, String>,
+    query: &SourceQuery,
     req: Request,
 ) -> Result<(DocRow, Vec<String>), ApiError> {
     let expected = expected_version(req.headers())?;
@@ -305,7 +306,8 @@ pub async fn replace_from_upload(
         )));
     }
     let kind = current.kind;
-    let (content, _, mut warnings) = receive(app, account, kind, false, query, req).await?;
+    let endpoint = Endpoint { kind, form: false };
+    let (content, _, mut warnings) = receive(app, account, endpoint, query, req).await?;
     let (row, dropped) = crate::forms::replace_document(
         &app.db,
         &app.blobs,
@@ -325,7 +327,7 @@ async fn replace(
     principal: Principal,
     kind: Kind,
     id: String,
-    query: HashMap<String, String>,
+    query: SourceQuery,
     req: Request,
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
@@ -338,7 +340,7 @@ pub async fn replace_pdf(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
     replace(app, p, Kind::Pdf, id, q, req).await
@@ -348,7 +350,7 @@ pub async fn replace_diagram(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
     replace(app, p, Kind::Diagram, id, q, req).await

@@ -1,21 +1,19 @@
 //! Forms and their fields: create, list, read, replace, configure, place and suggest.
 //! Responses and invitations are in `responses`.
 
-use std::collections::HashMap;
-
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use quire_sdk::{Field, Kind};
-use serde_json::{Map, Value};
+use quire_sdk::Field;
 
 use super::answers::{self, Form, FormAnswer, FormStatus, PlacedQuestion, Question, True};
 use super::body;
 use super::documents::{expected_version, page_within, receive};
 use super::error::ApiError;
-use super::queries::{FormList, FormState, OnePage, Params};
+use super::queries::{Flag, FormList, FormState, OnePage, Params};
 use super::requests::{self, FormSettings, PlaceFields};
+use super::upload::{FormSourceQuery, Upload, FORMS};
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{Content, Owner};
@@ -26,35 +24,21 @@ pub fn require_forms(p: &Principal) -> Result<(), ApiError> {
     Ok(forms::require_in_plan(&p.account.plan)?)
 }
 
-/// `detect` from the JSON body or the query string.
-fn wants_detection(
-    extra: &Map<String, Value>,
-    q: &HashMap<String, String>,
-) -> Result<bool, ApiError> {
-    match extra.get("detect") {
-        Some(Value::Bool(b)) => Ok(*b),
-        None | Some(Value::Null) => match q.get("detect").map(String::as_str) {
-            None | Some("0" | "false") => Ok(false),
-            Some("1" | "true") => Ok(true),
-            Some(other) => Err(ApiError::bad_request(format!(
-                "`detect` is true, false, 1 or 0, not `{other}`"
-            ))
-            .with("field", "detect")),
-        },
-        Some(_) => Err(ApiError::bad_request("`detect` must be true or false")),
-    }
+/// `detect` from the body, else the query string.
+fn wants_detection(upload: &Upload, q: &FormSourceQuery) -> bool {
+    upload.detect.unwrap_or(Flag::is_set(q.detect))
 }
 
 /// The fields a create or replace asks for: placed ones, then detected ones when asked.
 async fn requested_fields(
     app: &App,
     content: &Content,
-    extra: &Map<String, Value>,
+    upload: &mut Upload,
     detect_too: bool,
 ) -> Result<Option<Vec<Field>>, ApiError> {
-    let mut placed = match extra.get("fields") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(fields::parse(v, &content.document)?),
+    let mut placed = match upload.fields.take() {
+        None => None,
+        Some(given) => Some(fields::place(given, &content.document)?),
     };
     if detect_too {
         let base: Vec<Field> = placed
@@ -78,14 +62,14 @@ async fn requested_fields(
 pub async fn create(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<FormSourceQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
     require_forms(&p)?;
-    let (content, upload, warnings) = receive(&app, &p.account, Kind::Pdf, true, &q, req).await?;
-    let detect_too = wants_detection(&upload.extra, &q)?;
-    let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
+    let (content, mut upload, warnings) = receive(&app, &p.account, FORMS, &q.source, req).await?;
+    let detect_too = wants_detection(&upload, &q);
+    let placed = requested_fields(&app, &content, &mut upload, detect_too).await?;
     let form = forms::create(&app.db, &app.blobs, Owner::of(&p.account), content, placed).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let body = FormAnswer {
@@ -138,7 +122,7 @@ pub async fn replace(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<FormSourceQuery>,
     req: Request,
 ) -> Result<Json<FormAnswer>, ApiError> {
     let base_url = app.config.base_url.clone();
@@ -148,10 +132,10 @@ pub async fn replace(
         body::discard(req.into_body()).await;
         return Err(e.into());
     }
-    let (content, upload, mut warnings) =
-        receive(&app, &p.account, Kind::Pdf, true, &q, req).await?;
-    let detect_too = wants_detection(&upload.extra, &q)?;
-    let placed = requested_fields(&app, &content, &upload.extra, detect_too).await?;
+    let (content, mut upload, mut warnings) =
+        receive(&app, &p.account, FORMS, &q.source, req).await?;
+    let detect_too = wants_detection(&upload, &q);
+    let placed = requested_fields(&app, &content, &mut upload, detect_too).await?;
     let (form, dropped) = forms::replace(
         &app.db,
         &app.blobs,

@@ -16,11 +16,13 @@ mod page_pictures;
 mod pages;
 mod public;
 mod queries;
+mod readable;
 mod requests;
 mod responses;
 mod routes;
 mod service;
 mod tls;
+mod upload;
 mod webhooks;
 
 pub use meta::Formats;

@@ -5,26 +5,34 @@
 //! The body arrives already read within the plan's limit (like a raw body), so the parts
 //! are parsed from memory; every text part has its own small cap.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use axum::http::{HeaderMap, StatusCode};
-use quire_sdk::{Asset, Kind};
-use serde_json::Map;
+use quire_sdk::image_probe::Signature;
+use quire_sdk::Kind;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
-use super::body::{self, Readable, Source, Upload};
+use super::body;
 use super::error::ApiError;
+use super::readable::Readable;
+use super::upload::{
+    self, Base64, Endpoint, ModelJson, SourceBody, SourceQuery, Upload, MAX_PASSWORD_CHARS,
+    MAX_TYPE_CHARS, MODEL_SOURCE,
+};
 
-/// Parts a caller may send besides the file, with the most characters each may hold.
+/// Text parts a caller may send besides the file, with the most characters each may hold;
+/// they are read into the [`SourceBody`] members of the same names.
 pub(super) const TEXT_PARTS: &[(&str, usize)] = &[
     ("title", crate::documents::MAX_TITLE_CHARS),
-    ("type", 256),
+    ("type", MAX_TYPE_CHARS),
     ("mode", 64),
     ("unlock", 64),
-    ("password", 1024),
+    ("password", MAX_PASSWORD_CHARS),
 ];
 
-/// Parts only PDF-kind sources read (import options and side pictures).
-const PDF_ONLY_PARTS: &[&str] = &["mode", "unlock", "password", "images"];
+/// The largest `fields` part (the contract's 500 fields, with room for long options).
+const MAX_FIELDS_JSON: usize = 4 << 20;
 
 /// One part as received.
 struct Part {
@@ -89,62 +97,60 @@ fn text(part: &Part, max: usize) -> Result<String, ApiError> {
     Ok(text)
 }
 
-/// What the parts of a create or replace ask to import.
+/// What the parts of a create or replace ask to import: the text parts are read into a
+/// [`SourceBody`] as its JSON members would be, the file part becomes its `file` (or
+/// `model`) with the media type [`media_type`] finds, and the body then meets the same
+/// rules as a JSON one.
 pub async fn parse_upload(
-    kind: Kind,
-    takes_fields: bool,
+    endpoint: Endpoint,
     readable: &Readable,
     headers: &HeaderMap,
     body: Vec<u8>,
-    query: &HashMap<String, String>,
+    query: &SourceQuery,
 ) -> Result<Upload, ApiError> {
-    let mut options = body::request_options(headers, query)?;
-    let sources = body::named_sources(kind);
-    let mut texts: HashMap<&str, String> = HashMap::new();
+    let mut members = Map::new();
     let mut file: Option<Part> = None;
-    let mut images = Vec::new();
-    let mut extra = Map::new();
+    let mut images = BTreeMap::new();
+    let reads = endpoint.members();
     for part in parts(headers, body).await? {
         let name = part.name.as_str();
-        let read_here = |n: &str| kind == Kind::Pdf || !PDF_ONLY_PARTS.contains(&n);
-        if let Some((known, max)) = TEXT_PARTS.iter().find(|(n, _)| *n == name && read_here(n)) {
-            texts.insert(known, text(&part, *max)?);
-        } else if let Some((member, max)) = body::VALUE_MEMBERS
-            .iter()
-            .find(|(n, _)| takes_fields && *n == name)
-        {
-            if part.bytes.len() > *max {
+        if let Some((known, max)) = TEXT_PARTS.iter().find(|(n, _)| *n == name) {
+            members.insert(known.to_string(), Value::String(text(&part, *max)?));
+        } else if name == "fields" && reads.contains(&name) {
+            if part.bytes.len() > MAX_FIELDS_JSON {
                 return Err(ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     format!(
-                        "the `{member}` part is {} bytes of JSON; at most {max} are read",
+                        "the `fields` part is {} bytes of JSON; at most {MAX_FIELDS_JSON} are read",
                         part.bytes.len()
                     ),
                 )
-                .with("limit", *max as u64));
+                .with("limit", MAX_FIELDS_JSON as u64));
             }
-            extra.insert(
-                member.to_string(),
-                body::bounded_value(&part.bytes, &format!("the `{member}` part"))?,
+            members.insert(
+                "fields".into(),
+                body::bounded_value(&part.bytes, "the `fields` part")?,
             );
-        } else if name == "images" && read_here(name) {
+        } else if name == "detect" && reads.contains(&name) {
+            let flag = match text(&part, 8)?.as_str() {
+                "true" => true,
+                "false" => false,
+                other => {
+                    return Err(ApiError::bad_request(format!(
+                        "the `detect` part is true or false, not `{other}`"
+                    ))
+                    .with("field", "detect"))
+                }
+            };
+            members.insert("detect".into(), Value::Bool(flag));
+        } else if name == "images" && reads.contains(&name) {
             let Some(image_name) = part.file_name.clone().filter(|n| !n.is_empty()) else {
                 return Err(ApiError::bad_request(
                     "an `images` part needs a file name: the name the Markdown or HTML refers to",
                 ));
             };
-            let media_type = body::sniff_image(&part.bytes)
-                .unwrap_or("application/octet-stream")
-                .to_string();
-            images.push(Asset {
-                name: image_name,
-                media_type,
-                bytes: part.bytes.to_vec(),
-            });
-        } else if name == body::FILE_SOURCE
-            || name == "model"
-            || sources.iter().any(|s| s.name == name)
-        {
+            images.insert(image_name, Base64(part.bytes.to_vec()));
+        } else if endpoint.sources().contains(&name) {
             if let Some(first) = &file {
                 return Err(ApiError::bad_request(format!(
                     "send one file part, not `{}` and `{name}`",
@@ -155,52 +161,45 @@ pub async fn parse_upload(
         } else {
             return Err(ApiError::bad_request(format!(
                 "unknown part `{name}`; {}",
-                takes(kind, takes_fields)
-            )));
+                takes(endpoint)
+            ))
+            .with("field", name));
         }
     }
     let Some(file) = file else {
         return Err(ApiError::bad_request(format!(
             "no file part was sent; {}",
-            takes(kind, takes_fields)
+            takes(endpoint)
         )));
     };
-    for opt in ["mode", "unlock", "password"] {
-        if let Some(v) = texts.remove(opt) {
-            options.retain(|(k, _)| k != opt);
-            options.push((opt.to_string(), v));
-        }
+    let mut source: SourceBody =
+        serde_path_to_error::deserialize(Value::Object(members)).map_err(|e| {
+            let at = crate::error::json_error_path(&e, "");
+            upload::refusal(at, e.inner(), &takes(endpoint))
+        })?;
+    if !images.is_empty() {
+        source.images = Some(images);
     }
-    let title = body::checked_title(
-        texts
-            .remove("title")
-            .or_else(|| query.get("title").cloned()),
-    )?;
-    let source = if file.name == "model" {
+    if file.name == MODEL_SOURCE {
         let text = String::from_utf8(file.bytes.to_vec())
             .map_err(|_| ApiError::bad_request("the `model` part must be UTF-8 JSON"))?;
-        body::model_source(&text)?
+        let raw = RawValue::from_string(text).map_err(|e| {
+            ApiError::bad_request(format!("the `model` part is not JSON: {e}"))
+                .with("field", MODEL_SOURCE)
+        })?;
+        source.model = Some(ModelJson(raw));
     } else {
-        let media_type = media_type(&file, texts.remove("type"), kind, readable)?;
+        let media_type = media_type(&file, source.media_type.take(), endpoint, readable)?;
         if file.bytes.is_empty() {
             return Err(ApiError::bad_request(format!(
                 "the `{}` part is empty",
                 file.name
             )));
         }
-        Source::File {
-            bytes: file.bytes.to_vec(),
-            media_type,
-        }
-    };
-    Ok(Upload {
-        source,
-        title,
-        images,
-        options,
-        extra,
-        file_name: file.file_name.clone(),
-    })
+        source.file = Some(Base64(file.bytes.to_vec()));
+        source.media_type = Some(media_type);
+    }
+    source.into_upload(endpoint, readable, query, headers, file.file_name.clone())
 }
 
 /// The file's format: a `type` part, else the part's own Content-Type, else what its name
@@ -208,7 +207,7 @@ pub async fn parse_upload(
 fn media_type(
     file: &Part,
     given: Option<String>,
-    kind: Kind,
+    endpoint: Endpoint,
     readable: &Readable,
 ) -> Result<String, ApiError> {
     if let Some(given) = given.filter(|t| !t.trim().is_empty()) {
@@ -225,19 +224,18 @@ fn media_type(
             return Ok(found);
         }
     }
-    let by_source_name = body::named_sources(kind)
-        .iter()
-        .find(|s| s.name == file.name && s.media_type != "image/*")
+    let by_source_name = endpoint
+        .named_sources()
+        .find(|s| s.name == file.name)
         .and_then(|s| readable.resolve(s.media_type));
     let by_file_name = file
         .file_name
         .as_deref()
         .and_then(|n| readable.by_file_name(n, &file.bytes));
-    let by_content = body::sniff_image(&file.bytes)
-        .or_else(|| {
-            file.bytes
-                .starts_with(b"%PDF-")
-                .then_some("application/pdf")
+    let by_content = Signature::of(&file.bytes)
+        .and_then(|s| match s {
+            Signature::Pdf => Some("application/pdf"),
+            picture => picture.picture_media_type(),
         })
         .and_then(|t| readable.resolve(t));
     by_source_name
@@ -255,13 +253,13 @@ fn media_type(
         })
 }
 
-fn takes(kind: Kind, takes_fields: bool) -> String {
-    let sources: Vec<&str> = body::named_sources(kind).iter().map(|s| s.name).collect();
+fn takes(endpoint: Endpoint) -> String {
+    let pdf = endpoint.kind == Kind::Pdf;
     format!(
         "multipart/form-data takes one file part (`file`, `model` or {}){}, and the text parts title, type{}{}",
-        sources.join(", "),
-        if kind == Kind::Pdf { ", `images` parts named by their file names" } else { "" },
-        if kind == Kind::Pdf { ", mode, unlock, password" } else { "" },
-        if takes_fields { ", fields, detect" } else { "" }
+        endpoint.named_sources().map(|s| s.name).collect::<Vec<_>>().join(", "),
+        if pdf { ", `images` parts named by their file names" } else { "" },
+        if pdf { ", mode, unlock, password" } else { "" },
+        if endpoint.form { ", fields, detect" } else { "" }
     )
 }

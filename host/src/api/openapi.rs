@@ -6,10 +6,11 @@
 use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
-use super::body::{named_sources, BASE64_PATTERN, FILE_SOURCE, OPTION_VALUES};
 use super::meta::Formats;
 use super::multipart::TEXT_PARTS;
+use super::queries;
 use super::routes::{Route, Takes, ROUTES};
+use super::upload::{self, Endpoint};
 use crate::accounts;
 use quire_sdk::Kind;
 
@@ -112,10 +113,10 @@ fn operation(route: &Route, formats: &Formats, generator: &mut schemars::SchemaG
     );
     match route.takes {
         Takes::Nothing => {}
-        Takes::Source => {
+        Takes::Source(endpoint) => {
             op.insert(
                 "requestBody".into(),
-                source_body(route.path, formats, generator),
+                source_body(endpoint, formats, generator),
             );
         }
         Takes::Json(schema) => {
@@ -186,10 +187,6 @@ fn success_response(
     }
 }
 
-fn query(name: &str, schema: Value, required: bool, description: &str) -> Value {
-    json!({"name": name, "in": "query", "required": required, "schema": schema, "description": description})
-}
-
 /// Path, query and header parameters of one operation.
 fn parameters(route: &Route, formats: &Formats) -> Vec<Value> {
     let string = json!({"type": "string", "pattern": "^[^./]+$"});
@@ -207,30 +204,10 @@ fn parameters(route: &Route, formats: &Formats) -> Vec<Value> {
     if let Some(query) = route.query {
         out.extend(query());
     }
-    if matches!(route.takes, Takes::Source) {
-        out.push(query(
-            "title",
-            json!({"type": "string", "maxLength": crate::documents::MAX_TITLE_CHARS}),
-            false,
-            "the document's title (a body's own title wins)",
-        ));
-        for (name, what) in [
-            ("mode", "for a PDF source: `image` keeps each page as a picture"),
-            ("unlock", "for a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping the document intact, `rebuild` redraws it"),
-        ] {
-            out.push(query(name, option_schema(name, false), false, what));
-        }
-        if route.path.starts_with("/api/v1/forms") {
-            out.push(query(
-                "detect",
-                json!({"type": "string", "enum": ["1", "0", "true", "false"]}),
-                false,
-                "add the fields found on the pages",
-            ));
-        }
+    if matches!(route.takes, Takes::Source(_)) {
         out.push(
             json!({"name": "X-Doc-Password", "in": "header", "required": false,
-            "schema": {"type": "string"}, "description": "the password of a PDF that needs one"}),
+            "schema": {"type": "string", "maxLength": upload::MAX_PASSWORD_CHARS}, "description": "the password of a PDF that needs one"}),
         );
     }
     if matches!(route.method, "PUT") {
@@ -241,132 +218,39 @@ fn parameters(route: &Route, formats: &Formats) -> Vec<Value> {
     out
 }
 
-/// An import option's values, as [`OPTION_VALUES`] lists them (and null in a JSON body).
-fn option_schema(name: &str, nullable: bool) -> Value {
-    let mut values: Vec<Value> = OPTION_VALUES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, values)| values.iter().map(|v| json!(v)).collect())
-        .unwrap_or_default();
-    if values.is_empty() {
-        return if nullable {
-            json!({"type": ["string", "null"]})
-        } else {
-            json!({"type": "string"})
-        };
-    }
-    if nullable {
-        values.push(Value::Null);
-    }
-    json!({"enum": values})
-}
-
-/// The kind of document an endpoint's sources make.
-fn kind_of(path: &str) -> Kind {
-    if path.starts_with("/api/v1/diagrams") {
-        Kind::Diagram
-    } else {
-        Kind::Pdf
-    }
-}
-
 /// A create or replace: JSON with exactly one source field, multipart with one file part,
-/// or the file itself under its media type.
-fn source_body(path: &str, formats: &Formats, generator: &mut schemars::SchemaGenerator) -> Value {
-    let kind = kind_of(path);
-    let form = path.starts_with("/api/v1/forms");
-    let text = json!({"type": ["string", "null"]});
-    let base64 = json!({"type": "string", "pattern": BASE64_PATTERN, "contentEncoding": "base64"});
-    let mut props = Map::new();
-    let mut sources: Vec<&str> = named_sources(kind).iter().map(|s| s.name).collect();
-    sources.extend(["model", FILE_SOURCE]);
-    let is_base64 = |name: &str| {
-        name == FILE_SOURCE
-            || named_sources(kind)
-                .iter()
-                .any(|s| s.name == name && s.base64)
-    };
-    for name in &sources {
-        let schema = if is_base64(name) {
-            json!({"anyOf": [base64, {"type": "null"}]})
-        } else {
-            text.clone()
-        };
-        props.insert(name.to_string(), schema);
-    }
-    props.insert(
-        "model".into(),
-        json!({"anyOf": [{"$ref": "#/components/schemas/Model"}, {"type": "null"}]}),
-    );
-    props.insert("type".into(), text.clone());
-    props.insert(
-        "title".into(),
-        json!({"type": ["string", "null"], "maxLength": crate::documents::MAX_TITLE_CHARS}),
-    );
-    if kind == Kind::Pdf {
-        for name in ["mode", "unlock", "password"] {
-            props.insert(name.into(), option_schema(name, true));
-        }
-        props.insert(
-            "images".into(),
-            json!({"type": ["object", "null"], "additionalProperties": base64,
-                "description": "pictures the Markdown or HTML names, base64 by name"}),
-        );
-    }
-    if form {
-        props.insert(
-            "fields".into(),
-            json!({"anyOf": [{"type": "array", "maxItems": crate::forms::fields::MAX_FIELDS,
-                "items": generator.subschema_for::<crate::forms::fields::PlacedField>()}, {"type": "null"}]}),
-        );
-        props.insert("detect".into(), json!({"type": ["boolean", "null"]}));
-    }
-    // Exactly one source is present and not null (null stands for absent)...
-    let one_source: Vec<Value> = sources
-        .iter()
-        .map(|name| {
-            let given = if *name == "model" {
-                json!({"type": "object"})
-            } else {
-                json!({"type": "string"})
-            };
-            json!({"required": [name], "properties": {*name: given}})
-        })
-        .collect();
-    let json_schema = json!({
-        "type": "object",
-        "properties": props,
-        "additionalProperties": false,
-        "oneOf": one_source,
-        // ...and `file` comes with its media type.
-        "if": {"required": [FILE_SOURCE], "properties": {FILE_SOURCE: {"type": "string"}}},
-        "then": {"required": ["type"], "properties": {"type": {"type": "string", "pattern": "\\S"}}},
-    });
-
+/// or the file itself under its media type. Both object schemas are derived from
+/// `upload::SourceBody`: a text part is described as the JSON member of its name.
+fn source_body(
+    endpoint: Endpoint,
+    formats: &Formats,
+    generator: &mut schemars::SchemaGenerator,
+) -> Value {
+    let json_schema = upload::json_schema(endpoint, generator);
+    let member = |name: &str| json_schema["properties"][name].clone();
+    let defined = Value::Object(generator.definitions().clone());
     let binary = json!({"type": "string", "format": "binary"});
     // One file part, `file`. (A part named `model` or after a source is read the same way,
     // but a schema cannot say "exactly one of these parts" in a form generators follow.)
     let mut parts = Map::new();
     parts.insert("file".into(), binary.clone());
+    let members = endpoint.members();
     for (name, max) in TEXT_PARTS {
-        if kind == Kind::Pdf || !["mode", "unlock", "password"].contains(name) {
-            let mut schema = option_schema(name, false);
+        if members.contains(name) {
+            // A part is text or missing: the `null` a JSON member may be is no part's.
+            let mut schema = queries::not_null(member(name), &defined);
             if schema.get("enum").is_none() {
                 schema["maxLength"] = json!(max);
             }
             parts.insert(name.to_string(), schema);
         }
     }
-    if kind == Kind::Pdf {
+    if endpoint.kind == Kind::Pdf {
         parts.insert("images".into(), json!({"type": "array", "items": binary}));
     }
     let mut encoding = Map::new();
-    if form {
-        parts.insert(
-            "fields".into(),
-            json!({"anyOf": [{"type": "array", "maxItems": crate::forms::fields::MAX_FIELDS,
-                "items": generator.subschema_for::<crate::forms::fields::PlacedField>()}, {"type": "null"}]}),
-        );
+    if endpoint.form {
+        parts.insert("fields".into(), member("fields"));
         encoding.insert("fields".into(), json!({"contentType": "application/json"}));
         parts.insert(
             "detect".into(),

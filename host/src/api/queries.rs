@@ -274,7 +274,7 @@ fn resolve(schema: &Value, defs: &Value) -> Value {
 }
 
 /// `schema` without its `null` alternative (`Option<T>` in serde terms).
-fn not_null(mut schema: Value, defs: &Value) -> Value {
+pub(super) fn not_null(mut schema: Value, defs: &Value) -> Value {
     if let Some(branches) = schema.get("anyOf").and_then(Value::as_array).cloned() {
         let kept: Vec<Value> = branches
             .into_iter()

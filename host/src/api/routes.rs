@@ -4,6 +4,7 @@
 
 use axum::routing::{delete, get, patch, post, put, MethodRouter};
 
+use super::upload::{Endpoint, FormSourceQuery, SourceQuery, DIAGRAMS, FORMS, PDFS};
 use super::{documents, forms, meta, responses, webhooks};
 use crate::app::App;
 
@@ -12,8 +13,9 @@ use crate::app::App;
 pub enum Takes {
     /// No body.
     Nothing,
-    /// A create or replace: JSON with one source field, multipart, or the file itself.
-    Source,
+    /// A create or replace at this endpoint: JSON with one source field (its schema derived
+    /// from `upload::SourceBody`), multipart, or the file itself.
+    Source(Endpoint),
     /// A JSON object of this type (its schema is derived from the type).
     Json(fn(&mut schemars::SchemaGenerator) -> schemars::Schema),
 }
@@ -103,33 +105,33 @@ pub static ROUTES: &[Route] = &[
         "/api/v1/pdfs",
         "Create a PDF-kind document from Markdown, HTML, an image, a PDF or a model",
         201,
-        Source,
+        Source(PDFS),
         || post(documents::create_pdf),
-    ).gives(json::<a::DocumentAnswer>),
+    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
     route(
         "PUT",
         "/api/v1/pdfs/{id}",
         "Replace a PDF-kind document (version raised, history kept)",
         200,
-        Source,
+        Source(PDFS),
         || put(documents::replace_pdf),
-    ).gives(json::<a::DocumentAnswer>),
+    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
     route(
         "POST",
         "/api/v1/diagrams",
         "Create a diagram from mermaid, SVG, draw.io, Visio or a model",
         201,
-        Source,
+        Source(DIAGRAMS),
         || post(documents::create_diagram),
-    ).gives(json::<a::DocumentAnswer>),
+    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
     route(
         "PUT",
         "/api/v1/diagrams/{id}",
         "Replace a diagram (version raised, history kept)",
         200,
-        Source,
+        Source(DIAGRAMS),
         || put(documents::replace_diagram),
-    ).gives(json::<a::DocumentAnswer>),
+    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
     route("GET", "/api/v1/documents", "List documents", 200, Nothing, || {
         get(documents::list)
     }).gives(json::<a::DocumentList>).reads(describe::<queries::DocumentList>),
@@ -164,9 +166,9 @@ pub static ROUTES: &[Route] = &[
         "/api/v1/forms",
         "Create a form from any PDF source, with placed or detected fields",
         201,
-        Source,
+        Source(FORMS),
         || post(forms::create),
-    ).gives(json::<a::FormAnswer>),
+    ).gives(json::<a::FormAnswer>).reads(describe::<FormSourceQuery>),
     route("GET", "/api/v1/forms", "List forms (state, limit, offset)", 200, Nothing, || {
         get(forms::list)
     }).gives(json::<a::FormList>).reads(describe::<queries::FormList>),
@@ -178,9 +180,9 @@ pub static ROUTES: &[Route] = &[
         "/api/v1/forms/{id}",
         "Replace what a form is made of (answers kept, version raised)",
         200,
-        Source,
+        Source(FORMS),
         || put(forms::replace),
-    ).gives(json::<a::FormAnswer>),
+    ).gives(json::<a::FormAnswer>).reads(describe::<FormSourceQuery>),
     route(
         "PATCH",
         "/api/v1/forms/{id}",

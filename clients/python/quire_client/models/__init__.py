@@ -27,6 +27,7 @@ from .get_documents_kind import GetDocumentsKind
 from .get_forms_state import GetFormsState
 from .get_model_schema_json_response_200 import GetModelSchemaJsonResponse200
 from .get_openapi_json_response_200 import GetOpenapiJsonResponse200
+from .import_mode import ImportMode
 from .invitation import Invitation
 from .invited import Invited
 from .kind import Kind
@@ -132,6 +133,7 @@ from .surface_font_family import SurfaceFontFamily
 from .surface_fonts import SurfaceFonts
 from .surface_formats import SurfaceFormats
 from .test_queued import TestQueued
+from .unlock import Unlock
 from .usage import Usage
 from .webhook_answer import WebhookAnswer
 from .webhook_deleted import WebhookDeleted
@@ -166,6 +168,7 @@ __all__ = (
     "GetFormsState",
     "GetModelSchemaJsonResponse200",
     "GetOpenapiJsonResponse200",
+    "ImportMode",
     "Invitation",
     "Invited",
     "Kind",
@@ -271,6 +274,7 @@ __all__ = (
     "SurfaceFonts",
     "SurfaceFormats",
     "TestQueued",
+    "Unlock",
     "Usage",
     "WebhookAnswer",
     "WebhookDeleted",

@@ -29,8 +29,8 @@ class PutDiagramsIdFilesBody:
 
         Attributes:
             file (File):
-            title (str | Unset):
-            type_ (str | Unset):
+            title (str | Unset): The document's title (else the file's own, else the name it was sent under).
+            type_ (str | Unset): The media type of `file` (e.g. "text/csv").
      """
 
     file: File

@@ -35,13 +35,17 @@ class PutFormsIdFilesBody:
 
         Attributes:
             file (File):
-            title (str | Unset):
-            type_ (str | Unset):
-            mode (PutFormsIdFilesBodyMode | Unset):
-            unlock (PutFormsIdFilesBodyUnlock | Unset):
-            password (str | Unset):
+            title (str | Unset): The document's title (else the file's own, else the name it was sent under).
+            type_ (str | Unset): The media type of `file` (e.g. "text/csv").
+            mode (PutFormsIdFilesBodyMode | Unset): How a PDF source is imported: `image` keeps each page as a picture,
+                `editable` (the
+                default) makes its text and drawings editable.
+            unlock (PutFormsIdFilesBodyUnlock | Unset): What to do with a locked PDF: `1`/`true` removes the lock where it
+                can, `decrypt`
+                insists on keeping the document intact, `rebuild` redraws it; `0`/`false` leaves it.
+            password (str | Unset): The password of a PDF that needs one.
             images (list[File] | Unset):
-            fields (list[PlacedField] | None | Unset):
+            fields (list[PlacedField] | None | Unset): A form's boxes to place.
             detect (PutFormsIdFilesBodyDetect | Unset):
      """
 

@@ -19,6 +19,7 @@ use super::{wants_json, PageResult, Signed, FORM_BODY};
 use crate::api::documents::{receive, replace_from_upload};
 use crate::api::error::ApiError;
 use crate::api::queries::{OnePage, Params};
+use crate::api::upload::{Endpoint, SourceQuery};
 use crate::app::App;
 use crate::documents::{self, DocRow};
 use crate::sessions::Session;
@@ -176,7 +177,15 @@ pub async fn save(
             req
         };
         super::spend_conversion(&app, &session).await?;
-        replace_from_upload(&app, &session.account, None, &id, &HashMap::new(), req).await
+        replace_from_upload(
+            &app,
+            &session.account,
+            None,
+            &id,
+            &SourceQuery::default(),
+            req,
+        )
+        .await
     };
     answer(&session, json, StatusCode::OK, made.await, |row| {
         format!("Saved version {} from the source.", row.version)
@@ -195,12 +204,15 @@ pub async fn preview(
 ) -> Result<Response, ApiError> {
     let row = documents::get(&app.db, &session.account.id, &id).await?;
     super::spend_conversion(&app, &session).await?;
+    let endpoint = Endpoint {
+        kind: row.kind,
+        form: false,
+    };
     let (content, _, _) = receive(
         &app,
         &session.account,
-        row.kind,
-        false,
-        &HashMap::new(),
+        endpoint,
+        &SourceQuery::default(),
         req,
     )
     .await?;

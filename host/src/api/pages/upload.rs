@@ -8,10 +8,9 @@
 //! the session's token in `X-CSRF-Token`, and the form without scripts carries it in its
 //! action's `?_csrf=` (the page's `Referrer-Policy: same-origin` keeps it on this site).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -21,19 +20,14 @@ use super::html::{self, esc};
 use super::{see_other, wants_json, PageError, Signed};
 use crate::api::documents::{create_from_upload, readable, replace_from_upload};
 use crate::api::error::ApiError;
+use crate::api::queries::Params;
+use crate::api::upload::SourceQuery;
 use crate::app::App;
 use crate::documents::DocRow;
 use crate::sessions::Session;
 
 /// The query parameters an upload passes on to the API's parser (`title` comes as a
 /// form part; import options such as `mode` could come either way).
-fn api_query(q: &HashMap<String, String>) -> HashMap<String, String> {
-    q.iter()
-        .filter(|(k, _)| k.as_str() != "_csrf")
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
-}
-
 /// What an upload answers: for the script, JSON naming the page to go to (its notice
 /// already signed); for a plain form post, the redirect itself. A refusal is the API's
 /// error, as JSON for the script and as a page for a form post.
@@ -81,13 +75,13 @@ pub(super) fn answer(
 pub async fn create(
     State(app): State<App>,
     Signed(session): Signed,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Response {
     let json = wants_json(req.headers());
     let made = async {
         super::spend_conversion(&app, &session).await?;
-        create_from_upload(&app, &session.account, None, &api_query(&q), req).await
+        create_from_upload(&app, &session.account, None, &q, req).await
     };
     answer(&session, json, StatusCode::CREATED, made.await, |row| {
         format!("Made “{}” from your file.", row.title)
@@ -100,13 +94,13 @@ pub async fn replace(
     State(app): State<App>,
     Signed(session): Signed,
     Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Response {
     let json = wants_json(req.headers());
     let made = async {
         super::spend_conversion(&app, &session).await?;
-        replace_from_upload(&app, &session.account, None, &id, &api_query(&q), req).await
+        replace_from_upload(&app, &session.account, None, &id, &q, req).await
     };
     answer(&session, json, StatusCode::OK, made.await, |row| {
         format!("Saved version {} from your file.", row.version)

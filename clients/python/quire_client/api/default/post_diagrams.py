@@ -226,7 +226,10 @@ def sync_detailed(
         unlock (PostDiagramsUnlock | Unset):
         x_doc_password (str | Unset):
         body (PostDiagramsJsonBodyType0 | PostDiagramsJsonBodyType1 | PostDiagramsJsonBodyType2 |
-            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5):
+            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5): A
+            create's or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostDiagramsFilesBody): one file part: `file`, its media type from a `type` part,
             its Content-Type or its file name
 
@@ -272,7 +275,10 @@ def sync(
         unlock (PostDiagramsUnlock | Unset):
         x_doc_password (str | Unset):
         body (PostDiagramsJsonBodyType0 | PostDiagramsJsonBodyType1 | PostDiagramsJsonBodyType2 |
-            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5):
+            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5): A
+            create's or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostDiagramsFilesBody): one file part: `file`, its media type from a `type` part,
             its Content-Type or its file name
 
@@ -313,7 +319,10 @@ async def asyncio_detailed(
         unlock (PostDiagramsUnlock | Unset):
         x_doc_password (str | Unset):
         body (PostDiagramsJsonBodyType0 | PostDiagramsJsonBodyType1 | PostDiagramsJsonBodyType2 |
-            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5):
+            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5): A
+            create's or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostDiagramsFilesBody): one file part: `file`, its media type from a `type` part,
             its Content-Type or its file name
 
@@ -359,7 +368,10 @@ async def asyncio(
         unlock (PostDiagramsUnlock | Unset):
         x_doc_password (str | Unset):
         body (PostDiagramsJsonBodyType0 | PostDiagramsJsonBodyType1 | PostDiagramsJsonBodyType2 |
-            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5):
+            PostDiagramsJsonBodyType3 | PostDiagramsJsonBodyType4 | PostDiagramsJsonBodyType5): A
+            create's or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostDiagramsFilesBody): one file part: `file`, its media type from a `type` part,
             its Content-Type or its file name
 

@@ -236,7 +236,10 @@ def sync_detailed(
         detect (PostFormsDetect | Unset):
         x_doc_password (str | Unset):
         body (PostFormsJsonBodyType0 | PostFormsJsonBodyType1 | PostFormsJsonBodyType2 |
-            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5):
+            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostFormsFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -285,7 +288,10 @@ def sync(
         detect (PostFormsDetect | Unset):
         x_doc_password (str | Unset):
         body (PostFormsJsonBodyType0 | PostFormsJsonBodyType1 | PostFormsJsonBodyType2 |
-            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5):
+            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostFormsFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -329,7 +335,10 @@ async def asyncio_detailed(
         detect (PostFormsDetect | Unset):
         x_doc_password (str | Unset):
         body (PostFormsJsonBodyType0 | PostFormsJsonBodyType1 | PostFormsJsonBodyType2 |
-            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5):
+            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostFormsFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -378,7 +387,10 @@ async def asyncio(
         detect (PostFormsDetect | Unset):
         x_doc_password (str | Unset):
         body (PostFormsJsonBodyType0 | PostFormsJsonBodyType1 | PostFormsJsonBodyType2 |
-            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5):
+            PostFormsJsonBodyType3 | PostFormsJsonBodyType4 | PostFormsJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PostFormsFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 

@@ -245,7 +245,10 @@ def sync_detailed(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutFormsIdJsonBodyType0 | PutFormsIdJsonBodyType1 | PutFormsIdJsonBodyType2 |
-            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5):
+            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5): A create's
+            or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutFormsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -300,7 +303,10 @@ def sync(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutFormsIdJsonBodyType0 | PutFormsIdJsonBodyType1 | PutFormsIdJsonBodyType2 |
-            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5):
+            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5): A create's
+            or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutFormsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -350,7 +356,10 @@ async def asyncio_detailed(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutFormsIdJsonBodyType0 | PutFormsIdJsonBodyType1 | PutFormsIdJsonBodyType2 |
-            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5):
+            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5): A create's
+            or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutFormsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -405,7 +414,10 @@ async def asyncio(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutFormsIdJsonBodyType0 | PutFormsIdJsonBodyType1 | PutFormsIdJsonBodyType2 |
-            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5):
+            PutFormsIdJsonBodyType3 | PutFormsIdJsonBodyType4 | PutFormsIdJsonBodyType5): A create's
+            or replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutFormsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 

@@ -235,7 +235,10 @@ def sync_detailed(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutPdfsIdJsonBodyType0 | PutPdfsIdJsonBodyType1 | PutPdfsIdJsonBodyType2 |
-            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5):
+            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutPdfsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -287,7 +290,10 @@ def sync(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutPdfsIdJsonBodyType0 | PutPdfsIdJsonBodyType1 | PutPdfsIdJsonBodyType2 |
-            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5):
+            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutPdfsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -334,7 +340,10 @@ async def asyncio_detailed(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutPdfsIdJsonBodyType0 | PutPdfsIdJsonBodyType1 | PutPdfsIdJsonBodyType2 |
-            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5):
+            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutPdfsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
@@ -386,7 +395,10 @@ async def asyncio(
         x_doc_password (str | Unset):
         if_match (str | Unset):
         body (PutPdfsIdJsonBodyType0 | PutPdfsIdJsonBodyType1 | PutPdfsIdJsonBodyType2 |
-            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5):
+            PutPdfsIdJsonBodyType3 | PutPdfsIdJsonBodyType4 | PutPdfsIdJsonBodyType5): A create's or
+            replace's JSON body: exactly one source member, plus what goes with it.
+            Every member any such endpoint reads is here; an endpoint reads those of its kind
+            ([`Endpoint::members`]) and refuses the others. `null` stands for absent.
         body (PutPdfsIdFilesBody): one file part: `file`, its media type from a `type` part, its
             Content-Type or its file name
 
