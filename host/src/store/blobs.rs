@@ -20,41 +20,8 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 use sha2::{Digest, Sha256};
 
+use super::blob::{valid_digest, BlobError};
 use super::s3::S3Store;
-
-/// Why a blob operation failed, in the terms callers act on.
-#[derive(Debug, thiserror::Error)]
-pub enum BlobError {
-    /// The store cannot be reached or refused to work (network, timeouts, 5xx): the request
-    /// may succeed later, so the API answers 503 with Retry-After.
-    #[error("the blob store is unavailable: {0}")]
-    Unavailable(String),
-    /// The store has no room (a full disk or quota): 507 until an operator frees space.
-    #[error("the blob store is full: {0}")]
-    Full(String),
-    #[error("blob {0} is missing from the blob store")]
-    Missing(String),
-    #[error("blob {0} is corrupt (its bytes do not match its name)")]
-    Corrupt(String),
-    #[error("not a blob digest: {0}")]
-    BadDigest(String),
-    #[error(transparent)]
-    Other(#[from] anyhow::Error),
-}
-
-impl From<std::io::Error> for BlobError {
-    fn from(e: std::io::Error) -> Self {
-        use std::io::ErrorKind;
-        match e.kind() {
-            ErrorKind::StorageFull | ErrorKind::QuotaExceeded => BlobError::Full(e.to_string()),
-            // An operator's mistake (a read-only mount, wrong owner), not the request's.
-            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
-                BlobError::Unavailable(e.to_string())
-            }
-            _ => BlobError::Other(e.into()),
-        }
-    }
-}
 
 /// Where blobs live (`QUIRE_BLOBS`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,15 +111,8 @@ impl Blobs {
         hex::encode(Sha256::digest(bytes))
     }
 
-    pub(super) fn valid_digest(digest: &str) -> bool {
-        digest.len() == 64
-            && digest
-                .bytes()
-                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-    }
-
     fn check(digest: &str) -> Result<(), BlobError> {
-        if Self::valid_digest(digest) {
+        if valid_digest(digest) {
             Ok(())
         } else {
             Err(BlobError::BadDigest(digest.chars().take(80).collect()))
@@ -227,7 +187,7 @@ impl Blobs {
     }
 
     pub async fn exists(&self, digest: &str) -> Result<bool, BlobError> {
-        if !Self::valid_digest(digest) {
+        if !valid_digest(digest) {
             return Ok(false);
         }
         let d = digest.to_string();
@@ -346,7 +306,7 @@ impl DirStore {
             }
             for inner in self.dir.open_dir(&prefix)?.entries()? {
                 let name = format!("{prefix}{}", inner?.file_name().to_string_lossy());
-                if Blobs::valid_digest(&name) {
+                if valid_digest(&name) {
                     out.push(name);
                 }
             }

@@ -2,6 +2,7 @@
 //! content-addressed blob store. Every other module reaches storage through here.
 
 pub mod backup;
+mod blob;
 mod blobs;
 pub mod memo;
 mod pins;
@@ -9,7 +10,8 @@ mod s3;
 pub mod script;
 mod writer;
 
-pub use blobs::{BlobError, BlobLocation, Blobs};
+pub use blob::BlobError;
+pub use blobs::{BlobLocation, Blobs};
 pub use pins::{collect, sweep, Pin};
 pub use script::{Refusal, Script, ScriptError, Statement, Value};
 

@@ -16,7 +16,7 @@ use anyhow::Context;
 use rusty_s3::actions::{ListObjectsV2, S3Action};
 use rusty_s3::{Bucket, Credentials, UrlStyle};
 
-use super::blobs::{BlobError, Blobs};
+use super::blob::{valid_digest, BlobError};
 
 /// How long a presigned URL stays valid: only for the request about to be sent.
 const SIGNED_FOR: Duration = Duration::from_secs(300);
@@ -164,7 +164,7 @@ impl S3Store {
                 page.contents
                     .into_iter()
                     .filter_map(|c| c.key.strip_prefix(&self.prefix).map(str::to_string))
-                    .filter(|k| Blobs::valid_digest(k)),
+                    .filter(|k| valid_digest(k)),
             );
             match page.next_continuation_token {
                 Some(t) if !t.is_empty() => token = Some(t),

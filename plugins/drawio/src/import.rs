@@ -13,44 +13,13 @@ use crate::notes::Notes;
 use crate::route;
 use crate::shapes::{self, EDGE_FONT_SIZE, VERTEX_FONT_SIZE};
 use crate::style::Style;
-use crate::vertex::{self, Assets};
+use crate::unique::{Assets, Ids};
+use crate::vertex;
 use crate::{coded, stencil};
 
 /// Containers nested deeper than this are flattened into their ancestor (the model allows
 /// 64 levels).
 pub const MAX_NEST: usize = 48;
-
-/// Model ids are unique in the whole document while draw.io's are unique per page: an id
-/// seen on an earlier page gets the page number in front.
-#[derive(Default)]
-pub struct Ids {
-    used: HashSet<String>,
-}
-
-impl Ids {
-    pub fn alloc(&mut self, page: usize, wanted: &str) -> String {
-        let base = if wanted.trim().is_empty() {
-            format!("p{page}-cell")
-        } else {
-            wanted.to_string()
-        };
-        if self.used.insert(base.clone()) {
-            return base;
-        }
-        let prefixed = format!("p{page}-{base}");
-        if self.used.insert(prefixed.clone()) {
-            return prefixed;
-        }
-        let mut n = 2usize;
-        loop {
-            let candidate = format!("{prefixed}-{n}");
-            if self.used.insert(candidate.clone()) {
-                return candidate;
-            }
-            n += 1;
-        }
-    }
-}
 
 /// What the importer carries from page to page.
 pub struct Ctx<'a> {

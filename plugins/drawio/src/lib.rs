@@ -22,6 +22,7 @@ mod shapes;
 mod stencil;
 mod style;
 mod svg_picture;
+mod unique;
 mod vertex;
 mod xml;
 
@@ -108,8 +109,8 @@ pub fn import_drawio(request: ImportRequest) -> Result<Imported, ConvertError> {
         .enumerate()
         .filter_map(|(i, d)| d.id.clone().map(|id| (id, i + 1)))
         .collect();
-    let mut ids = import::Ids::default();
-    let mut assets = vertex::Assets::default();
+    let mut ids = unique::Ids::default();
+    let mut assets = unique::Assets::default();
     let mut notes = notes::Notes::default();
     let mut document = Document::new(Kind::Diagram);
     document.title = request

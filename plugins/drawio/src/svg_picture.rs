@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use quire_sdk::{ImportRequest, Rect, Shape};
 
 use crate::fit::Transform;
-use crate::import::Ids;
-use crate::vertex::Assets;
+use crate::unique::Assets;
+use crate::unique::Ids;
 
 /// The picture's shapes placed in `frame`, their ids made unique under `owner` and their
 /// pictures added to `assets`; `None` when the SVG cannot be read.

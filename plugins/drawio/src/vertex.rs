@@ -2,21 +2,20 @@
 //! its own for a label the model cannot put inside the shape (a label below an icon, the
 //! label of a picture or a path). Such a label's id is the shape's id + [`LABEL_SUFFIX`].
 
-use std::collections::HashMap;
-
 use base64::Engine;
 use quire_sdk::layout::{min_content_width, natural_width, text_height};
 use quire_sdk::{
-    geometry, Align, Asset, Color, Geometry, Group, Image, Node, PathShape, Point, Rect, Segment,
-    Shape, Stroke, Text, TextBox,
+    geometry, Align, Color, Geometry, Group, Image, Node, PathShape, Point, Rect, Segment, Shape,
+    Stroke, Text, TextBox,
 };
 
-use crate::import::Ids;
 use crate::mxfile::BASE64;
 use crate::notes::Notes;
 use crate::shapes::{self, Kind, LabelPlace, VERTEX_FONT_SIZE};
 use crate::stencil::{self, Paint, Painted, Placement};
+use crate::stencil::{direction_degrees, rotate};
 use crate::style::Style;
+use crate::unique::{Assets, Ids};
 
 /// Appended to a shape's id for the text box holding its label.
 pub const LABEL_SUFFIX: &str = "-label";
@@ -26,47 +25,6 @@ pub const STYLE_CLASS: &str = "drawio-style:";
 const MISSING_PICTURE: Color = Color::rgb(0xb0, 0xb0, 0xb0);
 /// Gap between a shape and a label placed beside it.
 const LABEL_GAP: f64 = 2.0;
-
-/// Pictures of the document, one asset per distinct content.
-#[derive(Default)]
-pub struct Assets {
-    pub list: Vec<quire_sdk::Asset>,
-    by_content: HashMap<(u64, usize), usize>,
-}
-
-impl Assets {
-    /// The asset name for these bytes, adding them if new.
-    pub fn add(&mut self, media_type: &str, bytes: Vec<u8>) -> String {
-        let key = (fnv1a(&bytes), bytes.len());
-        if let Some(&i) = self.by_content.get(&key) {
-            if self.list[i].bytes == bytes {
-                return self.list[i].name.clone();
-            }
-        }
-        let ext = match media_type {
-            "image/png" => "png",
-            "image/jpeg" => "jpg",
-            "image/gif" => "gif",
-            "image/svg+xml" => "svg",
-            "image/webp" => "webp",
-            _ => "bin",
-        };
-        let name = format!("drawio-{}.{ext}", self.list.len() + 1);
-        self.by_content.insert(key, self.list.len());
-        self.list.push(Asset {
-            name: name.clone(),
-            media_type: media_type.to_string(),
-            bytes,
-        });
-        name
-    }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
 
 /// The media type of picture bytes, from their signature.
 pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
@@ -483,26 +441,6 @@ fn oriented_outline(g: Geometry, frame: Rect, direction: f64) -> Vec<Segment> {
     rotate(geometry::outline(g, base), c, direction)
 }
 
-/// Rotates every point of a path clockwise (y points down) about `c`.
-pub fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
-    if degrees == 0.0 {
-        return segments;
-    }
-    let (sin, cos) = degrees.to_radians().sin_cos();
-    let turn = |x: &mut f64, y: &mut f64| {
-        let (dx, dy) = (*x - c.x, *y - c.y);
-        *x = c.x + dx * cos - dy * sin;
-        *y = c.y + dx * sin + dy * cos;
-    };
-    segments
-        .into_iter()
-        .map(|mut s| {
-            s.map_points(turn);
-            s
-        })
-        .collect()
-}
-
 /// Painted parts as path shapes with ids under `owner`'s (`<owner>.1`, ...).
 pub fn painted_paths(parts: Vec<Painted>, owner: &str, page: usize, ids: &mut Ids) -> Vec<Shape> {
     parts
@@ -546,16 +484,6 @@ pub fn coded_labels(
 
 pub fn paint_of_style(style: &Style) -> Paint {
     Paint::of(shapes::fill(style), shapes::stroke(style))
-}
-
-/// Clockwise degrees of a draw.io `direction` (east, the default, is upright).
-pub fn direction_degrees(direction: Option<&str>) -> f64 {
-    match direction {
-        Some("south") => 90.0,
-        Some("west") => 180.0,
-        Some("north") => 270.0,
-        _ => 0.0,
-    }
 }
 
 #[cfg(test)]

@@ -93,8 +93,7 @@ impl Placement {
         let direction = style.get("direction");
         Placement {
             frame,
-            degrees: crate::vertex::direction_degrees(direction)
-                + style.num("rotation").unwrap_or(0.0),
+            degrees: direction_degrees(direction) + style.num("rotation").unwrap_or(0.0),
             across: matches!(direction, Some("north" | "south")),
             flip_h: style.flag("flipH"),
             flip_v: style.flag("flipV"),
@@ -162,7 +161,7 @@ pub fn turn(parts: &mut [Painted], placement: Placement) {
                 placement.flip_v,
             );
         }
-        part.segments = crate::vertex::rotate(
+        part.segments = rotate(
             std::mem::take(&mut part.segments),
             centre,
             placement.degrees,
@@ -492,6 +491,36 @@ fn lerp(a: Point, b: Point, t: f64) -> Point {
         x: a.x + (b.x - a.x) * t,
         y: a.y + (b.y - a.y) * t,
     }
+}
+
+/// Clockwise degrees of a draw.io `direction` (east, the default, is upright).
+pub fn direction_degrees(direction: Option<&str>) -> f64 {
+    match direction {
+        Some("south") => 90.0,
+        Some("west") => 180.0,
+        Some("north") => 270.0,
+        _ => 0.0,
+    }
+}
+
+/// Rotates every point of a path clockwise (y points down) about `c`.
+pub fn rotate(segments: Vec<Segment>, c: Point, degrees: f64) -> Vec<Segment> {
+    if degrees == 0.0 {
+        return segments;
+    }
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    let turn = |x: &mut f64, y: &mut f64| {
+        let (dx, dy) = (*x - c.x, *y - c.y);
+        *x = c.x + dx * cos - dy * sin;
+        *y = c.y + dx * sin + dy * cos;
+    };
+    segments
+        .into_iter()
+        .map(|mut s| {
+            s.map_points(turn);
+            s
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use quire_sdk::{Point, Rect};
 
 use super::simplex::{self, Edge as NsEdge};
-use super::{order, place, Direction, Spacing};
+use super::{Direction, Spacing};
 
 /// Most dummy nodes a level gets (they cost memory and time in every later phase).
 const MAX_DUMMIES: usize = 60_000;
@@ -135,12 +135,12 @@ pub(super) fn oriented(dir: Direction, w: f64, h: f64) -> (f64, f64) {
     }
 }
 
-pub(super) fn run(input: &LevelIn, sp: &Spacing) -> LevelOut {
+/// The first stage of a level's layout: ranks, then the layers with their dummy nodes
+/// (ordering and placing them are `order`'s and `place`'s).
+pub(super) fn layer(input: &LevelIn, sp: &Spacing) -> Layered {
     let cl_path = cluster_paths(&input.clusters);
     let (ranks, decisions) = rank(input, &cl_path);
-    let mut layered = build_layers(input, sp, cl_path, &ranks, &decisions);
-    let layers = order::order(&layered);
-    place::place(input, sp, &mut layered, &layers)
+    build_layers(input, sp, cl_path, &ranks, &decisions)
 }
 
 fn cluster_paths(clusters: &[ClusterIn]) -> Vec<Vec<usize>> {

@@ -227,7 +227,7 @@ pub fn layout(graph: &Graph) -> Layout {
     let mut block: Vec<(f64, f64, Point)> = vec![(0.0, 0.0, Point::default()); nc];
     for &k in closed_by_depth.iter().rev() {
         let (input, members, ids) = level_input(graph, &tree, Some(k), direction[k], &block);
-        let out = level::run(&input, sp);
+        let out = lay_out_level(&input, sp);
         let header = header_height(&graph.clusters[k], sp);
         let label_w = graph.clusters[k].label_width + 2.0 * sp.label_inset + 0.5;
         let w = (out.width + 2.0 * sp.cluster_pad).max(label_w);
@@ -241,7 +241,7 @@ pub fn layout(graph: &Graph) -> Layout {
     }
     let (root_input, root_members, root_ids) =
         level_input(graph, &tree, None, graph.direction, &block);
-    let root = level::run(&root_input, sp);
+    let root = lay_out_level(&root_input, sp);
 
     let mut result = Layout {
         nodes: vec![Rect::default(); graph.nodes.len()],
@@ -587,6 +587,14 @@ fn place_level(
             })
             .collect();
     }
+}
+
+/// One level (the root or a cluster's inside) through the pipeline's three stages: ranks
+/// and layers, the order within each layer, the coordinates.
+fn lay_out_level(input: &LevelIn, sp: &Spacing) -> LevelOut {
+    let mut layered = level::layer(input, sp);
+    let layers = order::order(&layered);
+    place::place(input, sp, &mut layered, &layers)
 }
 
 #[cfg(test)]
