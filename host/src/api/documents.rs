@@ -10,10 +10,10 @@ use quire_sdk::{validate, Kind};
 use super::answers::{self, DocumentAnswer, True};
 use super::body;
 use super::error::ApiError;
+use super::formats::{self, MODEL_EXTENSION};
 use super::queries::{
     self, Bounded, DocumentList, DocumentRead, Download, Include, KindFilter, PageNumber, Params,
 };
-use super::readable::Readable;
 use super::upload::{self, Endpoint, Source, SourceQuery, Upload};
 use crate::accounts::{Account, Principal};
 use crate::app::App;
@@ -29,49 +29,6 @@ fn body_limit(account: &Account) -> u64 {
     let max = account.plan.max_file.max(0) as u64;
     max.saturating_add(max / 3).saturating_add(64 << 10)
 }
-
-/// The media types clients may send now: whatever the active importers read.
-pub fn readable(app: &App) -> Readable {
-    let formats = app.plugins.public_formats(false);
-    let mut types: Vec<String> = formats.iter().map(|f| f.media_type.clone()).collect();
-    types.dedup();
-    Readable {
-        types,
-        extensions: formats
-            .into_iter()
-            .map(|f| (f.extension, f.media_type))
-            .collect(),
-    }
-}
-
-/// Download extensions served now: every active exporter's, and the model as `.json`.
-pub fn servable(app: &App) -> Vec<(String, String)> {
-    served(app, None)
-}
-
-/// The downloads that mean something for a document of `kind`, as the exporters say: what
-/// the pages offer. The API serves every format to every document, as the contract says.
-pub fn fitting(app: &App, kind: Kind) -> Vec<(String, String)> {
-    served(app, Some(kind))
-}
-
-fn served(app: &App, kind: Option<Kind>) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = app
-        .plugins
-        .public_formats(true)
-        .into_iter()
-        .filter(|f| kind.is_none_or(|k| f.fits(k)))
-        .map(|f| (f.extension, f.media_type))
-        .chain([(MODEL_EXTENSION.to_string(), MODEL_MEDIA_TYPE.to_string())])
-        .collect();
-    out.sort();
-    out.dedup_by(|a, b| a.0 == b.0);
-    out
-}
-
-/// The document's own model is the host's to serve, whatever converters are active.
-const MODEL_EXTENSION: &str = "json";
-const MODEL_MEDIA_TYPE: &str = "application/json";
 
 /// Reads and converts an upload into storable content (the shared part of create and
 /// replace, for documents and forms).
@@ -95,7 +52,7 @@ pub async fn receive(
         plan.max_file.max(0) as u64
     };
     let (bytes, _held) = body::read_limited(app, &parts.headers, body, limit, &plan.name).await?;
-    let readable = readable(app);
+    let readable = formats::readable(app);
     let mut upload = if is_multipart {
         super::multipart::parse_upload(endpoint, &readable, &parts.headers, bytes, query).await?
     } else {
@@ -478,7 +435,7 @@ pub async fn download(
     q: &Download,
 ) -> Result<Response, ApiError> {
     let (row, document, assets) = documents::load(&app.db, &app.blobs, account_id, id).await?;
-    let servable = servable(app);
+    let servable = formats::servable(app);
     let Some((ext, media_type)) = servable
         .iter()
         .find(|(e, _)| e.eq_ignore_ascii_case(ext))

@@ -3,12 +3,12 @@
 
 use axum::extract::State;
 use axum::{Extension, Json};
-use quire_sdk::Kind;
 use serde_json::Value;
 
 use super::answers::{self, True};
 
 use super::error::ApiError;
+use super::formats::Formats;
 use super::routes::ROUTES;
 use crate::accounts::{self, Principal};
 use crate::app::App;
@@ -41,48 +41,6 @@ pub async fn usage(
             largest_file: plan.max_file,
         },
     }))
-}
-
-/// What clients can send and download right now: the active converters' formats.
-pub struct Formats {
-    /// Media types a create or replace takes as a raw body (or in `file` with `type`).
-    pub readable: Vec<quire_sdk::Format>,
-    /// Download extensions and their media types, the model's `.json` among them.
-    pub servable: Vec<(String, String)>,
-    /// The download extensions that fit each kind of document.
-    pub fitting: Vec<(Kind, Vec<(String, String)>)>,
-}
-
-impl Formats {
-    pub fn of(app: &App) -> Formats {
-        Formats {
-            readable: app.plugins.public_formats(false),
-            servable: super::documents::servable(app),
-            fitting: Kind::ALL
-                .into_iter()
-                .map(|k| (k, super::documents::fitting(app, k)))
-                .collect(),
-        }
-    }
-
-    /// The kinds of document the download `extension` fits.
-    fn kinds_of(&self, extension: &str) -> Vec<Kind> {
-        self.fitting
-            .iter()
-            .filter(|(_, served)| served.iter().any(|(e, _)| e == extension))
-            .map(|(k, _)| *k)
-            .collect()
-    }
-
-    pub(super) fn readable_types(&self) -> Vec<&str> {
-        let mut types: Vec<&str> = self
-            .readable
-            .iter()
-            .map(|f| f.media_type.as_str())
-            .collect();
-        types.dedup();
-        types
-    }
 }
 
 pub async fn surface(

@@ -7,6 +7,7 @@ mod auth;
 mod body;
 mod documents;
 pub mod error;
+mod formats;
 mod forms;
 mod meta;
 mod multipart;
@@ -16,7 +17,6 @@ mod page_pictures;
 mod pages;
 mod public;
 mod queries;
-mod readable;
 mod requests;
 mod responses;
 mod routes;
@@ -25,7 +25,7 @@ mod tls;
 mod upload;
 mod webhooks;
 
-pub use meta::Formats;
+pub use formats::Formats;
 pub use openapi::document as openapi_document;
 
 use std::future::IntoFuture;

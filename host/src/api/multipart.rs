@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::body;
 use super::error::ApiError;
-use super::readable::Readable;
+use super::formats::Readable;
 use super::upload::{
     self, Base64, Endpoint, ModelJson, SourceBody, SourceQuery, Upload, MAX_PASSWORD_CHARS,
     MAX_TYPE_CHARS, MODEL_SOURCE,

@@ -6,7 +6,7 @@
 use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
-use super::meta::Formats;
+use super::formats::Formats;
 use super::multipart::TEXT_PARTS;
 use super::queries;
 use super::routes::{Route, Takes, ROUTES};

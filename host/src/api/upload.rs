@@ -18,8 +18,8 @@ use serde_json::value::RawValue;
 
 use super::body::{media_type_of, read_model};
 use super::error::ApiError;
+use super::formats::Readable;
 use super::queries::Flag;
-use super::readable::Readable;
 use crate::documents::MAX_TITLE_CHARS;
 use crate::forms::fields::{PlacedField, MAX_FIELDS};
 

@@ -12,8 +12,9 @@ use quire_sdk::Kind;
 
 use super::html::{self, esc, Section};
 use super::{notice_of, see_other, PageError, PageResult, Signed};
-use crate::api::documents::{download as export_download, fitting};
+use crate::api::documents::download as export_download;
 use crate::api::error::ApiError;
+use crate::api::formats::fitting;
 use crate::api::page_pictures;
 use crate::api::queries::{Download, Params};
 use crate::app::App;

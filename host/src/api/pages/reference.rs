@@ -12,7 +12,7 @@ use axum::Json;
 
 use super::html::{self, esc, Section};
 use super::{PageResult, Signed};
-use crate::api::meta::Formats;
+use crate::api::formats::Formats;
 use crate::api::routes::ROUTES;
 use crate::app::App;
 

@@ -18,8 +18,9 @@ use serde_json::json;
 
 use super::html::{self, esc};
 use super::{see_other, wants_json, PageError, Signed};
-use crate::api::documents::{create_from_upload, readable, replace_from_upload};
+use crate::api::documents::{create_from_upload, replace_from_upload};
 use crate::api::error::ApiError;
+use crate::api::formats::readable;
 use crate::api::queries::Params;
 use crate::api::upload::SourceQuery;
 use crate::app::App;

@@ -1,8 +1,11 @@
-//! What the active importers read, as the endpoints that take files offer it.
+//! What the active converters offer right now: the media types the importers read (as the
+//! endpoints that take files resolve them) and the downloads the exporters serve.
 
 use axum::http::StatusCode;
+use quire_sdk::Kind;
 
 use super::error::ApiError;
+use crate::app::App;
 use crate::file_kinds;
 
 /// The media types the active importers read, as an endpoint offers them, and the file
@@ -88,3 +91,88 @@ impl Readable {
         .with("readable", self.types.clone())
     }
 }
+
+/// What clients can send and download right now: the active converters' formats.
+pub struct Formats {
+    /// Media types a create or replace takes as a raw body (or in `file` with `type`).
+    pub readable: Vec<quire_sdk::Format>,
+    /// Download extensions and their media types, the model's `.json` among them.
+    pub servable: Vec<(String, String)>,
+    /// The download extensions that fit each kind of document.
+    pub fitting: Vec<(Kind, Vec<(String, String)>)>,
+}
+
+impl Formats {
+    pub fn of(app: &App) -> Formats {
+        Formats {
+            readable: app.plugins.public_formats(false),
+            servable: servable(app),
+            fitting: Kind::ALL
+                .into_iter()
+                .map(|k| (k, fitting(app, k)))
+                .collect(),
+        }
+    }
+
+    /// The kinds of document the download `extension` fits.
+    pub(super) fn kinds_of(&self, extension: &str) -> Vec<Kind> {
+        self.fitting
+            .iter()
+            .filter(|(_, served)| served.iter().any(|(e, _)| e == extension))
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
+    pub(super) fn readable_types(&self) -> Vec<&str> {
+        let mut types: Vec<&str> = self
+            .readable
+            .iter()
+            .map(|f| f.media_type.as_str())
+            .collect();
+        types.dedup();
+        types
+    }
+}
+
+/// The media types clients may send now: whatever the active importers read.
+pub fn readable(app: &App) -> Readable {
+    let formats = app.plugins.public_formats(false);
+    let mut types: Vec<String> = formats.iter().map(|f| f.media_type.clone()).collect();
+    types.dedup();
+    Readable {
+        types,
+        extensions: formats
+            .into_iter()
+            .map(|f| (f.extension, f.media_type))
+            .collect(),
+    }
+}
+
+/// Download extensions served now: every active exporter's, and the model as `.json`.
+pub fn servable(app: &App) -> Vec<(String, String)> {
+    served(app, None)
+}
+
+/// The downloads that mean something for a document of `kind`, as the exporters say: what
+/// the pages offer. The API serves every format to every document, as the contract says.
+pub fn fitting(app: &App, kind: Kind) -> Vec<(String, String)> {
+    served(app, Some(kind))
+}
+
+fn served(app: &App, kind: Option<Kind>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = app
+        .plugins
+        .public_formats(true)
+        .into_iter()
+        .filter(|f| kind.is_none_or(|k| f.fits(k)))
+        .map(|f| (f.extension, f.media_type))
+        .chain([(MODEL_EXTENSION.to_string(), MODEL_MEDIA_TYPE.to_string())])
+        .collect();
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The document's own model is the host's to serve, whatever converters are active.
+pub const MODEL_EXTENSION: &str = "json";
+const MODEL_MEDIA_TYPE: &str = "application/json";
