@@ -171,6 +171,14 @@ pub fn bounded_value(text: &[u8], what: &str) -> Result<Value, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("{what} is not valid JSON: {e}")))
 }
 
+/// Whether JSON text opens an object (its first byte past whitespace is `{`): a body that
+/// does not is refused before any of it is parsed.
+pub fn opens_object(text: &[u8]) -> bool {
+    text.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{')
+}
+
 /// Drains a body we do not need (keeps the connection usable).
 pub async fn discard(body: Body) {
     let _ = body.collect().await;

@@ -99,11 +99,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8], takes: &str) -> Result<T, A
         )
         .with("limit", body::MAX_JSON_VALUES as u64));
     }
-    let opens_object = bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{');
-    if !opens_object {
+    if !body::opens_object(bytes) {
         return Err(ApiError::bad_request(format!(
             "the body must be a JSON object: {takes}"
         )));

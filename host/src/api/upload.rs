@@ -16,7 +16,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::body::{media_type_of, read_model};
+use super::body::{media_type_of, opens_object, read_model};
 use super::error::ApiError;
 use super::formats::Readable;
 use super::queries::Flag;
@@ -530,11 +530,7 @@ impl SourceBody {
         readable: &Readable,
     ) -> Result<SourceBody, ApiError> {
         let takes = || endpoint.takes(readable);
-        let opens_object = bytes
-            .iter()
-            .find(|b| !b.is_ascii_whitespace())
-            .is_some_and(|b| *b == b'{');
-        if !opens_object {
+        if !opens_object(bytes) {
             return Err(ApiError::bad_request(format!(
                 "the body must be a JSON object; {}",
                 takes()
