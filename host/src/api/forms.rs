@@ -36,10 +36,11 @@ async fn requested_fields(
     upload: &mut Upload,
     detect_too: bool,
 ) -> Result<Option<Vec<Field>>, ApiError> {
-    let mut placed = match upload.fields.take() {
-        None => None,
-        Some(given) => Some(fields::place(given, &content.document)?),
-    };
+    let mut placed = upload
+        .fields
+        .take()
+        .map(|given| fields::place(given, &content.document))
+        .transpose()?;
     if detect_too {
         let base: Vec<Field> = placed
             .clone()

@@ -17,7 +17,7 @@ use super::body;
 use super::error::ApiError;
 use super::formats::Readable;
 use super::upload::{
-    self, Base64, Endpoint, ModelJson, SourceBody, SourceQuery, Upload, MAX_PASSWORD_CHARS,
+    self, Base64, Endpoint, ModelJson, Short, SourceBody, SourceQuery, Upload, MAX_PASSWORD_CHARS,
     MAX_TYPE_CHARS, MODEL_SOURCE,
 };
 
@@ -189,7 +189,8 @@ pub async fn parse_upload(
         })?;
         source.model = Some(ModelJson(raw));
     } else {
-        let media_type = media_type(&file, source.media_type.take(), endpoint, readable)?;
+        let given = source.media_type.take().map(|t| t.0);
+        let media_type = media_type(&file, given, endpoint, readable)?;
         if file.bytes.is_empty() {
             return Err(ApiError::bad_request(format!(
                 "the `{}` part is empty",
@@ -197,7 +198,7 @@ pub async fn parse_upload(
             )));
         }
         source.file = Some(Base64(file.bytes.to_vec()));
-        source.media_type = Some(media_type);
+        source.media_type = Some(Short(media_type));
     }
     source.into_upload(endpoint, readable, query, headers, file.file_name.clone())
 }

@@ -277,6 +277,42 @@ impl<const N: usize, T: JsonSchema> JsonSchema for AtMost<N, T> {
     }
 }
 
+/// Text of at most `MAX` characters, refused while it is read past that: a title, a media
+/// type, a password. (A title taken from the file is cut to its limit instead, see
+/// [`MAX_TITLE_CHARS`].)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Short<const MAX: usize>(pub String);
+
+impl<const MAX: usize> Short<MAX> {
+    pub fn new(text: String) -> Result<Self, String> {
+        let length = text.chars().count();
+        if length > MAX {
+            return Err(format!(
+                "is {length} characters long; at most {MAX} are taken"
+            ));
+        }
+        Ok(Short(text))
+    }
+}
+
+impl<'de, const MAX: usize> Deserialize<'de> for Short<MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Short::new(String::deserialize(d)?).map_err(de::Error::custom)
+    }
+}
+
+impl<const MAX: usize> JsonSchema for Short<MAX> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Short{MAX}").into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        schemars::json_schema!({"type": "string", "maxLength": MAX})
+    }
+}
+
 /// How a PDF source is imported: `image` keeps each page as a picture, `editable` (the
 /// default) makes its text and drawings editable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -353,16 +389,13 @@ pub struct SourceBody {
     pub file: Option<Base64>,
     /// The media type of `file` (e.g. "text/csv").
     #[serde(rename = "type")]
-    #[schemars(length(max = MAX_TYPE_CHARS))]
-    pub media_type: Option<String>,
+    pub media_type: Option<Short<MAX_TYPE_CHARS>>,
     /// The document's title (else the file's own, else the name it was sent under).
-    #[schemars(length(max = MAX_TITLE_CHARS))]
-    pub title: Option<String>,
+    pub title: Option<Short<MAX_TITLE_CHARS>>,
     pub mode: Option<ImportMode>,
     pub unlock: Option<Unlock>,
     /// The password of a PDF that needs one.
-    #[schemars(length(max = MAX_PASSWORD_CHARS))]
-    pub password: Option<String>,
+    pub password: Option<Short<MAX_PASSWORD_CHARS>>,
     /// Pictures the Markdown or HTML names, base64 by name.
     pub images: Option<BTreeMap<String, Base64>>,
     /// A form's boxes to place.
@@ -375,8 +408,7 @@ pub struct SourceBody {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct SourceQuery {
     /// The document's title (a body's own title wins).
-    #[schemars(length(max = MAX_TITLE_CHARS))]
-    pub title: Option<String>,
+    pub title: Option<Short<MAX_TITLE_CHARS>>,
     /// For a PDF source: `image` keeps each page as a picture.
     pub mode: Option<ImportMode>,
     /// For a locked PDF: `1` removes the lock where it can, `decrypt` insists on keeping
@@ -405,12 +437,14 @@ impl SourceQuery {
                 "a password in the query string is refused (URLs are logged); send it in the X-Doc-Password header or the `password` field",
             ));
         }
-        checked_title(self.title.clone())?;
         let password = headers
             .get("x-doc-password")
             .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        bounded_text("X-Doc-Password", password.as_deref(), MAX_PASSWORD_CHARS)?;
+            .map(|p| Short::new(p.to_string()))
+            .transpose()
+            .map_err(|e| {
+                ApiError::bad_request(format!("X-Doc-Password {e}")).with("field", "X-Doc-Password")
+            })?;
         Ok(ImportOptions {
             mode: self.mode,
             unlock: self.unlock,
@@ -424,7 +458,7 @@ impl SourceQuery {
 struct ImportOptions {
     mode: Option<ImportMode>,
     unlock: Option<Unlock>,
-    password: Option<String>,
+    password: Option<Short<MAX_PASSWORD_CHARS>>,
 }
 
 impl ImportOptions {
@@ -433,7 +467,7 @@ impl ImportOptions {
         [
             ("mode", self.mode.map(|m| m.as_str().to_string())),
             ("unlock", self.unlock.map(|u| u.as_str().to_string())),
-            ("password", self.password),
+            ("password", self.password.map(|p| p.0)),
         ]
         .into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))
@@ -461,19 +495,6 @@ pub struct Upload {
     pub detect: Option<bool>,
     /// The name the file was sent under (a multipart file part's), the title of last resort.
     pub file_name: Option<String>,
-}
-
-/// A title the caller gives is refused past the limit; one taken from the file is cut to
-/// it instead (see [`MAX_TITLE_CHARS`]).
-pub(super) fn checked_title(title: Option<String>) -> Result<Option<String>, ApiError> {
-    match title {
-        Some(t) if t.chars().count() > MAX_TITLE_CHARS => Err(ApiError::bad_request(format!(
-            "`title` is {} characters long; a title has at most {MAX_TITLE_CHARS}",
-            t.chars().count()
-        ))
-        .with("field", "title")),
-        other => Ok(other),
-    }
 }
 
 /// The media type a picture's first bytes say, as a source or side image.
@@ -513,7 +534,7 @@ pub fn parse_upload(
             bytes: body,
             media_type,
         },
-        title: checked_title(query.title.clone())?,
+        title: query.title.clone().map(|t| t.0),
         images: Vec::new(),
         options: options.pairs(),
         fields: None,
@@ -622,13 +643,15 @@ impl SourceBody {
             ))
             .with("field", *unread));
         }
-        bounded_text("type", self.media_type.as_deref(), MAX_TYPE_CHARS)?;
-        bounded_text("password", self.password.as_deref(), MAX_PASSWORD_CHARS)?;
         let mut options = query.options(headers)?;
         options.mode = self.mode.or(options.mode);
         options.unlock = self.unlock.or(options.unlock);
         options.password = self.password.take().or(options.password);
-        let title = checked_title(self.title.take().or_else(|| query.title.clone()))?;
+        let title = self
+            .title
+            .take()
+            .or_else(|| query.title.clone())
+            .map(|t| t.0);
         let images = self
             .images
             .take()
@@ -679,6 +702,7 @@ impl SourceBody {
             let given = self
                 .media_type
                 .take()
+                .map(|t| t.0)
                 .filter(|t| !t.trim().is_empty())
                 .ok_or_else(|| {
                     ApiError::bad_request(
@@ -722,17 +746,6 @@ impl SourceBody {
     }
 }
 
-/// Refuses `text` (the member `name`) past `max` characters.
-fn bounded_text(name: &str, text: Option<&str>, max: usize) -> Result<(), ApiError> {
-    match text {
-        Some(t) if t.chars().count() > max => Err(ApiError::bad_request(format!(
-            "`{name}` is longer than {max} characters"
-        ))
-        .with("field", name)),
-        _ => Ok(()),
-    }
-}
-
 /// A 400 for a body serde refused, naming the member at fault (`at`, a path such as
 /// `fields[2].page`) when there is one. An unknown member is named the way the checks
 /// after reading name one of another endpoint.
@@ -765,7 +778,13 @@ pub(super) fn refusal(at: String, error: &serde_json::Error, takes: &str) -> Api
         ))
         .with("field", at);
     }
-    ApiError::bad_request(format!("`{at}`: {message}; {takes}")).with("field", at)
+    // Our own messages read on from the member's name ("`title` is 600 characters long").
+    let joint = if message.starts_with("is ") || message.starts_with("must ") {
+        " "
+    } else {
+        ": "
+    };
+    ApiError::bad_request(format!("`{at}`{joint}{message}; {takes}")).with("field", at)
 }
 
 /// The schema of a JSON create or replace body at `endpoint`, derived from [`SourceBody`]:

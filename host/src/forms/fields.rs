@@ -4,7 +4,6 @@
 use quire_sdk::{Document, Field, FieldType, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::error::{Error, Result};
 
@@ -72,17 +71,6 @@ fn invalid(field: String, detail: impl Into<String>) -> Error {
 
 pub fn parse_type(s: &str) -> Option<FieldType> {
     FieldType::ALL.into_iter().find(|t| t.as_str() == s)
-}
-
-/// Reads `value` (the request's `fields`) into boxes and checks them against `document`.
-pub fn parse(value: &Value, document: &Document) -> Result<Vec<Field>> {
-    let placed: Vec<PlacedField> = serde_path_to_error::deserialize(value).map_err(|e| {
-        invalid(
-            crate::error::json_error_path(&e, "fields"),
-            e.inner().to_string(),
-        )
-    })?;
-    place(placed, document)
 }
 
 /// Checks boxes read from a request against `document`: the rules the request's schema
@@ -327,7 +315,19 @@ pub fn extend_columns(columns: &mut Vec<String>, fields: &[Field]) -> Result<()>
 mod tests {
     use super::*;
     use quire_sdk::{Kind, Page};
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// A request's `fields` read as the API reads them (`api::upload`): deserialized with
+    /// the path of a wrong member kept, then placed.
+    fn parse(value: &Value, document: &Document) -> Result<Vec<Field>> {
+        let placed: Vec<PlacedField> = serde_path_to_error::deserialize(value).map_err(|e| {
+            invalid(
+                crate::error::json_error_path(&e, "fields"),
+                e.inner().to_string(),
+            )
+        })?;
+        place(placed, document)
+    }
 
     fn doc() -> Document {
         let mut d = Document::new(Kind::Pdf);

@@ -38,8 +38,11 @@ async fn purging_a_binned_form_takes_its_rows_and_gives_back_its_storage() {
     };
     let mut document = Document::new(Kind::Pdf);
     document.pages.push(page());
-    let placed = fields::parse(
-        &json!([{"key": "name", "page": 1, "x": 10, "y": 10, "w": 100, "h": 20}]),
+    let placed = fields::place(
+        serde_json::from_value(
+            json!([{"key": "name", "page": 1, "x": 10, "y": 10, "w": 100, "h": 20}]),
+        )
+        .unwrap(),
         &document,
     )
     .unwrap();

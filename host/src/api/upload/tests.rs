@@ -186,11 +186,11 @@ fn every_member_is_seen_when_given() {
         vsdx: Some(Base64::default()),
         model: Some(ModelJson(RawValue::from_string("{}".into()).unwrap())),
         file: Some(Base64::default()),
-        media_type: Some(String::new()),
-        title: Some(String::new()),
+        media_type: Some(Short(String::new())),
+        title: Some(Short(String::new())),
         mode: Some(ImportMode::Image),
         unlock: Some(Unlock::One),
-        password: Some(String::new()),
+        password: Some(Short(String::new())),
         images: Some(BTreeMap::new()),
         fields: Some(AtMost(Vec::new())),
         detect: Some(true),
@@ -205,4 +205,51 @@ fn every_member_is_seen_when_given() {
             assert!(declared.contains(&m), "{m}");
         }
     }
+}
+
+#[test]
+fn free_text_beside_the_source_is_bounded() {
+    let long = |n: usize| "x".repeat(n);
+    let e = refused(
+        PDFS,
+        &format!(r#"{{"markdown": "a", "title": "{}"}}"#, long(501)),
+    );
+    assert_eq!(field(&e), Some("title"));
+    assert!(
+        e.detail.starts_with("`title` is 501 characters long"),
+        "{}",
+        e.detail
+    );
+    assert!(upload(
+        PDFS,
+        &format!(r#"{{"markdown": "a", "title": "{}"}}"#, long(500))
+    )
+    .is_ok());
+    let e = refused(
+        PDFS,
+        &format!(r#"{{"file": "YSxi", "type": "{}"}}"#, long(257)),
+    );
+    assert_eq!(field(&e), Some("type"));
+    let e = refused(
+        PDFS,
+        &format!(r#"{{"markdown": "a", "password": "{}"}}"#, long(1025)),
+    );
+    assert_eq!(field(&e), Some("password"));
+
+    let q: Result<SourceQuery, _> = crate::api::queries::parse(&format!("title={}", long(501)));
+    assert_eq!(q.map(|_| ()).unwrap_err().status, StatusCode::BAD_REQUEST);
+    let mut headers = HeaderMap::new();
+    headers.insert("content-type", "text/markdown".parse().unwrap());
+    headers.insert("x-doc-password", long(1025).parse().unwrap());
+    let e = match parse_upload(
+        PDFS,
+        &readable(),
+        &headers,
+        b"# a".to_vec(),
+        &SourceQuery::default(),
+    ) {
+        Ok(_) => panic!("taken"),
+        Err(e) => e,
+    };
+    assert_eq!(field(&e), Some("X-Doc-Password"));
 }
