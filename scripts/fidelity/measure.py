@@ -45,6 +45,17 @@ def recall(reference: collections.Counter, candidate: collections.Counter):
     return found / total
 
 
+def seen_words(ocr_text: str, layer_text: str) -> collections.Counter:
+    """The words OCR read on a page that its text layer holds, each at most as often as the
+    layer holds it. OCR reads dashed borders, hatching and icons as short "words" ("ee",
+    "we", "mm") that differ from one drawing of a line to the next; counting them would
+    score two pictures of the same dashed box as different text."""
+    layer = words(layer_text)
+    return collections.Counter(
+        {w: min(n, layer[w]) for w, n in words(ocr_text).items() if layer[w] > 0}
+    )
+
+
 def pdf_text(pdf: Path) -> str:
     done = subprocess.run(
         ["pdftotext", "-l", str(MAX_PAGES), "-enc", "UTF-8", str(pdf), "-"],

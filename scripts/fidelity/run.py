@@ -87,9 +87,11 @@ def measure_file(src: Path, fmt: str, quire: Path, env: dict, out: Path, use_ocr
         row["score"] = 0.0 if "error" in ours and "error" not in theirs else None
         return row
     row["text"] = measure.recall(measure.words(theirs["text"]), measure.words(ours["text"]))
-    # A logo or an icon gives OCR a word or two of noise: too few to judge what is visible.
-    if ours["ocr"] is not None and sum(measure.words(theirs["ocr"]).values()) >= MIN_OCR_WORDS:
-        row["visible"] = measure.recall(measure.words(theirs["ocr"]), measure.words(ours["ocr"]))
+    # Visible text is the reference's text that OCR reads on its pages; a page with a word
+    # or two of it (a logo, an icon) is too little to judge by.
+    seen = measure.seen_words(theirs["ocr"] or "", theirs["text"])
+    if ours["ocr"] is not None and sum(seen.values()) >= MIN_OCR_WORDS:
+        row["visible"] = measure.recall(seen, measure.words(ours["ocr"]))
     row["similarity"] = measure.similarity(ours["pages"], theirs["pages"])
     row["score"] = score_of(row.get("text"), row.get("visible"), row["similarity"])
     return row

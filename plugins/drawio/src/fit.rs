@@ -6,8 +6,9 @@
 //! page. An empty diagram keeps its paper size. A page larger than the model allows is
 //! scaled down.
 
+use quire_sdk::placement::Placement;
 use quire_sdk::validate::MAX_PAGE_SIDE;
-use quire_sdk::{Page, Point, Rect, Segment, Shape};
+use quire_sdk::{Page, Rect, Segment, Shape};
 
 pub const MARGIN: f64 = 20.0;
 /// draw.io's default page (A4 at its 100 units per inch).
@@ -91,16 +92,12 @@ pub fn place(
     let room = MAX_PAGE_SIDE - 2.0 * MARGIN;
     let scale = (room / b.w.max(1.0)).min(room / b.h.max(1.0)).min(1.0);
     let mut shapes = shapes;
-    let t = Transform {
-        dx: MARGIN / scale - b.x,
-        dy: MARGIN / scale - b.y,
+    Placement {
         scale,
-    };
-    if t.dx != 0.0 || t.dy != 0.0 || scale != 1.0 {
-        for s in &mut shapes {
-            t.shape(s);
-        }
+        dx: MARGIN - b.x * scale,
+        dy: MARGIN - b.y * scale,
     }
+    .shapes(&mut shapes);
     let (w, h) = (b.w.max(1.0), b.h.max(1.0));
     let side = |extent: f64| (extent * scale + 2.0 * MARGIN).min(MAX_PAGE_SIDE);
     let mut page = Page::new(side(w), side(h));
@@ -113,93 +110,6 @@ pub fn place(
         )
     });
     (page, note)
-}
-
-/// `p -> (p + d) * scale`, applied to every coordinate, size, stroke and font.
-pub struct Transform {
-    pub dx: f64,
-    pub dy: f64,
-    pub scale: f64,
-}
-
-impl Transform {
-    fn pt(&self, p: &mut Point) {
-        p.x = (p.x + self.dx) * self.scale;
-        p.y = (p.y + self.dy) * self.scale;
-    }
-
-    fn xy(&self, x: &mut f64, y: &mut f64) {
-        *x = (*x + self.dx) * self.scale;
-        *y = (*y + self.dy) * self.scale;
-    }
-
-    fn rect(&self, r: &mut Rect) {
-        self.xy(&mut r.x, &mut r.y);
-        r.w *= self.scale;
-        r.h *= self.scale;
-    }
-
-    fn text(&self, t: &mut quire_sdk::Text) {
-        if self.scale != 1.0 {
-            for r in &mut t.runs {
-                r.size = (r.size * self.scale).max(0.5);
-            }
-        }
-    }
-
-    fn stroke(&self, s: &mut Option<quire_sdk::Stroke>) {
-        if let Some(s) = s {
-            s.width *= self.scale;
-        }
-    }
-
-    pub fn shape(&self, s: &mut Shape) {
-        match s {
-            Shape::Text(t) => {
-                self.rect(&mut t.frame);
-                self.text(&mut t.text);
-                self.stroke(&mut t.stroke);
-            }
-            Shape::Image(i) => self.rect(&mut i.frame),
-            Shape::Node(n) => {
-                self.rect(&mut n.frame);
-                if let Some(t) = &mut n.text {
-                    self.text(t);
-                }
-                self.stroke(&mut n.stroke);
-            }
-            Shape::Path(p) => {
-                for seg in &mut p.segments {
-                    seg.map_points(|x, y| self.xy(x, y));
-                }
-                self.stroke(&mut p.stroke);
-            }
-            Shape::Connector(c) => {
-                for p in c
-                    .waypoints
-                    .iter_mut()
-                    .chain(c.from.point.iter_mut())
-                    .chain(c.to.point.iter_mut())
-                {
-                    self.pt(p);
-                }
-                if let Some(t) = &mut c.label {
-                    self.text(t);
-                }
-                self.stroke(&mut c.stroke);
-            }
-            Shape::Group(g) => {
-                self.rect(&mut g.frame);
-                if let Some(t) = &mut g.label {
-                    self.text(t);
-                }
-                self.stroke(&mut g.stroke);
-                for child in &mut g.children {
-                    self.shape(child);
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -113,6 +113,8 @@ pub struct Builder<'a> {
     /// first of them.
     pub relative_links: usize,
     pub first_relative: Option<String>,
+    /// Inline `<svg>` icons left out of lines of text.
+    pub icons: usize,
     /// What the page's style sheets hide.
     pub cascade: crate::sheet::Cascade,
     /// The named page (`page: name`, by hash) of the blocks so far, and that of each open
@@ -140,6 +142,7 @@ impl<'a> Builder<'a> {
             doc_lang: None,
             run_langs: Default::default(),
             relative_links: 0,
+            icons: 0,
             first_relative: None,
             cascade: Default::default(),
             named_page: None,
@@ -412,13 +415,13 @@ impl<'a> Builder<'a> {
         if let Some(place) = place {
             self.warn(format!(
                 "image `{}` in {place} is shown as its alt text",
-                picture.asset
+                picture.source.name()
             ));
             self.alt_text(alt);
             return;
         }
         self.buf.pieces.push(Piece::Image(Block::Image {
-            asset: picture.asset,
+            source: picture.source,
             width: picture.width,
             height: picture.height,
             alt: alt.to_string(),

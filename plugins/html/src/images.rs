@@ -1,19 +1,23 @@
-//! Pictures of `<img>`: only from what the request supplies (by name), or decoded from a
-//! `data:` URI of a PNG or JPEG. Nothing is ever fetched or read from a path; anything else
-//! becomes the picture's alt text and a warning.
+//! Pictures of `<img>` and inline `<svg>`: only from what the request supplies (by name),
+//! decoded from a `data:` URI, or drawn in the page itself. A PNG or JPEG stays a picture;
+//! an SVG is read into a drawing ([`quire_svg_read::pictures`]), so every exporter draws it
+//! as vectors and its text stays text. Nothing is ever fetched or read from a path; anything
+//! else becomes the picture's alt text and a warning.
 
 use std::collections::HashMap;
 
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
+use quire_sdk::flow::ImageSource;
 use quire_sdk::image_probe;
 use quire_sdk::Asset;
+use quire_svg_read::pictures::{self, Pictures};
 
-/// A picture placed in the document: its asset name and size in pixels.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A picture placed in the document: what it shows and its size in pixels.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Picture {
-    pub asset: String,
+    pub source: ImageSource,
     pub width: u32,
     pub height: u32,
 }
@@ -26,6 +30,10 @@ pub struct Images<'a> {
     decoded: HashMap<String, Picture>,
     /// Pictures on the web that were not supplied, in order of appearance.
     remote: Vec<String>,
+    /// The SVG pictures read into drawings.
+    drawings: Pictures,
+    /// Inline `<svg>` elements read so far.
+    inline_svgs: usize,
     pub warnings: Vec<String>,
 }
 
@@ -36,6 +44,8 @@ impl<'a> Images<'a> {
             used: Vec::new(),
             decoded: HashMap::new(),
             remote: Vec::new(),
+            drawings: Pictures::new(),
+            inline_svgs: 0,
             warnings: Vec::new(),
         }
     }
@@ -58,29 +68,28 @@ impl<'a> Images<'a> {
             return self.data_uri(src, uri);
         }
         if let Some(asset) = find_supplied(self.supplied, src) {
-            return match image_probe::size(&asset.bytes) {
-                Some((kind, width, height)) => {
-                    if !self.used.iter().any(|a| a.name == asset.name) {
-                        let mut used = asset.clone();
-                        if used.media_type.is_empty() {
-                            used.media_type = kind.media_type().to_string();
-                        }
-                        self.used.push(used);
+            if let Some((kind, width, height)) = image_probe::size(&asset.bytes) {
+                if !self.used.iter().any(|a| a.name == asset.name) {
+                    let mut used = asset.clone();
+                    if used.media_type.is_empty() {
+                        used.media_type = kind.media_type().to_string();
                     }
-                    Some(Picture {
-                        asset: asset.name.clone(),
-                        width,
-                        height,
-                    })
+                    self.used.push(used);
                 }
-                None => {
-                    self.warn(format!(
-                        "image `{}` is not a readable PNG or JPEG picture; its alt text stands in",
-                        asset.name
-                    ));
-                    None
-                }
-            };
+                return Some(Picture {
+                    source: ImageSource::Asset(asset.name.clone()),
+                    width,
+                    height,
+                });
+            }
+            if pictures::looks_like_svg(&asset.bytes) {
+                return self.drawing(&asset.name, &asset.name, || asset.bytes.clone());
+            }
+            self.warn(format!(
+                "image `{}` is not a readable PNG, JPEG or SVG picture; its alt text stands in",
+                asset.name
+            ));
+            return None;
         }
         let lower = src.to_ascii_lowercase();
         if lower.starts_with("http:") || lower.starts_with("https:") || src.starts_with("//") {
@@ -108,18 +117,21 @@ impl<'a> Images<'a> {
         let mut params = header.split(';');
         let declared = params.next().unwrap_or("").trim().to_ascii_lowercase();
         let base64 = params.any(|p| p.trim().eq_ignore_ascii_case("base64"));
-        if !matches!(
-            declared.as_str(),
-            "image/png" | "image/jpeg" | "image/jpg" | "image/pjpeg"
-        ) {
+        let svg = declared == pictures::MEDIA_TYPE;
+        if !svg
+            && !matches!(
+                declared.as_str(),
+                "image/png" | "image/jpeg" | "image/jpg" | "image/pjpeg"
+            )
+        {
             let what = if declared.is_empty() {
                 "text/plain"
             } else {
                 &declared
             };
             self.warn(format!(
-                "an embedded `data:` image of type {what} was left out: only PNG and JPEG \
-                 pictures are embedded; its alt text stands in"
+                "an embedded `data:` image of type {what} was left out: only PNG, JPEG and \
+                 SVG pictures are embedded; its alt text stands in"
             ));
             return None;
         }
@@ -138,6 +150,19 @@ impl<'a> Images<'a> {
         } else {
             Some(percent_decode(payload))
         };
+        if svg {
+            let Some(bytes) = bytes else {
+                self.warn(
+                    "an embedded `data:` SVG image could not be decoded; its alt text stands in"
+                        .into(),
+                );
+                return None;
+            };
+            let name = format!("embedded SVG picture {}", self.decoded.len() + 1);
+            let picture = self.drawing(src, &name, || bytes)?;
+            self.decoded.insert(src.to_string(), picture.clone());
+            return Some(picture);
+        }
         let found = bytes.and_then(|b| image_probe::size(&b).map(|p| (b, p)));
         let Some((bytes, (kind, width, height))) = found else {
             self.warn(format!(
@@ -160,12 +185,50 @@ impl<'a> Images<'a> {
             bytes,
         });
         let picture = Picture {
-            asset: name,
+            source: ImageSource::Asset(name),
             width,
             height,
         };
         self.decoded.insert(src.to_string(), picture.clone());
         Some(picture)
+    }
+
+    /// An inline `<svg>` element of the page, written out as an SVG file.
+    pub fn inline_svg(&mut self, svg: String) -> Option<Picture> {
+        self.inline_svgs += 1;
+        let key = format!("inline <svg> {}", self.inline_svgs);
+        self.drawing(&key, &format!("<svg> number {}", self.inline_svgs), || {
+            svg.into_bytes()
+        })
+    }
+
+    /// The drawing of an SVG picture known as `key`, or `None` with a warning naming it as
+    /// `name`.
+    fn drawing(
+        &mut self,
+        key: &str,
+        name: &str,
+        bytes: impl FnOnce() -> Vec<u8>,
+    ) -> Option<Picture> {
+        let (supplied, used) = (self.supplied, &self.used);
+        let taken = |n: &str| supplied.iter().chain(used).any(|a| a.name == n);
+        match self.drawings.drawing(key, name, bytes, taken) {
+            Ok(drawing) => {
+                let (width, height) = pictures::pixel_size(&drawing);
+                Some(Picture {
+                    source: ImageSource::Drawing(drawing),
+                    width,
+                    height,
+                })
+            }
+            Err(why) => {
+                self.warn(format!(
+                    "SVG picture `{}` could not be read ({why}); its alt text stands in",
+                    shorten(name)
+                ));
+                None
+            }
+        }
     }
 
     /// The warnings, with one sentence for all pictures on the web that were not supplied.
@@ -183,7 +246,11 @@ impl<'a> Images<'a> {
                 shorten(first)
             ));
         }
-        (self.used, self.warnings)
+        let mut assets = self.used;
+        assets.extend(self.drawings.assets);
+        let mut warnings = self.warnings;
+        warnings.extend(self.drawings.warnings);
+        (assets, warnings)
     }
 }
 
@@ -262,7 +329,7 @@ mod tests {
         let p = images
             .resolve("https://example.com/img/logo.png?v=2")
             .unwrap();
-        assert_eq!((p.asset.as_str(), p.width, p.height), ("logo.png", 40, 20));
+        assert_eq!((p.source.name(), p.width, p.height), ("logo.png", 40, 20));
         assert!(images.resolve("./logo.png").is_some());
         assert!(images.resolve("other.png").is_none());
         assert!(images.resolve("https://example.com/a.png").is_none());
@@ -335,7 +402,7 @@ mod tests {
         let mut images = Images::new(&supplied);
         let p = images.resolve("logo\u{e9}.png").unwrap();
         assert_eq!(
-            (p.asset.as_str(), p.width, p.height),
+            (p.source.name(), p.width, p.height),
             ("logo\u{e9}.png", 4, 4)
         );
         let b64 = base64::engine::general_purpose::STANDARD.encode(png(5, 6));
@@ -343,7 +410,7 @@ mod tests {
             .resolve(&format!("DaTa:image/png;base64,{b64}"))
             .unwrap();
         assert_eq!(
-            (p.asset.as_str(), p.width, p.height),
+            (p.source.name(), p.width, p.height),
             ("data-image-1.png", 5, 6)
         );
         assert!(images.finish().1.is_empty());

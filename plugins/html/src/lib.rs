@@ -7,18 +7,21 @@
 //! repaired exactly as browsers repair it) -> flow IR ([`walk`], [`table`]) -> pages
 //! ([`quire_sdk::flow::layout`]).
 //!
-//! Scripts, styles, forms' controls, embedded objects, `<svg>` and elements marked `hidden`
-//! or hidden by `display: none` (inline, or from the page's `<style>` sheets as printed:
-//! [`sheet`]) are dropped; `<math>` becomes a line of text ([`math`]). `lang`, `dir` (`<bdi>`, `<bdo>`) and
-//! inline `font-family` (`<font face>`) go to the runs and paragraphs ([`attrs`]). Pictures come only from `request.images` (by name) or
-//! from `data:` URIs of PNG or JPEG; nothing is fetched. Links are clickable when absolute
-//! (http, https, mailto, ftp, tel) or joined to the page's `<base href>`; `#id` links to a
-//! heading jump to its page.
+//! Scripts, styles, forms' controls, embedded objects and elements marked `hidden` or
+//! hidden by `display: none` (inline, or from the page's `<style>` sheets as printed:
+//! [`sheet`]) are dropped; `<math>` becomes a line of text ([`math`]). `lang`, `dir`
+//! (`<bdi>`, `<bdo>`) and inline `font-family` (`<font face>`) go to the runs and paragraphs
+//! ([`attrs`]). Pictures come only from `request.images` (by name), from `data:` URIs of PNG,
+//! JPEG or SVG, or from the page's own `<svg>` elements ([`inline_svg`]); an SVG becomes a
+//! drawing, drawn as vectors with its text kept ([`images`]); nothing is fetched. Links are
+//! clickable when absolute (http, https, mailto, ftp, tel) or joined to the page's
+//! `<base href>`; `#id` links to a heading jump to its page.
 
 mod attrs;
 mod builder;
 mod charset;
 mod images;
+mod inline_svg;
 mod links;
 mod math;
 mod parse;
@@ -162,6 +165,15 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
             if n == 1 { "it would" } else { "they" },
         ));
     }
+    if builder.icons > 0 {
+        let n = builder.icons;
+        warnings.push(format!(
+            "{n} inline SVG icon{} (at most 32 pixels each way) set in lines of text {} left \
+             out",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" },
+        ));
+    }
     let (assets, image_warnings) = builder.images.finish();
     warnings.extend(image_warnings);
     warnings.extend(flow_warnings);
@@ -242,7 +254,7 @@ mod tests {
         let info = HtmlImporter::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("html", "1.3.0")
+            ("html", "1.4.0")
         );
         assert_eq!(info.imports, [Format::new("text/html", "html")]);
         assert!(info.exports.is_empty());

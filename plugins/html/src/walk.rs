@@ -8,7 +8,10 @@ use ego_tree::NodeRef;
 use scraper::node::Element;
 use scraper::Node;
 
+use quire_sdk::flow::ImageSource;
+
 use crate::builder::{Builder, Container};
+use crate::images::Picture;
 use crate::links::{self, Target};
 use crate::math;
 
@@ -32,8 +35,13 @@ const DROPPED: &[&str] = &[
     "applet", "area", "audio", "base", "button", "canvas", "datalist", "embed", "frame",
     "frameset", "head", "iframe", "input", "link", "map", "meta", "meter", "noembed", "noframes",
     "noscript", "object", "optgroup", "option", "param", "progress", "script", "select", "source",
-    "style", "svg", "template", "title", "track", "video",
+    "style", "template", "title", "track", "video",
 ];
+
+/// An inline `<svg>` at most this many CSS pixels each way is an icon set in a line of text
+/// (a link's arrow, a heading's anchor mark); the flow sets pictures as blocks of their own,
+/// which would break the line, so icons are left out as before and counted in a warning.
+const ICON_PX: u32 = 32;
 
 /// Elements that start and end a block of their own but add nothing else.
 const BLOCKS: &[&str] = &[
@@ -124,6 +132,7 @@ impl Builder<'_> {
         match name {
             "br" => self.line_break(),
             "img" => self.img(e),
+            "svg" => self.inline_svg(node),
             "hr" => {
                 if self.inline_mode() {
                     self.boundary();
@@ -342,6 +351,26 @@ impl Builder<'_> {
         self.picture(picture, &alt, place);
     }
 
+    /// An `<svg>` drawn in the page: a picture, unless it is an icon in a line of text.
+    fn inline_svg(&mut self, node: DomNode<'_>) {
+        let picture = crate::inline_svg::write(node).and_then(|svg| self.images.inline_svg(svg));
+        let draws =
+            |p: &Picture| !matches!(&p.source, ImageSource::Drawing(d) if d.shapes.is_empty());
+        match picture {
+            // Definitions only (clip paths, symbols for `<use>` elsewhere): nothing to see.
+            Some(p) if !draws(&p) => self.text(" "),
+            Some(p) if p.width > ICON_PX || p.height > ICON_PX => {
+                let place = self.inline_place();
+                self.picture(p, "", place);
+            }
+            Some(_) => {
+                self.icons += 1;
+                self.text(" ");
+            }
+            None => self.text(" "),
+        }
+    }
+
     /// A subtree past the depth limit, read without recursion: its text, line breaks and
     /// block boundaries, nothing else.
     fn flat(&mut self, node: DomNode<'_>) {
@@ -350,7 +379,7 @@ impl Builder<'_> {
             match edge {
                 Edge::Open(n) => match n.value() {
                     Node::Element(e) => {
-                        if skip > 0 || self.dropped(n, e) {
+                        if skip > 0 || self.dropped(n, e) || e.name() == "svg" {
                             skip += 1;
                         } else if e.name() == "br" {
                             self.line_break();
@@ -412,7 +441,7 @@ impl Builder<'_> {
             match edge {
                 Edge::Open(n) => match n.value() {
                     Node::Element(e) => {
-                        if skip > 0 || self.dropped(n, e) {
+                        if skip > 0 || self.dropped(n, e) || e.name() == "svg" {
                             skip += 1;
                         } else if e.name() == "br" {
                             out.push('\n');

@@ -57,7 +57,7 @@ fn script_style_and_other_hidden_content_is_absent() {
          <div hidden>hidden-secret</div><p style='display: none'>none-secret</p>\
          <form><label>Name</label><input value='input-secret'>\
          <select><option>option-secret</option></select><button>button-secret</button></form>\
-         <svg><text>svg-secret</text></svg><iframe>frame-secret</iframe></body></html>",
+         <svg style='display: none'><symbol id='i'><text>svg-secret</text></symbol></svg><iframe>frame-secret</iframe></body></html>",
     );
     let all = all_text(&out.document);
     assert!(!all.contains("secret"), "{all}");
@@ -318,6 +318,65 @@ fn supplied_and_data_uri_pictures_become_image_shapes() {
         "{:?}",
         out.warnings
     );
+}
+
+/// SVG pictures are drawn as Chromium draws them: an inline `<svg>`, an `<img>` of a
+/// supplied SVG and a `data:` SVG each become a drawing in the picture's place with their
+/// text kept as text; an icon in a line of text is left out with a warning, as before.
+#[test]
+fn svg_pictures_inline_supplied_and_embedded_are_drawn() {
+    let chart = r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#eef"/><text x="20" y="50">Supplied chart</text></svg>"##;
+    let data = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 80 40"><text x="4" y="20">Embedded badge</text></svg>"##,
+        )
+    };
+    let html = format!(
+        "<h1>Report</h1>\
+         <figure><svg viewBox='0 0 400 200' width='400'><rect width='400' height='200' fill='#cde'/>\
+         <text x='10' y='100' font-size='24'>Inline figure</text></svg></figure>\
+         <p>See <a href='https://quire.example'><svg width='16' height='16'><path d='M0 0L16 8L0 16z'/></svg>the site</a> now.</p>\
+         <img src='chart.svg' alt='Chart'><img src='data:image/svg+xml;base64,{data}' alt='Badge' width='160'>"
+    );
+    let svg = Asset {
+        name: "chart.svg".into(),
+        media_type: "image/svg+xml".into(),
+        bytes: chart.as_bytes().to_vec(),
+    };
+    let out = import_with(&html, vec![svg]);
+    let groups: Vec<&quire_sdk::Group> = out
+        .document
+        .shapes()
+        .filter_map(|s| match s {
+            Shape::Group(g) => Some(g),
+            _ => None,
+        })
+        .collect();
+    let text_of = |g: &quire_sdk::Group| -> String {
+        quire_sdk::ShapeWalk::new(&g.children)
+            .filter_map(|s| match s {
+                Shape::Text(t) => Some(t.text.plain_text()),
+                _ => None,
+            })
+            .collect()
+    };
+    let drawn: Vec<String> = groups.iter().map(|g| text_of(g)).collect();
+    assert_eq!(drawn, ["Inline figure", "Supplied chart", "Embedded badge"]);
+    // 400 CSS pixels wide: 300 points; the badge's width attribute wins over its viewBox.
+    assert_eq!((groups[0].frame.w, groups[0].frame.h), (300.0, 150.0));
+    assert_eq!((groups[1].frame.w, groups[1].frame.h), (150.0, 75.0));
+    assert_eq!((groups[2].frame.w, groups[2].frame.h), (120.0, 60.0));
+    assert_paragraph(&out.document, "See the site now.");
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.contains("1 inline SVG icon ")),
+        "{:?}",
+        out.warnings
+    );
+    // Nothing of the drawings is an asset: they are shapes.
+    assert!(out.assets.is_empty(), "{:?}", out.assets);
 }
 
 #[test]

@@ -8,9 +8,10 @@
 use std::collections::HashMap;
 
 use pulldown_cmark::{BlockQuoteKind, Event, Tag, TagEnd};
-use quire_sdk::flow::{self, Block, Inline};
+use quire_sdk::flow::{self, Block, ImageSource, Inline};
 use quire_sdk::image_probe;
 use quire_sdk::{Align, Asset};
+use quire_svg_read::pictures::{self, Pictures};
 
 use crate::html;
 
@@ -68,6 +69,8 @@ pub struct Builder<'a> {
     pub warnings: Vec<String>,
     /// The supplied images the document uses, by name.
     pub used: Vec<Asset>,
+    /// The SVG pictures it uses, read into drawings.
+    pub pictures: Pictures,
     stack: Vec<Container>,
     leaf: Leaf,
     pieces: Vec<Piece>,
@@ -91,6 +94,7 @@ impl<'a> Builder<'a> {
             images,
             warnings: Vec::new(),
             used: Vec::new(),
+            pictures: Pictures::new(),
             stack: vec![Container::Root(Vec::new())],
             leaf: Leaf::None,
             pieces: Vec::new(),
@@ -516,10 +520,11 @@ impl<'a> Builder<'a> {
             match piece {
                 Piece::Text(inline) => out.push(inline),
                 Piece::Image(Block::Image {
-                    asset, alt, link, ..
+                    source, alt, link, ..
                 }) => {
                     self.warn(format!(
-                        "image `{asset}` in {place} is shown as its alt text"
+                        "image `{}` in {place} is shown as its alt text",
+                        source.name()
                     ));
                     out.push(Inline {
                         italic: true,
@@ -607,6 +612,46 @@ impl<'a> Builder<'a> {
             })
     }
 
+    /// What a supplied picture shows and its size in pixels: a PNG or JPEG as it is, an
+    /// SVG as a drawing; `None` (with a warning) when it cannot be shown.
+    fn picture_of(&mut self, asset: &'a Asset) -> Option<(ImageSource, u32, u32)> {
+        if let Some((kind, width, height)) = image_probe::size(&asset.bytes) {
+            if !self.used.iter().any(|a| a.name == asset.name) {
+                let mut used = asset.clone();
+                if used.media_type.is_empty() {
+                    used.media_type = kind.media_type().to_string();
+                }
+                self.used.push(used);
+            }
+            return Some((ImageSource::Asset(asset.name.clone()), width, height));
+        }
+        if !pictures::looks_like_svg(&asset.bytes) {
+            self.warn(format!(
+                "image `{}` is not a readable PNG, JPEG or SVG picture; its alt text stands in",
+                asset.name
+            ));
+            return None;
+        }
+        let (images, used) = (self.images, &self.used);
+        let taken = |name: &str| images.iter().chain(used).any(|a| a.name == name);
+        match self
+            .pictures
+            .drawing(&asset.name, &asset.name, || asset.bytes.clone(), taken)
+        {
+            Ok(drawing) => {
+                let (width, height) = pictures::pixel_size(&drawing);
+                Some((ImageSource::Drawing(drawing), width, height))
+            }
+            Err(why) => {
+                self.warn(format!(
+                    "SVG picture `{}` could not be read ({why}); its alt text stands in",
+                    asset.name
+                ));
+                None
+            }
+        }
+    }
+
     fn finish_image(&mut self, img: OpenImage) {
         let alt = img.alt.trim().to_string();
         let link = self.links.iter().rev().flatten().next().cloned();
@@ -619,31 +664,15 @@ impl<'a> Builder<'a> {
                 ));
                 None
             }
-            Some(asset) => match image_probe::size(&asset.bytes) {
-                None => {
-                    self.warn(format!(
-                        "image `{}` is not a readable PNG or JPEG picture; its alt text stands in",
-                        asset.name
-                    ));
-                    None
-                }
-                Some((kind, width, height)) => {
-                    if !self.used.iter().any(|a| a.name == asset.name) {
-                        let mut used = asset.clone();
-                        if used.media_type.is_empty() {
-                            used.media_type = kind.media_type().to_string();
-                        }
-                        self.used.push(used);
-                    }
-                    Some(Block::Image {
-                        asset: asset.name.clone(),
-                        width,
-                        height,
-                        alt: alt.clone(),
-                        link: link.clone(),
-                    })
-                }
-            },
+            Some(asset) => self
+                .picture_of(asset)
+                .map(|(source, width, height)| Block::Image {
+                    source,
+                    width,
+                    height,
+                    alt: alt.clone(),
+                    link: link.clone(),
+                }),
         };
         match block {
             Some(block) => {

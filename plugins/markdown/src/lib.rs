@@ -7,9 +7,11 @@
 //! events -> flow IR ([`build`]), after the title block pandoc draws from the front matter
 //! ([`title_block`]) -> pages ([`quire_sdk::flow::layout`]).
 //!
-//! Pictures come beside the text in `request.images`, named as the Markdown references them;
-//! only their header is read here ([`quire_sdk::image_probe`], for the pixel size). A picture
-//! that is missing or not a PNG/JPEG is a warning, and its alt text stands in. Characters
+//! Pictures come beside the text in `request.images`, named as the Markdown references them.
+//! Of a PNG or JPEG only the header is read here ([`quire_sdk::image_probe`], for the pixel
+//! size); an SVG is read into a drawing by Quire's SVG reader
+//! ([`quire_svg_read::pictures`]), so it is drawn as vectors with its text kept as text. A
+//! picture that is missing or of another kind is a warning, and its alt text stands in. Characters
 //! outside WinAnsi stay in the model as they are: the exporters decide what they can draw
 //! and warn.
 
@@ -114,10 +116,13 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     document.pages = pages;
     let mut warnings: Vec<String> = decoded.warning.into_iter().collect();
     warnings.extend(builder.warnings);
+    warnings.extend(builder.pictures.warnings);
     warnings.extend(flow_warnings);
+    let mut assets = builder.used;
+    assets.extend(builder.pictures.assets);
     Ok(Imported {
         document,
-        assets: builder.used,
+        assets,
         warnings,
     })
 }
@@ -296,7 +301,7 @@ mod tests {
         let info = Markdown::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("markdown", "1.2.1")
+            ("markdown", "1.3.0")
         );
         assert_eq!(info.imports, [Format::new("text/markdown", "md")]);
         assert!(info.exports.is_empty());

@@ -273,6 +273,68 @@ fn images_come_from_the_request_and_missing_ones_are_warnings() {
     assert!(find(&out, "After").frame.y > images[0].frame.bottom());
 }
 
+/// An SVG picture is drawn as vectors: a group of the drawing's shapes in the picture's
+/// place, its text kept as text, as wide as the SVG says (96 dpi); a broken one leaves its
+/// alt text and a warning naming it.
+#[test]
+fn svg_pictures_are_drawings_with_their_text() {
+    let logo = r##"<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" viewBox="0 0 120 40">
+  <rect width="120" height="40" rx="6" fill="#0d6efd"/>
+  <text x="60" y="26" font-size="14" text-anchor="middle" fill="#fff">Quire logo</text>
+</svg>"##;
+    let mut req = request("Before\n\n![The logo](logo.svg)\n\n![Broken](broken.svg)\n\nAfter\n");
+    req.images = vec![
+        Asset {
+            name: "logo.svg".into(),
+            media_type: "image/svg+xml".into(),
+            bytes: logo.as_bytes().to_vec(),
+        },
+        Asset {
+            name: "broken.svg".into(),
+            media_type: "image/svg+xml".into(),
+            bytes: b"<svg xmlns='http://www.w3.org/2000/svg'><rect".to_vec(),
+        },
+    ];
+    let out = convert(req).unwrap();
+    valid(&out);
+    let groups: Vec<&quire_sdk::Group> = out
+        .document
+        .shapes()
+        .filter_map(|s| match s {
+            Shape::Group(g) => Some(g),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(groups.len(), 1);
+    let logo = groups[0];
+    assert_eq!((logo.frame.w, logo.frame.h), (180.0, 60.0));
+    let words: String = quire_sdk::ShapeWalk::new(&logo.children)
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some(
+                t.text
+                    .runs
+                    .iter()
+                    .map(|r| r.text.as_str())
+                    .collect::<String>(),
+            ),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(words, "Quire logo");
+    assert!(find(&out, "Before").frame.bottom() < logo.frame.y);
+    assert!(find(&out, "After").frame.y > logo.frame.bottom());
+    assert!(out.assets.is_empty(), "{:?}", out.assets);
+    assert!(find(&out, "Broken").text.runs[0].italic);
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.contains("broken.svg") && w.contains("could not be read")),
+        "{:?}",
+        out.warnings
+    );
+}
+
 #[test]
 fn an_image_found_by_file_name_or_damaged() {
     let mut req = request("![x](./pics/a%20b.png) ![y](bad.png)");
@@ -300,7 +362,7 @@ fn an_image_found_by_file_name_or_damaged() {
     assert!(out
         .warnings
         .iter()
-        .any(|w| w.contains("bad.png") && w.contains("PNG or JPEG")));
+        .any(|w| w.contains("bad.png") && w.contains("PNG, JPEG or SVG")));
 }
 
 #[test]

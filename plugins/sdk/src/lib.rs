@@ -4,10 +4,10 @@
 //! converters and the host), the request and result types of the WIT interface in plain Rust
 //! ([`convert`]), the standard-14 font [`metrics`], text [`layout`] shared by importers and
 //! exporters so every output agrees, the vector [`geometry`] of shapes and connectors every
-//! drawing exporter shares, the [`image_probe`] every converter reads PNG and JPEG headers
-//! with (size, EXIF orientation, resolution), the HTML character references of [`text`],
-//! and [`export_converter!`], which turns a type
-//! implementing [`Converter`] into a component.
+//! drawing exporter shares, the [`placement`] of one drawing inside another, the
+//! [`image_probe`] every converter reads PNG and JPEG headers with (size, EXIF orientation,
+//! resolution), the HTML character references of [`text`], and [`export_converter!`], which
+//! turns a type implementing [`Converter`] into a component.
 //!
 //! A converter is written once as ordinary Rust and runs natively (tests, benchmarks) or as a
 //! `wasm32-wasip2` component inside the host's sandbox.
@@ -24,6 +24,7 @@ pub mod image_probe;
 pub mod layout;
 pub mod metrics;
 pub mod model;
+pub mod placement;
 pub mod text;
 pub mod validate;
 

@@ -3,10 +3,11 @@
 use std::collections::HashMap;
 
 use super::style::*;
-use super::{slug, Block, Inline, PageSetup, MAX_DEPTH};
+use super::{slug, Block, Drawing, ImageSource, Inline, PageSetup, MAX_DEPTH};
 use crate::layout::{layout_text, layout_text_with_starts, slice_text, text_height, Line};
 use crate::metrics::FontFace;
 use crate::model::*;
+use crate::placement::{adopt, Placement};
 
 /// Slack for comparisons of summed line heights against the room left.
 pub(super) const EPS: f64 = 1e-6;
@@ -332,12 +333,12 @@ impl<'a> Engine<'a> {
                 ruled,
             } => self.table(aligns, header, rows, *ruled, ctx),
             Block::Image {
-                asset,
+                source,
                 width,
                 height,
                 alt,
                 link,
-            } => self.image(asset, *width, *height, alt, link.as_deref(), ctx),
+            } => self.image(source, *width, *height, alt, link.as_deref(), ctx),
             Block::PageBreak => {
                 if !self.fresh {
                     self.new_page();
@@ -610,7 +611,7 @@ impl<'a> Engine<'a> {
 
     fn image(
         &mut self,
-        asset: &str,
+        source: &ImageSource,
         w_px: u32,
         h_px: u32,
         alt: &str,
@@ -620,7 +621,8 @@ impl<'a> Engine<'a> {
         let (w, h) = self.image_size(w_px, h_px, ctx.width);
         if w <= 0.0 || h <= 0.0 {
             self.warnings.push(format!(
-                "image `{asset}` has no size ({w_px} x {h_px} pixels); its alt text stands in"
+                "image `{}` has no size ({w_px} x {h_px} pixels); its alt text stands in",
+                source.name()
             ));
             let alt = Inline {
                 italic: true,
@@ -634,15 +636,47 @@ impl<'a> Engine<'a> {
         self.ensure(h);
         let y = self.start_block();
         let id = self.id("i");
-        self.push(Shape::Image(Image {
-            id,
-            frame: Rect::new(ctx.x, y, w, h),
-            asset: asset.to_string(),
-            alt: Some(alt.to_string()).filter(|a| !a.is_empty()),
-            link: link.map(str::to_string),
-        }));
+        let frame = Rect::new(ctx.x, y, w, h);
+        let alt = Some(alt.to_string()).filter(|a| !a.is_empty());
+        let shape = match source {
+            ImageSource::Asset(asset) => Shape::Image(Image {
+                id,
+                frame,
+                asset: asset.clone(),
+                alt,
+                link: link.map(str::to_string),
+            }),
+            ImageSource::Drawing(drawing) => self.drawing(drawing, id, frame, link),
+        };
+        self.push(shape);
         self.y = y + h;
         self.space(self.para_space());
+    }
+
+    /// A drawing fitted into `frame` as one group whose members' ids start with the
+    /// group's, so two copies of one picture on a page stay apart.
+    fn drawing(&mut self, drawing: &Drawing, id: String, frame: Rect, link: Option<&str>) -> Shape {
+        let mut children = drawing.shapes.clone();
+        if let Some(place) = Placement::fit(drawing.width, drawing.height, frame) {
+            place.shapes(&mut children);
+        }
+        adopt(&mut children, |old| format!("{id}.{old}"), |_| None);
+        if link.is_some() {
+            self.warnings.push(format!(
+                "the link of picture `{}` was left out: a drawing placed as a picture is not a link",
+                drawing.name
+            ));
+        }
+        Shape::Group(Group {
+            id,
+            frame,
+            label: None,
+            fill: None,
+            stroke: None,
+            direction: None,
+            children,
+            classes: Vec::new(),
+        })
     }
 }
 

@@ -29,7 +29,7 @@ mod engine;
 mod style;
 mod table;
 
-use crate::model::{Align, Color, Direction, FontFamily, Page};
+use crate::model::{Align, Color, Direction, FontFamily, Page, Shape};
 
 /// How deep importers nest lists and quotes before flattening; deeper levels are laid out at
 /// this depth. Layout also stops indenting here, so text keeps a usable width.
@@ -109,10 +109,10 @@ pub enum Block {
         rows: Vec<Vec<Vec<Inline>>>,
         ruled: bool,
     },
-    /// A picture from an asset, with its size in pixels (the caller reads it from the file);
-    /// it is set at 96 dpi and scaled down to fit the text width.
+    /// A picture, with the size of its box in pixels (the caller reads it from the file or
+    /// the document); it is set at 96 dpi and scaled down to fit the text width.
     Image {
-        asset: String,
+        source: ImageSource,
         width: u32,
         height: u32,
         alt: String,
@@ -120,6 +120,36 @@ pub enum Block {
     },
     /// Start a new page (ignored at the top of an empty page).
     PageBreak,
+}
+
+/// What a picture shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImageSource {
+    /// The asset holding it (a PNG or JPEG).
+    Asset(String),
+    /// A drawing (an SVG picture read into shapes), fitted into the picture's box with its
+    /// aspect kept, as a browser fits an SVG `<img>`.
+    Drawing(Drawing),
+}
+
+/// A drawing placed as a picture: its shapes from its top-left corner, its size in points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawing {
+    /// What the drawing is called in warnings (its file name).
+    pub name: String,
+    pub width: f64,
+    pub height: f64,
+    pub shapes: Vec<Shape>,
+}
+
+impl ImageSource {
+    /// What warnings call the picture.
+    pub fn name(&self) -> &str {
+        match self {
+            ImageSource::Asset(name) => name,
+            ImageSource::Drawing(d) => &d.name,
+        }
+    }
 }
 
 /// The text of the document's first top-level heading of the highest level it uses (its

@@ -1,6 +1,6 @@
 use super::*;
 use crate::layout::text_height;
-use crate::model::{Document, Kind, Shape, TextBox};
+use crate::model::{Document, Kind, Rect, Shape, TextBox};
 
 fn p(text: &str) -> Block {
     Block::Paragraph(vec![Inline::plain(text)])
@@ -284,7 +284,7 @@ fn a_table_cell_taller_than_a_page_is_cut() {
 #[test]
 fn images_scale_to_the_column() {
     let blocks = vec![Block::Image {
-        asset: "big.png".into(),
+        source: ImageSource::Asset("big.png".into()),
         width: 2000,
         height: 1000,
         alt: "Big".into(),
@@ -302,7 +302,7 @@ fn images_scale_to_the_column() {
     check(&pages, &["big.png"]);
 
     let small = vec![Block::Image {
-        asset: "s".into(),
+        source: ImageSource::Asset("s".into()),
         width: 40,
         height: 20,
         alt: String::new(),
@@ -315,7 +315,7 @@ fn images_scale_to_the_column() {
     );
 
     let broken = vec![Block::Image {
-        asset: "z".into(),
+        source: ImageSource::Asset("z".into()),
         width: 0,
         height: 5,
         alt: "alt".into(),
@@ -324,6 +324,57 @@ fn images_scale_to_the_column() {
     let (pages, warnings) = layout(&broken, &PageSetup::default());
     assert_eq!(warnings.len(), 1);
     assert_eq!(all_text(&pages), "alt");
+}
+
+/// An SVG picture is a drawing: its shapes fitted into the picture's box (aspect kept,
+/// centred) as one group, its members' ids under the group's, twice on a page without a
+/// clash.
+#[test]
+fn drawings_are_fitted_into_their_box_as_a_group() {
+    let square = Shape::Node(crate::model::Node {
+        id: "sq".into(),
+        frame: Rect::new(0.0, 0.0, 100.0, 50.0),
+        geometry: crate::model::Geometry::Rect,
+        fill: Some(Color::rgb(255, 0, 0)),
+        stroke: None,
+        text: None,
+        classes: Vec::new(),
+    });
+    let drawing = Block::Image {
+        source: ImageSource::Drawing(Drawing {
+            name: "logo.svg".into(),
+            width: 100.0,
+            height: 50.0,
+            shapes: vec![square],
+        }),
+        // A box twice as tall as the drawing's aspect: the drawing is centred in it.
+        width: 200,
+        height: 200,
+        alt: String::new(),
+        link: None,
+    };
+    let (pages, warnings) = layout(&[drawing.clone(), drawing], &PageSetup::default());
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let groups: Vec<&crate::model::Group> = pages[0]
+        .shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Group(g) => Some(g),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(groups.len(), 2);
+    let g = groups[0];
+    assert_eq!((g.frame.w, g.frame.h), (150.0, 150.0));
+    let Shape::Node(n) = &g.children[0] else {
+        panic!("{:?}", g.children)
+    };
+    assert_eq!(n.id, format!("{}.sq", g.id));
+    assert!((n.frame.w - 150.0).abs() < 1e-9 && (n.frame.h - 75.0).abs() < 1e-9);
+    assert!((n.frame.x - g.frame.x).abs() < 1e-9);
+    assert!((n.frame.y - (g.frame.y + 37.5)).abs() < 1e-9);
+    assert_ne!(groups[0].children[0].id(), groups[1].children[0].id());
+    check(&pages, &[]);
 }
 
 #[test]

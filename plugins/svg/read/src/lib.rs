@@ -11,13 +11,14 @@
 //! the XML parser's limits (node count, entity expansion) stop hostile inputs early.
 
 mod detect;
+pub mod pictures;
 mod text;
 mod walk;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use quire_sdk::{ConvertError, Document, ImportRequest, Imported, Kind, Page};
+use quire_sdk::{Asset, ConvertError, Document, ImportRequest, Imported, Kind, Page, Shape};
 
 pub const MEDIA_TYPE: &str = "image/svg+xml";
 
@@ -138,6 +139,36 @@ pub fn import_svg(request: ImportRequest) -> Result<Imported, ConvertError> {
         document,
         assets,
         warnings,
+    })
+}
+
+/// An SVG read as a picture to be placed inside another document (a Markdown or HTML
+/// picture, a draw.io cell's): its shapes from its top-left corner, in points.
+pub struct Picture {
+    /// Its size in points (CSS pixels at 96 dpi, scaled down if larger than a page may be).
+    pub width: f64,
+    pub height: f64,
+    pub shapes: Vec<Shape>,
+    /// The PNG and JPEG pictures it embeds, which its image shapes name.
+    pub assets: Vec<Asset>,
+    pub warnings: Vec<String>,
+}
+
+/// Reads `bytes` as an SVG picture, with the same limits as an SVG file.
+pub fn read_picture(bytes: Vec<u8>) -> Result<Picture, ConvertError> {
+    let imported = import_svg(ImportRequest::new(bytes, MEDIA_TYPE))?;
+    let page = imported
+        .document
+        .pages
+        .into_iter()
+        .next()
+        .ok_or_else(|| ConvertError::Damaged("the SVG draws no page".into()))?;
+    Ok(Picture {
+        width: page.width,
+        height: page.height,
+        shapes: page.shapes,
+        assets: imported.assets,
+        warnings: imported.warnings,
     })
 }
 
