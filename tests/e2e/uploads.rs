@@ -151,6 +151,65 @@ fn markdown_with_side_images_and_a_form_with_fields() {
     );
 }
 
+/// An SVG beside a Markdown file is drawn as vectors: its label is text of the PDF (pdftotext
+/// reads it), and the PDF holds no picture (pdfimages lists none), where it used to be
+/// left out for its alt text.
+#[test]
+fn markdown_with_an_svg_picture_draws_it_with_its_text() {
+    let s = shared();
+    let t = &s.token(&s.account("pro"));
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("readme.md");
+    std::fs::write(
+        &md,
+        "# Readme\n\n![Architecture](diagram.svg)\n\nThe end.\n",
+    )
+    .unwrap();
+    let svg = dir.path().join("diagram.svg");
+    std::fs::write(
+        &svg,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="320" height="120">
+  <rect x="10" y="30" width="120" height="60" rx="8" fill="#e3f2fd" stroke="#1565c0"/>
+  <text x="70" y="65" text-anchor="middle" font-family="sans-serif" font-size="14">Gateway</text>
+  <path d="M130 60 H190" stroke="#333" stroke-width="2"/>
+  <rect x="190" y="30" width="120" height="60" rx="8" fill="#e8f5e9" stroke="#2e7d32"/>
+  <text x="250" y="65" text-anchor="middle" font-family="sans-serif" font-size="14">Converters</text>
+</svg>"##,
+    )
+    .unwrap();
+    let (status, r) = curl_form(
+        s,
+        t,
+        "POST",
+        "/api/v1/pdfs",
+        &[
+            &format!("file=@{}", md.display()),
+            &format!("images=@{}", svg.display()),
+        ],
+    );
+    assert_eq!(status, 201, "{r}");
+    let id = r["document"]["id"].as_str().unwrap();
+    let pdf = s.get(t, &format!("/api/v1/documents/{id}.pdf"));
+    assert_eq!(pdf.status, 200);
+    let path = dir.path().join("readme.pdf");
+    std::fs::write(&path, &pdf.body).unwrap();
+    let text = run_tool(Command::new("pdftotext").arg(&path).arg("-"));
+    // pdftotext orders words by where they stand, not by the model: compare them as a set.
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    words.sort_unstable();
+    assert_eq!(
+        words,
+        ["Converters", "Gateway", "Readme", "The", "end."],
+        "{text}"
+    );
+    let images = run_tool(Command::new("pdfimages").arg("-list").arg(&path));
+    assert_eq!(
+        images.lines().count(),
+        2,
+        "no picture, only shapes:\n{images}"
+    );
+}
+
 #[test]
 fn multipart_mistakes_are_named() {
     let s = shared();
