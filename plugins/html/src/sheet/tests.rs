@@ -1,6 +1,7 @@
 //! The cascade on small pages: what is hidden, broken, paged and bounded.
 
 use super::*;
+use quire_sdk::flow::PageSetup;
 
 /// The text of the elements the cascade leaves shown, in document order.
 fn shown_text(page: &str) -> String {

@@ -13,11 +13,10 @@
 use std::collections::{HashMap, HashSet};
 
 use cssparser::{
-    AtRuleParser, CowRcStr, DeclarationParser, ParseError, Parser, ParserState,
-    QualifiedRuleParser, RuleBodyItemParser, RuleBodyParser, StyleSheetParser, Token,
+    AtRuleParser, CowRcStr, ParseError, Parser, ParserState, QualifiedRuleParser, RuleBodyParser,
+    StyleSheetParser,
 };
 use ego_tree::NodeId;
-use quire_sdk::flow::PageSetup;
 use quire_sdk::model::{Align, Color, FontFamily};
 use scraper::selector::{Parser as SelectorParser, Simple};
 use scraper::{ElementRef, Html};
@@ -26,6 +25,11 @@ use selectors::matching::{
     QuirksMode, SelectorCaches,
 };
 use selectors::parser::{ParseRelative, SelectorList, SelectorParseErrorKind};
+
+mod declaration;
+
+pub use declaration::PageRule;
+use declaration::{Declarations, Property, Setting, Val, PROPERTIES};
 
 /// CSS read from a page: more is ignored (real pages carry tens of KiB).
 const MAX_CSS: usize = 1 << 20;
@@ -37,52 +41,6 @@ const MAX_MATCHES: usize = 4_000_000;
 /// `@media` blocks nested deeper than this are skipped.
 const MAX_NESTING: usize = 8;
 
-/// The properties cascaded per element; each is on or off (`display: none` or not, a page
-/// break or not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Property {
-    DisplayNone,
-    BreakBefore,
-    BreakAfter,
-    /// A visible border (`border`, its sides, style or width): on a table or its cells it
-    /// makes the table ruled.
-    Border,
-    Color,
-    Bold,
-    Italic,
-    Family,
-    Align,
-    /// The named page (`page: cover`) the element's boxes go on; `auto` is none.
-    Page,
-}
-
-const PROPERTIES: [Property; 10] = [
-    Property::DisplayNone,
-    Property::BreakBefore,
-    Property::BreakAfter,
-    Property::Border,
-    Property::Color,
-    Property::Bold,
-    Property::Italic,
-    Property::Family,
-    Property::Align,
-    Property::Page,
-];
-
-/// What a declaration sets a cascaded property to.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Val {
-    Flag(bool),
-    Color(Color),
-    Family(FontFamily),
-    Align(Align),
-    /// A named page, by a hash of its name (`auto` is `None`).
-    PageName(Option<u64>),
-}
-
-/// One declaration of a cascaded property: (property, value, `!important`).
-type Setting = (Property, Val, bool);
-
 /// Where a declaration stands in the cascade: (`!important`, specificity, order).
 type Rank = (bool, u32, usize);
 
@@ -91,30 +49,6 @@ struct Rule {
     selectors: SelectorList<Simple>,
     settings: Vec<Setting>,
     order: usize,
-}
-
-/// What `@page` asks for, in points.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
-pub struct PageRule {
-    pub size: Option<(f64, f64)>,
-    /// Top, right, bottom, left.
-    pub margins: [Option<f64>; 4],
-}
-
-impl PageRule {
-    /// Puts the paper and margins asked for onto `setup`; the layout replaces numbers that
-    /// cannot make a page (a margin wider than the paper, a page smaller than an inch).
-    pub fn apply(&self, setup: &mut PageSetup) {
-        if let Some((width, height)) = self.size {
-            setup.width = width;
-            setup.height = height;
-        }
-        let [top, right, bottom, left] = self.margins;
-        setup.margin_top = top.unwrap_or(setup.margin_top);
-        setup.margin_right = right.unwrap_or(setup.margin_right);
-        setup.margin_bottom = bottom.unwrap_or(setup.margin_bottom);
-        setup.margin_left = left.unwrap_or(setup.margin_left);
-    }
 }
 
 /// How the style sheets set an element's text (inherited by what it holds): only what they
@@ -289,13 +223,6 @@ impl Cascade {
     pub fn breaks_after(&self, node: NodeId) -> bool {
         self.break_after.contains(&node)
     }
-}
-
-/// Page names are CSS identifiers: case-sensitive, compared by a hash (FNV-1a).
-fn page_name_hash(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// Whether a `media` attribute or `@media` query list includes print: no query, `all` or
@@ -533,333 +460,5 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
     }
 }
 
-/// One declaration as read: its property (lower case), its values, `!important`.
-pub struct Declaration {
-    name: String,
-    values: Vec<Value>,
-    /// The value as written (for `font-family`, whose names are read by [`crate::attrs`]).
-    raw: String,
-    important: bool,
-}
-
-/// A component value of a declaration, as far as the cascaded properties need it.
-#[derive(Debug, Clone, PartialEq)]
-enum Value {
-    Keyword(String),
-    /// A length in points.
-    Length(f64),
-    Number(f64),
-    Color(Color),
-    Other,
-}
-
-/// How many points one `unit` is (CSS's absolute units; `px` is 1/96 in).
-fn points_per(unit: &str) -> Option<f64> {
-    Some(match unit.to_ascii_lowercase().as_str() {
-        "pt" => 1.0,
-        "px" => 0.75,
-        "in" => 72.0,
-        "cm" => 72.0 / 2.54,
-        "mm" => 72.0 / 25.4,
-        "q" => 72.0 / 101.6,
-        "pc" => 12.0,
-        _ => return None,
-    })
-}
-
-/// Named paper sizes of CSS Paged Media, portrait, in points.
-fn paper(name: &str) -> Option<(f64, f64)> {
-    let mm = |w: f64, h: f64| (w * 72.0 / 25.4, h * 72.0 / 25.4);
-    Some(match name {
-        "a3" => mm(297.0, 420.0),
-        "a4" => mm(210.0, 297.0),
-        "a5" => mm(148.0, 210.0),
-        "b4" => mm(250.0, 353.0),
-        "b5" => mm(176.0, 250.0),
-        "letter" => (612.0, 792.0),
-        "legal" => (612.0, 1008.0),
-        "ledger" => (792.0, 1224.0),
-        _ => return None,
-    })
-}
-
-impl Declaration {
-    fn keyword(&self) -> Option<&str> {
-        match self.values.as_slice() {
-            [Value::Keyword(k)] => Some(k),
-            _ => None,
-        }
-    }
-
-    /// The cascaded property this declaration sets, if it is one.
-    fn setting(&self) -> Option<Setting> {
-        let keyword = self.keyword();
-        let page_break = || {
-            keyword.is_some_and(|k| {
-                matches!(k, "page" | "always" | "left" | "right" | "recto" | "verso")
-            })
-        };
-        let flag = |p: Property, on: bool| Some((p, Val::Flag(on), self.important));
-        match self.name.as_str() {
-            "color" => {
-                return match self.values.as_slice() {
-                    [Value::Color(c)] => Some((Property::Color, Val::Color(*c), self.important)),
-                    _ => None,
-                }
-            }
-            "font-weight" => {
-                return match self.values.as_slice() {
-                    [Value::Keyword(k)] if k == "bold" || k == "bolder" => {
-                        flag(Property::Bold, true)
-                    }
-                    [Value::Keyword(k)] if k == "normal" || k == "lighter" => {
-                        flag(Property::Bold, false)
-                    }
-                    [Value::Number(n)] => flag(Property::Bold, *n >= 600.0),
-                    _ => None,
-                }
-            }
-            "font-style" => {
-                return match keyword {
-                    Some("italic" | "oblique") => flag(Property::Italic, true),
-                    Some("normal") => flag(Property::Italic, false),
-                    _ => None,
-                }
-            }
-            "page" => {
-                return keyword.map(|name| {
-                    let named = (name != "auto").then(|| page_name_hash(name));
-                    (Property::Page, Val::PageName(named), self.important)
-                })
-            }
-            "text-align" => {
-                return crate::table::parse_align(keyword?)
-                    .map(|a| (Property::Align, Val::Align(a), self.important))
-            }
-            "font-family" => {
-                return crate::attrs::family_list(&self.raw)
-                    .map(|f| (Property::Family, Val::Family(f), self.important))
-            }
-            _ => {}
-        }
-        let property = match self.name.as_str() {
-            "display" => return flag(Property::DisplayNone, keyword == Some("none")),
-            "border" | "border-top" | "border-right" | "border-bottom" | "border-left"
-            | "border-style" | "border-width" => {
-                return flag(Property::Border, self.draws_a_border())
-            }
-            "break-before" | "page-break-before" => Property::BreakBefore,
-            "break-after" | "page-break-after" => Property::BreakAfter,
-            _ => return None,
-        };
-        flag(property, page_break())
-    }
-
-    /// Whether a border declaration leaves a line: not `none` or `hidden`, not all widths 0.
-    fn draws_a_border(&self) -> bool {
-        let mut lengths = self.values.iter().filter_map(|v| match v {
-            Value::Length(l) => Some(*l),
-            _ => None,
-        });
-        let no_style = self
-            .values
-            .iter()
-            .any(|v| matches!(v, Value::Keyword(k) if k == "none" || k == "hidden"));
-        let zero_width = {
-            let first = lengths.next();
-            first.is_some_and(|l| l == 0.0 && lengths.all(|l| l == 0.0))
-        };
-        !self.values.is_empty() && !no_style && !zero_width
-    }
-
-    /// What an `@page` declaration says of the paper (`size`) or its margins.
-    fn apply_to_page(&self, page: &mut PageRule) {
-        let lengths: Vec<f64> = self
-            .values
-            .iter()
-            .filter_map(|v| match v {
-                Value::Length(l) => Some(*l),
-                _ => None,
-            })
-            .collect();
-        let keywords: Vec<&str> = self
-            .values
-            .iter()
-            .filter_map(|v| match v {
-                Value::Keyword(k) => Some(k.as_str()),
-                _ => None,
-            })
-            .collect();
-        match self.name.as_str() {
-            "size" => {
-                let named = keywords.iter().find_map(|k| paper(k));
-                let mut size = match (named, lengths.as_slice()) {
-                    (Some(size), _) => Some(size),
-                    (None, [side]) => Some((*side, *side)),
-                    (None, [w, h]) => Some((*w, *h)),
-                    _ => None,
-                };
-                let landscape = keywords.contains(&"landscape");
-                if size.is_none() && (landscape || keywords.contains(&"portrait")) {
-                    size = Some(page.size.unwrap_or_else(|| paper("a4").unwrap()));
-                }
-                if let Some((w, h)) = size {
-                    let (short, long) = (w.min(h), w.max(h));
-                    page.size = Some(if landscape {
-                        (long, short)
-                    } else if keywords.contains(&"portrait") {
-                        (short, long)
-                    } else {
-                        (w, h)
-                    });
-                }
-            }
-            "margin" => {
-                // CSS's shorthand: 1 to 4 values, top right bottom left.
-                let m = match lengths.as_slice() {
-                    [a] => [*a, *a, *a, *a],
-                    [a, b] => [*a, *b, *a, *b],
-                    [a, b, c] => [*a, *b, *c, *b],
-                    [a, b, c, d] => [*a, *b, *c, *d],
-                    _ => return,
-                };
-                page.margins = m.map(Some);
-            }
-            side @ ("margin-top" | "margin-right" | "margin-bottom" | "margin-left") => {
-                if let [l] = lengths.as_slice() {
-                    let i = ["margin-top", "margin-right", "margin-bottom", "margin-left"]
-                        .iter()
-                        .position(|s| *s == side)
-                        .unwrap_or(0);
-                    page.margins[i] = Some(*l);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The colour of `rgb(...)`/`rgba(...)`, commas or spaces, numbers or percentages, with an
-/// optional alpha; anything else is no colour.
-fn rgb_function(args: &mut Parser<'_>) -> Value {
-    let mut parts: Vec<f32> = Vec::new();
-    while let Ok(token) = args.next() {
-        match token {
-            Token::Number { value, .. } => parts.push(*value),
-            Token::Percentage { unit_value, .. } => parts.push(unit_value * 255.0),
-            Token::Comma | Token::Delim('/') => {}
-            _ => return Value::Other,
-        }
-    }
-    let channel = |v: f32| v.clamp(0.0, 255.0).round() as u8;
-    match parts.as_slice() {
-        [r, g, b] => Value::Color(Color::rgb(channel(*r), channel(*g), channel(*b))),
-        [r, g, b, a] => {
-            // Alpha as a number is 0-1; as a percentage it was scaled to 0-255 above.
-            let a = if *a <= 1.0 { a * 255.0 } else { *a };
-            Value::Color(Color {
-                r: channel(*r),
-                g: channel(*g),
-                b: channel(*b),
-                a: channel(a),
-            })
-        }
-        _ => Value::Other,
-    }
-}
-
-/// Reads a declaration block into [`Declaration`]s; nested rules are skipped.
-struct Declarations;
-
-impl<'i> DeclarationParser<'i> for Declarations {
-    type Declaration = Declaration;
-    type Error = ();
-
-    fn parse_value(
-        &mut self,
-        name: CowRcStr<'i>,
-        input: &mut Parser<'i>,
-        _start: &ParserState,
-    ) -> Result<Declaration, ParseError<()>> {
-        let mut values = Vec::new();
-        let mut important = false;
-        let start = input.position();
-        let mut end = start;
-        while let Ok(token) = input.next() {
-            let value = match token {
-                Token::Ident(v) => {
-                    let v = v.to_ascii_lowercase();
-                    match cssparser::color::parse_named_color(&v) {
-                        Ok((r, g, b)) if v != "transparent" => Value::Color(Color::rgb(r, g, b)),
-                        _ => Value::Keyword(v),
-                    }
-                }
-                Token::Hash(h) | Token::IDHash(h) => {
-                    match cssparser::color::parse_hash_color(h.as_bytes()) {
-                        Ok((r, g, b, a)) => Value::Color(Color {
-                            r,
-                            g,
-                            b,
-                            a: (a.clamp(0.0, 1.0) * 255.0).round() as u8,
-                        }),
-                        Err(()) => Value::Other,
-                    }
-                }
-                Token::Function(f)
-                    if f.eq_ignore_ascii_case("rgb") || f.eq_ignore_ascii_case("rgba") =>
-                {
-                    input
-                        .parse_nested_block(|args| Ok::<_, ParseError<()>>(rgb_function(args)))
-                        .unwrap_or(Value::Other)
-                }
-                Token::Number { value, .. } if *value != 0.0 => Value::Number(f64::from(*value)),
-                Token::Dimension { value, unit, .. } => match points_per(unit) {
-                    Some(k) => Value::Length(f64::from(*value) * k),
-                    None => Value::Other,
-                },
-                Token::Number { value, .. } if *value == 0.0 => Value::Length(0.0),
-                Token::Delim('!') => {
-                    important = input.expect_ident_matching("important").is_ok();
-                    continue;
-                }
-                _ => Value::Other,
-            };
-            end = input.position();
-            // Real values hold a few components; a long list is not one we read.
-            if values.len() < 8 {
-                values.push(value);
-            }
-        }
-        Ok(Declaration {
-            name: name.to_ascii_lowercase(),
-            values,
-            raw: input.slice(start..end).to_string(),
-            important,
-        })
-    }
-}
-
-impl<'i> AtRuleParser<'i> for Declarations {
-    type Prelude = ();
-    type AtRule = Declaration;
-    type Error = ();
-}
-
-impl<'i> QualifiedRuleParser<'i> for Declarations {
-    type Prelude = ();
-    type QualifiedRule = Declaration;
-    type Error = ();
-}
-
-impl<'i> RuleBodyItemParser<'i, Declaration, ()> for Declarations {
-    fn parse_declarations(&self) -> bool {
-        true
-    }
-    fn parse_qualified(&self) -> bool {
-        false
-    }
-}
-
 #[cfg(test)]
-#[path = "sheet_tests.rs"]
 mod tests;
