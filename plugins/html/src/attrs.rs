@@ -16,6 +16,7 @@
 //!   `Mono`, `Sans` or `Serif`. A list with none of those changes nothing. Style sheets are
 //!   not read.
 
+use quire_sdk::flow::FontSize;
 use quire_sdk::model::{Align, Direction, FontFamily};
 use scraper::node::Element;
 
@@ -33,6 +34,7 @@ pub struct Scope {
     italic: bool,
     sheet_font: bool,
     align: bool,
+    size: bool,
     dir: bool,
     /// The control that closes an isolate or override opened on entering.
     close: Option<char>,
@@ -79,6 +81,7 @@ pub fn canonical(name: &str, value: &str) -> Option<String> {
         }
         "dir" => direction(value).map(|_| value.to_ascii_lowercase()),
         "face" => family_list(value).map(|f| generic_name(f).to_string()),
+        "size" => font_level(value).map(|level| level.to_string()),
         // What the style sheets' cascade reads of it (colour, weight, family, ...).
         "style" => crate::sheet::canonical_style(value),
         // Class names, for the style sheets' selectors: a few distinct lists per page at
@@ -102,6 +105,28 @@ fn font_attr(e: &Element) -> Option<FontFamily> {
     (e.name() == "font")
         .then(|| e.attr("face").and_then(family_list))
         .flatten()
+}
+
+/// The size `<font size>` asks for, as HTML maps its levels to CSS's size keywords.
+fn font_size_attr(e: &Element) -> Option<FontSize> {
+    const PX: [f64; 7] = [10.0, 13.0, 16.0, 18.0, 24.0, 32.0, 48.0];
+    let level = (e.name() == "font").then(|| e.attr("size").and_then(font_level))??;
+    Some(FontSize::Points(PX[level as usize - 1] * 0.75))
+}
+
+/// The level of a `<font size>`: 1 to 7 (3 is the browser's `medium`), or a step up or down
+/// from 3 (`+1`, `-2`), kept within 1 to 7.
+fn font_level(value: &str) -> Option<u8> {
+    let value = value.trim();
+    let number = |digits: &str| digits.trim().parse::<i8>().ok().map(i32::from);
+    let level = if let Some(up) = value.strip_prefix('+') {
+        3 + number(up)?
+    } else if let Some(down) = value.strip_prefix('-') {
+        3 - number(down)?
+    } else {
+        number(value)?
+    };
+    Some(level.clamp(1, 7) as u8)
 }
 
 /// The generic CSS name of a family we draw with.
@@ -255,6 +280,11 @@ impl Builder<'_> {
                 scope.italic = true;
             }
         }
+        let declared = text.and_then(|t| t.size).or_else(|| font_size_attr(e));
+        if let Some(size) = self.font_size(e.name(), declared) {
+            self.style.sizes.push(size);
+            scope.size = true;
+        }
         if let Some(lang) = lang_attr(e) {
             self.style.langs.push(lang.to_string());
             scope.lang = true;
@@ -287,12 +317,32 @@ impl Builder<'_> {
         scope
     }
 
+    /// The size of `name`'s text when the style sheets set it (`declared`) or set the text
+    /// around it in points: a share of the size around it, or of what the browser gives the
+    /// element (a heading's `2em`). Without any, the flow's own typography sets the text.
+    fn font_size(&self, name: &str, declared: Option<FontSize>) -> Option<FontSize> {
+        let outer = self.style.sizes.last().copied();
+        let heading = heading_scale(name);
+        match (declared, outer) {
+            // A share of what the browser would give the heading here: the body's size.
+            (Some(FontSize::Scale(s)), None) if heading.is_some() => Some(FontSize::Points(
+                s * quire_sdk::flow::PageSetup::default().body_size,
+            )),
+            (Some(own), outer) => Some(own.within(outer)),
+            (None, Some(FontSize::Points(p))) => heading.map(|k| FontSize::Points(p * k)),
+            (None, _) => None,
+        }
+    }
+
     pub fn leave(&mut self, scope: Scope) {
         if let Some(close) = scope.close {
             self.control(close);
         }
         if scope.lang {
             self.style.langs.pop();
+        }
+        if scope.size {
+            self.style.sizes.pop();
         }
         if scope.font {
             self.style.fonts.pop();
@@ -316,6 +366,19 @@ impl Builder<'_> {
             self.style.italic -= 1;
         }
     }
+}
+
+/// The share of the surrounding size a browser gives a heading (`h1` is `2em`).
+fn heading_scale(name: &str) -> Option<f64> {
+    Some(match name {
+        "h1" => 2.0,
+        "h2" => 1.5,
+        "h3" => 1.17,
+        "h4" => 1.0,
+        "h5" => 0.83,
+        "h6" => 0.67,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! a space after a space (across element boundaries too) or at the start of a line is
 //! dropped, and spaces at the end of a line go when the paragraph is finished.
 
-use quire_sdk::flow::{self, Block, Inline};
+use quire_sdk::flow::{self, Block, FontSize, Inline};
 use quire_sdk::model::{Align, Color, Direction, FontFamily};
 use quire_sdk::Asset;
 
@@ -84,6 +84,9 @@ pub struct Style {
     pub colors: Vec<Color>,
     /// Alignments of the open blocks that set one (`text-align`, `align`, `<center>`).
     pub aligns: Vec<Align>,
+    /// Font sizes of the open elements that set one, resolved against the size around
+    /// them, innermost last.
+    pub sizes: Vec<FontSize>,
 }
 
 pub struct Builder<'a> {
@@ -316,6 +319,7 @@ impl<'a> Builder<'a> {
             align: self.style.aligns.last().copied(),
             lang: self.run_lang(),
             dir: self.style.dirs.last().copied().flatten(),
+            size: self.style.sizes.last().copied(),
         }
     }
 
@@ -514,6 +518,7 @@ fn same_style(a: &Inline, b: &Inline) -> bool {
         && a.dir == b.dir
         && a.color == b.color
         && a.align == b.align
+        && a.size == b.size
 }
 
 /// Drops what would show as stray space: whitespace at either end, and spaces next to a

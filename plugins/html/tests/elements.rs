@@ -379,6 +379,40 @@ fn svg_pictures_inline_supplied_and_embedded_are_drawn() {
     assert!(out.assets.is_empty(), "{:?}", out.assets);
 }
 
+/// `font-size` from the style sheets and `style` attributes sets the text's size as
+/// Chromium does: lengths and keywords in points, shares of the size around, headings a
+/// share of the body's size once the page sets it; a page that sets none keeps the flow's
+/// typography.
+#[test]
+fn the_style_sheet_sets_font_sizes() {
+    let out = import(
+        "<style>body { font-size: 10pt } .big { font-size: 150% } h1 { font-size: 18pt }\
+         .note { font-size: small } .em { font-size: 0.8em }</style>\
+         <h1>Title</h1><h2>Section</h2><p>Body <span class=big>large</span> \
+         <span style='font-size: 8px'>tiny</span> <span class=em>smaller</span></p>\
+         <p class=note>Note</p>",
+    );
+    let size = |text: &str| run(&out.document, text).size;
+    assert_eq!(size("Title"), 18.0);
+    // h2 is 1.5em of the body's 10pt.
+    assert_eq!(size("Section"), 15.0);
+    assert_eq!(size("Body "), 10.0);
+    assert_eq!(size("large"), 15.0);
+    assert_eq!(size("tiny"), 6.0);
+    assert!((size("smaller") - 8.0).abs() < 1e-5, "{}", size("smaller"));
+    assert_eq!(size("Note"), 9.75);
+
+    let plain = import(
+        "<h1>Title</h1><p>Body <span style='font-size: 200%'>big</span> \
+         <font size=2>two</font> <font size='+2'>five</font></p>",
+    );
+    let size = |text: &str| run(&plain.document, text).size;
+    assert_eq!((size("Title"), size("Body ")), (24.0, 11.0));
+    assert_eq!(size("big"), 22.0);
+    // `<font size>`: 2 is `small` (13 px), +2 is 5, `x-large` (24 px).
+    assert_eq!((size("two"), size("five")), (9.75, 18.0));
+}
+
 #[test]
 fn utf16_with_a_byte_order_mark() {
     let html = "<p>caf\u{e9} \u{20ac}5 \u{65e5}\u{672c}</p>";

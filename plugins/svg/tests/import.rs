@@ -189,6 +189,39 @@ fn figures_become_nodes_with_transforms_applied() {
     assert_eq!(q.stroke.unwrap().dash, Dash::Dashed);
 }
 
+/// A pattern fill is drawn as its tile's first colour when that is opaque (a hatching of
+/// solid lines), and not at all when it is a translucent texture laid over a table (d2's
+/// sketch streaks): an opaque grey there hid the table and its text.
+#[test]
+fn pattern_fills_take_their_tile_s_colour_or_leave_what_is_under_them_seen() {
+    let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">
+      <defs>
+        <pattern id="streaks" width="10" height="10" patternUnits="userSpaceOnUse">
+          <path d="M0 10L10 0" stroke="none" fill="rgba(0, 0, 0, 0.1)"/></pattern>
+        <pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse">
+          <rect width="2" height="4" fill="#00aa00"/></pattern>
+      </defs>
+      <text x="10" y="40">users</text>
+      <rect id="texture" x="0" y="0" width="100" height="100" fill="url(#streaks)"/>
+      <rect id="hatched" x="120" y="10" width="40" height="40" fill="url(#hatch)"/>
+    </svg>"##;
+    let imported = import(svg).unwrap();
+    checked(&imported, "patterns");
+    let page = &imported.document.pages[0];
+    let fill_of = |id: &str| match page.shapes.iter().find(|s| s.id() == id) {
+        Some(Shape::Node(n)) => n.fill,
+        other => panic!("{id}: {other:?}"),
+    };
+    // It paints nothing, so nothing of it is kept.
+    assert!(
+        page.shapes.iter().all(|s| s.id() != "texture"),
+        "{:?}",
+        page.shapes
+    );
+    assert_eq!(fill_of("hatched"), Some(Color::rgb(0, 0xaa, 0)));
+    assert_eq!(text_shapes(&imported.document).len(), 1);
+}
+
 #[test]
 fn text_keeps_size_weight_style_colour_and_anchor() {
     let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">

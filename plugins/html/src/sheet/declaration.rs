@@ -6,7 +6,7 @@ use cssparser::{
     AtRuleParser, CowRcStr, DeclarationParser, ParseError, Parser, ParserState,
     QualifiedRuleParser, RuleBodyItemParser, Token,
 };
-use quire_sdk::flow::PageSetup;
+use quire_sdk::flow::{FontSize, PageSetup};
 use quire_sdk::model::{Align, Color, FontFamily};
 
 /// The properties cascaded per element; each is on or off (`display: none` or not, a page
@@ -24,11 +24,13 @@ pub(super) enum Property {
     Italic,
     Family,
     Align,
+    /// `font-size`.
+    Size,
     /// The named page (`page: cover`) the element's boxes go on; `auto` is none.
     Page,
 }
 
-pub(super) const PROPERTIES: [Property; 10] = [
+pub(super) const PROPERTIES: [Property; 11] = [
     Property::DisplayNone,
     Property::BreakBefore,
     Property::BreakAfter,
@@ -38,6 +40,7 @@ pub(super) const PROPERTIES: [Property; 10] = [
     Property::Italic,
     Property::Family,
     Property::Align,
+    Property::Size,
     Property::Page,
 ];
 
@@ -48,6 +51,7 @@ pub(super) enum Val {
     Color(Color),
     Family(FontFamily),
     Align(Align),
+    Size(FontSize),
     /// A named page, by a hash of its name (`auto` is `None`).
     PageName(Option<u64>),
 }
@@ -101,6 +105,10 @@ pub(super) enum Value {
     Keyword(String),
     /// A length in points.
     Length(f64),
+    /// A length relative to the element's font (`em`, `ex` as half an `em`).
+    Em(f64),
+    /// A percentage, as a fraction (`80%` is 0.8).
+    Percent(f64),
     Number(f64),
     Color(Color),
     Other,
@@ -116,6 +124,35 @@ fn points_per(unit: &str) -> Option<f64> {
         "mm" => 72.0 / 25.4,
         "q" => 72.0 / 101.6,
         "pc" => 12.0,
+        _ => return None,
+    })
+}
+
+/// CSS's absolute size keywords, in points (Chromium's: `medium` is 16 px).
+fn size_keyword(keyword: &str) -> Option<f64> {
+    let px = match keyword {
+        "xx-small" => 9.0,
+        "x-small" => 10.0,
+        "small" => 13.0,
+        "medium" => 16.0,
+        "large" => 18.0,
+        "x-large" => 24.0,
+        "xx-large" => 32.0,
+        "xxx-large" => 48.0,
+        _ => return None,
+    };
+    Some(px * 0.75)
+}
+
+/// What a `font-size` value asks for: a length, a keyword, or a share of the parent's size.
+fn font_size(values: &[Value]) -> Option<FontSize> {
+    Some(match values {
+        [Value::Length(points)] if *points > 0.0 => FontSize::Points(*points),
+        [Value::Em(em)] if *em > 0.0 => FontSize::Scale(*em),
+        [Value::Percent(share)] if *share > 0.0 => FontSize::Scale(*share),
+        [Value::Keyword(k)] if k == "larger" => FontSize::Scale(1.2),
+        [Value::Keyword(k)] if k == "smaller" => FontSize::Scale(1.0 / 1.2),
+        [Value::Keyword(k)] => FontSize::Points(size_keyword(k)?),
         _ => return None,
     })
 }
@@ -188,6 +225,10 @@ impl Declaration {
             "text-align" => {
                 return crate::table::parse_align(keyword?)
                     .map(|a| (Property::Align, Val::Align(a), self.important))
+            }
+            "font-size" => {
+                return font_size(self.values.as_slice())
+                    .map(|size| (Property::Size, Val::Size(size), self.important))
             }
             "font-family" => {
                 return crate::attrs::family_list(&self.raw)
@@ -366,10 +407,18 @@ impl<'i> DeclarationParser<'i> for Declarations {
                         .unwrap_or(Value::Other)
                 }
                 Token::Number { value, .. } if *value != 0.0 => Value::Number(f64::from(*value)),
-                Token::Dimension { value, unit, .. } => match points_per(unit) {
-                    Some(k) => Value::Length(f64::from(*value) * k),
-                    None => Value::Other,
-                },
+                Token::Dimension { value, unit, .. } => {
+                    let value = f64::from(*value);
+                    match points_per(unit) {
+                        Some(k) => Value::Length(value * k),
+                        None if unit.eq_ignore_ascii_case("em") => Value::Em(value),
+                        None if unit.eq_ignore_ascii_case("ex") => Value::Em(value / 2.0),
+                        // The root's size is the browser's `medium`, 16 px.
+                        None if unit.eq_ignore_ascii_case("rem") => Value::Length(value * 12.0),
+                        None => Value::Other,
+                    }
+                }
+                Token::Percentage { unit_value, .. } => Value::Percent(f64::from(*unit_value)),
                 Token::Number { value, .. } if *value == 0.0 => Value::Length(0.0),
                 Token::Delim('!') => {
                     important = input.expect_ident_matching("important").is_ok();

@@ -17,6 +17,7 @@ use cssparser::{
     StyleSheetParser,
 };
 use ego_tree::NodeId;
+use quire_sdk::flow::FontSize;
 use quire_sdk::model::{Align, Color, FontFamily};
 use scraper::selector::{Parser as SelectorParser, Simple};
 use scraper::{ElementRef, Html};
@@ -61,6 +62,8 @@ pub struct TextStyle {
     pub family: Option<FontFamily>,
     /// `text-align` of a block and what it holds.
     pub align: Option<Align>,
+    /// `font-size`, as declared (a share of the parent's size is resolved by the walk).
+    pub size: Option<FontSize>,
 }
 
 /// The outcome of a page's style sheets.
@@ -180,6 +183,10 @@ impl Cascade {
                 },
                 align: match value(Property::Align) {
                     Some(Val::Align(a)) => Some(a),
+                    _ => None,
+                },
+                size: match value(Property::Size) {
+                    Some(Val::Size(s)) => Some(s),
                     _ => None,
                 },
             };
@@ -318,6 +325,10 @@ pub fn canonical_style(style: &str) -> Option<String> {
                     Align::Justify => "justify",
                 }
             ),
+            (Property::Size, Val::Size(FontSize::Points(points))) => {
+                format!("font-size: {points}pt")
+            }
+            (Property::Size, Val::Size(FontSize::Scale(scale))) => format!("font-size: {scale}em"),
             _ => continue,
         };
         out.push(if important {

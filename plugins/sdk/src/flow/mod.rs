@@ -62,6 +62,46 @@ pub struct Inline {
     /// The base direction of the block the text is in (HTML `dir`): the first inline of a
     /// paragraph, heading or table cell that has one sets its [`Text::direction`](crate::Text).
     pub dir: Option<Direction>,
+    /// The size the source asked for (HTML's `font-size`), instead of the block's.
+    pub size: Option<FontSize>,
+}
+
+/// A font size a source asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FontSize {
+    /// So many points, whatever the block.
+    Points(f64),
+    /// A multiple of the size the block would set the text in (`1.2em`, `80%`, `smaller`).
+    Scale(f64),
+}
+
+impl FontSize {
+    /// Smallest and largest sizes a source gets: below a point text is a line, and the
+    /// model refuses sizes past [`MAX_FONT_SIZE`](crate::validate::MAX_FONT_SIZE).
+    const RANGE: (f64, f64) = (1.0, 400.0);
+
+    /// The size in points of text whose block would set it at `base`.
+    pub fn of(self, base: f64) -> f64 {
+        let size = match self {
+            FontSize::Points(p) => p,
+            FontSize::Scale(s) => base * s,
+        };
+        if size.is_finite() {
+            size.clamp(Self::RANGE.0, Self::RANGE.1)
+        } else {
+            base
+        }
+    }
+
+    /// This size inside an element whose text is `outer` (sizes nest as CSS's do: a scale
+    /// of a scale multiplies, a scale of points is points).
+    pub fn within(self, outer: Option<FontSize>) -> FontSize {
+        match (self, outer) {
+            (FontSize::Scale(s), Some(FontSize::Points(p))) => FontSize::Points(p * s),
+            (FontSize::Scale(s), Some(FontSize::Scale(t))) => FontSize::Scale(s * t),
+            (own, _) => own,
+        }
+    }
 }
 
 impl Inline {

@@ -1,6 +1,6 @@
 //! The look of flow layout: sizes, spacing, colours, and inline styles turned into runs.
 
-use super::Inline;
+use super::{FontSize, Inline};
 use crate::model::{Align, Color, Direction, FontFamily, Run};
 
 pub(super) const HEADING_SIZES: [f64; 6] = [24.0, 18.0, 14.0, 12.0, 11.0, 10.0];
@@ -65,10 +65,17 @@ pub(super) fn runs(inlines: &[Inline], base: Base) -> Vec<Run> {
             } else {
                 inline.font.unwrap_or(base.font)
             },
-            size: if inline.code {
-                base.size * INLINE_CODE_SCALE
-            } else {
-                base.size
+            size: match inline.size {
+                // A size the source gave in points is the code's size too.
+                Some(FontSize::Points(points)) => FontSize::Points(points).of(base.size),
+                scale => {
+                    let size = scale.map_or(base.size, |s| s.of(base.size));
+                    if inline.code {
+                        size * INLINE_CODE_SCALE
+                    } else {
+                        size
+                    }
+                }
             },
             bold: base.bold || inline.bold,
             italic: inline.italic,

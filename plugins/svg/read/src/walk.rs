@@ -198,7 +198,8 @@ fn union(shapes: &[Shape]) -> Option<Rect> {
     acc
 }
 
-/// A paint as one colour: gradients by their first stop, patterns by a neutral grey.
+/// A paint as one colour: gradients by their first stop, patterns by the colour of their
+/// first shape (none for a translucent texture).
 pub fn paint_colour(ctx: &mut Ctx, paint: &usvg::Paint, opacity: f64) -> Option<Color> {
     let (c, stop_opacity) = match paint {
         usvg::Paint::Color(c) => (*c, 1.0),
@@ -212,9 +213,15 @@ pub fn paint_colour(ctx: &mut Ctx, paint: &usvg::Paint, opacity: f64) -> Option<
             let s = g.stops().first()?;
             (s.color(), s.opacity().get() as f64)
         }
-        usvg::Paint::Pattern(_) => {
-            ctx.warn("pattern fills were replaced by a flat grey");
-            (usvg::Color::new_rgb(0x99, 0x99, 0x99), 1.0)
+        usvg::Paint::Pattern(p) => {
+            ctx.warn("pattern fills were replaced by the colour of their first shape");
+            let (c, a) = first_fill(p.root())?;
+            // A translucent texture over what lies beneath (a sketch's streaks, a light
+            // hatching) tints it a little: an opaque colour would hide it, text included.
+            if a <= 0.5 {
+                return None;
+            }
+            (c, a)
         }
     };
     let a = (opacity * stop_opacity).clamp(0.0, 1.0);
@@ -223,6 +230,20 @@ pub fn paint_colour(ctx: &mut Ctx, paint: &usvg::Paint, opacity: f64) -> Option<
         g: c.green,
         b: c.blue,
         a: (a * 255.0).round() as u8,
+    })
+}
+
+/// The plain colour and opacity of the first filled shape of a pattern's tile.
+fn first_fill(group: &usvg::Group) -> Option<(usvg::Color, f64)> {
+    group.children().iter().find_map(|node| match node {
+        usvg::Node::Path(path) => match path.fill().map(|f| (f.paint(), f.opacity().get())) {
+            Some((usvg::Paint::Color(c), opacity)) => Some((*c, f64::from(opacity))),
+            _ => None,
+        },
+        usvg::Node::Group(g) => {
+            first_fill(g).map(|(c, opacity)| (c, opacity * f64::from(g.opacity().get())))
+        }
+        _ => None,
     })
 }
 
