@@ -9,6 +9,7 @@ Every score is a fraction in [0, 1]:
 """
 
 import collections
+import unicodedata
 import re
 import subprocess
 from pathlib import Path
@@ -23,9 +24,12 @@ UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
 
 
 def words(text: str) -> collections.Counter:
-    """The words of `text`, lower case, as a multiset; 1-letter Latin words are noise."""
+    """The words of `text`, lower case, as a multiset; 1-letter Latin words are noise.
+    Compatibility forms count as what they stand for (NFKC: the mathematical italic 𝑥 a
+    formula renderer writes is x, a superscript ² is 2, the ligature ﬁ is fi), so two
+    renderers that spell one text differently read the same."""
     out = collections.Counter()
-    for w in WORD.findall(text.lower()):
+    for w in WORD.findall(unicodedata.normalize("NFKC", text).lower()):
         if UNSPACED.search(w):
             out.update(UNSPACED.findall(w))
             rest = UNSPACED.sub(" ", w).split()
