@@ -62,6 +62,20 @@ struct Table {
 struct OpenImage {
     dest: String,
     alt: String,
+    /// The size an HTML `<img>` gives, in CSS pixels.
+    width: Option<u32>,
+    height: Option<u32>,
+}
+
+impl OpenImage {
+    fn from_tag(tag: html::ImgTag) -> Self {
+        OpenImage {
+            dest: tag.src,
+            alt: tag.alt,
+            width: tag.width,
+            height: tag.height,
+        }
+    }
 }
 
 pub struct Builder<'a> {
@@ -268,6 +282,8 @@ impl<'a> Builder<'a> {
                 self.image = Some(OpenImage {
                     dest: dest_url.to_string(),
                     alt: String::new(),
+                    width: None,
+                    height: None,
                 });
             }
             // Not enabled; their text still arrives as text events.
@@ -491,6 +507,8 @@ impl<'a> Builder<'a> {
         }
         if html::is_line_break(tag) {
             self.text("\n");
+        } else if let Some(image) = html::img_tag(tag) {
+            self.finish_image(OpenImage::from_tag(image));
         } else if let Some(name) = html::opens_literal(tag) {
             self.literal = Some(name);
         }
@@ -563,6 +581,12 @@ impl<'a> Builder<'a> {
             Leaf::Code(text) => self.emit(Block::Code { text }),
             Leaf::Html(text) => {
                 for p in html::text_paragraphs(&text) {
+                    if let Some(image) = p.image {
+                        // A picture of its own between the fragment's paragraphs.
+                        self.finish_image(OpenImage::from_tag(image));
+                        self.end_leaf();
+                        continue;
+                    }
                     if p.literal {
                         self.emit(Block::Code { text: p.text });
                         continue;
@@ -664,15 +688,16 @@ impl<'a> Builder<'a> {
                 ));
                 None
             }
-            Some(asset) => self
-                .picture_of(asset)
-                .map(|(source, width, height)| Block::Image {
+            Some(asset) => self.picture_of(asset).map(|(source, width, height)| {
+                let (width, height) = sized(width, height, img.width, img.height);
+                Block::Image {
                     source,
                     width,
                     height,
                     alt: alt.clone(),
                     link: link.clone(),
-                }),
+                }
+            }),
         };
         match block {
             Some(block) => {
@@ -692,6 +717,19 @@ impl<'a> Builder<'a> {
             }
             None => {}
         }
+    }
+}
+
+/// A picture's size in pixels with an `<img>`'s `width`/`height` applied as a browser does:
+/// both as given, or one of them with the picture's aspect kept.
+fn sized(width: u32, height: u32, asked_w: Option<u32>, asked_h: Option<u32>) -> (u32, u32) {
+    let ratio = f64::from(height) / f64::from(width.max(1));
+    let scaled = |n: f64| (n.round() as u32).max(1);
+    match (asked_w, asked_h) {
+        (Some(w), Some(h)) => (w, h),
+        (Some(w), None) => (w, scaled(f64::from(w) * ratio)),
+        (None, Some(h)) => (scaled(f64::from(h) / ratio), h),
+        (None, None) => (width, height),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Raw HTML inside Markdown: the tags are dropped, the text they hold is kept.
+//! Raw HTML inside Markdown: the tags are dropped, the text they hold is kept, and `<img>`
+//! tags (READMEs centre their logo and badges with them) are pictures like `![alt](src)`.
 
 /// Tags that end a line of text when they open or close.
 const BLOCK_TAGS: &[&str] = &[
@@ -50,6 +51,90 @@ pub struct Paragraph {
     pub heading: Option<u8>,
     pub text: String,
     pub literal: bool,
+    /// An `<img>` standing between paragraphs (`text` is empty).
+    pub image: Option<ImgTag>,
+}
+
+/// What an `<img>` tag says: where the picture is, its alt text, and its size in CSS
+/// pixels where the tag gives one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImgTag {
+    pub src: String,
+    pub alt: String,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+}
+
+/// The `<img>` a tag's text (between `<` and `>`, or whole) is, if it is one.
+pub fn img_tag(tag: &str) -> Option<ImgTag> {
+    let inner = tag.trim().trim_start_matches('<').trim_end_matches('>');
+    if inner.starts_with('/') || tag_name(inner) != "img" {
+        return None;
+    }
+    let attributes = attributes(inner.get(3..)?);
+    let value = |name: &str| {
+        attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| quire_sdk::text::decode_entities(v))
+    };
+    // `width="200"` or `width="200px"`; a percentage is of a box the flow does not have.
+    let pixels = |name: &str| {
+        let v = value(name)?;
+        let digits = v.trim().strip_suffix("px").unwrap_or(v.trim());
+        digits
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite() && *n >= 1.0 && *n <= 100_000.0)
+            .map(|n| n.round() as u32)
+    };
+    Some(ImgTag {
+        src: value("src").unwrap_or_default().trim().to_string(),
+        alt: value("alt").unwrap_or_default(),
+        width: pixels("width"),
+        height: pixels("height"),
+    })
+}
+
+/// The attributes of a start tag's text after its name: (lower-case name, raw value), as
+/// HTML's tokenizer reads them (quoted with `"` or `'`, or unquoted up to a space).
+fn attributes(mut rest: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    // A tag holds a few attributes; a hostile one cannot make this loop long.
+    while out.len() < 64 {
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '/');
+        let name_end = rest
+            .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '/')
+            .unwrap_or(rest.len());
+        if name_end == 0 {
+            break;
+        }
+        let (name, after) = rest.split_at(name_end);
+        let after = after.trim_start();
+        let Some(value_part) = after.strip_prefix('=') else {
+            out.push((name.to_ascii_lowercase(), String::new()));
+            rest = after;
+            continue;
+        };
+        let value_part = value_part.trim_start();
+        let (value, tail) = match value_part.chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let body = value_part.strip_prefix(q).unwrap_or(value_part);
+                match body.split_once(q) {
+                    Some((v, tail)) => (v, tail),
+                    None => (body, ""),
+                }
+            }
+            _ => value_part.split_at(
+                value_part
+                    .find(|c: char| c.is_ascii_whitespace())
+                    .unwrap_or(value_part.len()),
+            ),
+        };
+        out.push((name.to_ascii_lowercase(), value.to_string()));
+        rest = tail;
+    }
+    out
 }
 
 /// The readable text of an HTML fragment as paragraphs: tags dropped, block-level tags
@@ -67,6 +152,7 @@ pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
                 heading,
                 text,
                 literal: false,
+                image: None,
             });
         }
         current.clear();
@@ -102,9 +188,20 @@ pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
                     heading: None,
                     text,
                     literal: true,
+                    image: None,
                 });
             }
             rest = after;
+            continue;
+        }
+        if let Some(image) = (!closing).then(|| img_tag(inner)).flatten() {
+            flush(&mut current, heading, &mut paragraphs);
+            paragraphs.push(Paragraph {
+                heading: None,
+                text: String::new(),
+                literal: false,
+                image: Some(image),
+            });
             continue;
         }
         // Inline tags (`<b>`, `<span>`) just vanish: `a<b>c</b>` reads `ac`, as a browser shows it.
@@ -198,14 +295,46 @@ mod tests {
                     <p>One <b>bold</b> word</p><!-- hidden -->\n<script>var x = 1 < 2;</script>\
                     <STYLE>p {}</style>tail</div>";
         let texts = |html: &str| -> Vec<String> {
-            text_paragraphs(html).into_iter().map(|p| p.text).collect()
+            text_paragraphs(html)
+                .into_iter()
+                .filter(|p| p.image.is_none())
+                .map(|p| p.text)
+                .collect()
         };
         assert_eq!(texts(html), ["Title & more", "One bold word", "tail"]);
-        assert_eq!(text_paragraphs(html)[0].heading, Some(1));
-        assert_eq!(text_paragraphs(html)[1].heading, None);
+        let paragraphs = text_paragraphs(html);
+        assert_eq!(
+            paragraphs[0].image.as_ref().map(|i| i.src.as_str()),
+            Some("x.png")
+        );
+        assert_eq!(paragraphs[1].heading, Some(1));
+        assert_eq!(paragraphs[2].heading, None);
         assert!(texts("<!-- never closed").is_empty());
         assert_eq!(texts("a < b"), ["a < b"]);
         assert!(texts("<script>unclosed").is_empty());
+    }
+
+    /// `<img>` attributes as HTML's tokenizer reads them: quoted either way or not, any
+    /// case, entities decoded, sizes in pixels; anything else is no picture.
+    #[test]
+    fn img_tags_are_read_with_their_attributes() {
+        let tag = img_tag(
+            r#"<IMG Alt='Logo &amp; name' SRC="docs/logo.svg" width=200px height="80" data-x>"#,
+        )
+        .unwrap();
+        assert_eq!(
+            tag,
+            ImgTag {
+                src: "docs/logo.svg".into(),
+                alt: "Logo & name".into(),
+                width: Some(200),
+                height: Some(80),
+            }
+        );
+        let bare = img_tag("<img src=a.png width=50% />").unwrap();
+        assert_eq!((bare.src.as_str(), bare.width), ("a.png", None));
+        assert!(img_tag("</img>").is_none() && img_tag("<image src=a.png>").is_none());
+        assert_eq!(img_tag("<img src=\"unclosed").unwrap().src, "unclosed");
     }
 
     #[test]

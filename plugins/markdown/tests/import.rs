@@ -335,6 +335,53 @@ fn svg_pictures_are_drawings_with_their_text() {
     );
 }
 
+/// READMEs centre their logo with an HTML `<img>`, and put badges inline: both are
+/// pictures, sized by their `width`/`height` as a browser sizes them; a missing one leaves
+/// its alt text and a warning, as `![alt](src)` does.
+#[test]
+fn html_img_tags_are_pictures() {
+    let md = "<p align=\"center\">\n  <img src=\"docs/logo.png\" alt=\"Logo\" width=\"200\">\n</p>\n\n\
+              Build: <img src=\"badge.png\" alt=\"passing\"> and <img src=\"gone.png\" alt=\"Gone\"> here.\n";
+    let mut req = request(md);
+    req.images = vec![
+        Asset {
+            name: "docs/logo.png".into(),
+            media_type: "image/png".into(),
+            bytes: png(400, 100),
+        },
+        Asset {
+            name: "badge.png".into(),
+            media_type: "image/png".into(),
+            bytes: png(80, 20),
+        },
+    ];
+    let out = convert(req).unwrap();
+    valid(&out);
+    let images: Vec<&quire_sdk::Image> = out
+        .document
+        .shapes()
+        .filter_map(|s| match s {
+            Shape::Image(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let names: Vec<&str> = images.iter().map(|i| i.asset.as_str()).collect();
+    assert_eq!(names, ["docs/logo.png", "badge.png"]);
+    // 200 CSS pixels wide, its aspect kept: 150 x 37.5 points.
+    assert_eq!((images[0].frame.w, images[0].frame.h), (150.0, 37.5));
+    assert_eq!(images[0].alt.as_deref(), Some("Logo"));
+    let gone = &find(&out, "and Gone here.").text.runs;
+    assert!(
+        gone.iter().any(|r| r.text == "Gone" && r.italic),
+        "{gone:?}"
+    );
+    assert!(
+        out.warnings.iter().any(|w| w.contains("gone.png")),
+        "{:?}",
+        out.warnings
+    );
+}
+
 #[test]
 fn an_image_found_by_file_name_or_damaged() {
     let mut req = request("![x](./pics/a%20b.png) ![y](bad.png)");
