@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use axum::http::{HeaderMap, StatusCode};
-use quire_sdk::image_probe::Signature;
+use quire_sdk::image_probe::picture_media_type;
 use quire_sdk::{Asset, Document, Kind};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -497,11 +497,6 @@ pub struct Upload {
     pub file_name: Option<String>,
 }
 
-/// The media type a picture's first bytes say, as a source or side image.
-pub fn sniffed_picture(bytes: &[u8]) -> Option<&'static str> {
-    Signature::of(bytes).and_then(Signature::picture_media_type)
-}
-
 /// Reads a create/replace body that is JSON or a file sent as itself (multipart is
 /// `multipart::parse_upload`'s).
 pub fn parse_upload(
@@ -658,7 +653,7 @@ impl SourceBody {
             .unwrap_or_default()
             .into_iter()
             .map(|(name, bytes)| Asset {
-                media_type: sniffed_picture(&bytes.0)
+                media_type: picture_media_type(&bytes.0)
                     .unwrap_or("application/octet-stream")
                     .to_string(),
                 name,
@@ -722,7 +717,7 @@ impl SourceBody {
         let bytes = (named.take)(self).expect("the source was given");
         let media_type = if named.media_type == ANY_IMAGE {
             let pictures = readable.pictures();
-            sniffed_picture(&bytes)
+            picture_media_type(&bytes)
                 .and_then(|t| pictures.resolve(t))
                 .ok_or_else(|| {
                     ApiError::new(

@@ -26,11 +26,6 @@ const MISSING_PICTURE: Color = Color::rgb(0xb0, 0xb0, 0xb0);
 /// Gap between a shape and a label placed beside it.
 const LABEL_GAP: f64 = 2.0;
 
-/// The media type of picture bytes, from their signature.
-pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
-    quire_sdk::image_probe::Signature::of(bytes)?.picture_media_type()
-}
-
 /// Decodes `data:[type][;base64],payload`. draw.io leaves out `;base64` (a `;` would end
 /// the style value) and still means base64, so base64 is tried first either way.
 pub fn decode_data_uri(uri: &str) -> Option<(&'static str, Vec<u8>)> {
@@ -42,7 +37,7 @@ pub fn decode_data_uri(uri: &str) -> Option<(&'static str, Vec<u8>)> {
             .collect::<Vec<u8>>()
             .into()
     })?;
-    let kind = sniff_image(&bytes)?;
+    let kind = quire_sdk::image_probe::picture_media_type(&bytes)?;
     Some((kind, bytes))
 }
 

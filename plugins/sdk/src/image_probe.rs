@@ -70,6 +70,12 @@ pub enum Signature {
     Svg,
 }
 
+/// The media type of the picture `bytes` hold, by their first bytes (a client's declared
+/// type may be wrong); `None` for what is no picture a page can show.
+pub fn picture_media_type(bytes: &[u8]) -> Option<&'static str> {
+    Signature::of(bytes)?.picture_media_type()
+}
+
 impl Signature {
     pub fn of(bytes: &[u8]) -> Option<Signature> {
         if let Some(kind) = ImageKind::of(bytes) {
