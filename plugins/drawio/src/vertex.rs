@@ -176,14 +176,8 @@ impl Vertex<'_> {
     /// cell back as it was (see [`STYLE_CLASS`]) and not as Quire's drawing of it.
     fn drawn_group(&self, children: Vec<Shape>) -> Shape {
         Shape::Group(Group {
-            id: self.id.clone(),
-            frame: self.frame,
-            label: None,
-            fill: None,
-            stroke: None,
-            direction: None,
-            children,
             classes: vec![format!("{STYLE_CLASS}{}", self.style_text)],
+            ..Group::new(self.id.clone(), self.frame, children)
         })
     }
 

@@ -68,28 +68,17 @@ impl<'a> Images<'a> {
             return self.data_uri(src, uri);
         }
         if let Some(asset) = find_supplied(self.supplied, src) {
-            if let Some((kind, width, height)) = image_probe::size(&asset.bytes) {
-                if !self.used.iter().any(|a| a.name == asset.name) {
-                    let mut used = asset.clone();
-                    if used.media_type.is_empty() {
-                        used.media_type = kind.media_type().to_string();
-                    }
-                    self.used.push(used);
-                }
-                return Some(Picture {
-                    source: ImageSource::Asset(asset.name.clone()),
+            return match self.drawings.supplied(asset, self.supplied, &mut self.used) {
+                Ok((source, width, height)) => Some(Picture {
+                    source,
                     width,
                     height,
-                });
-            }
-            if pictures::looks_like_svg(&asset.bytes) {
-                return self.drawing(&asset.name, &asset.name, || asset.bytes.clone());
-            }
-            self.warn(format!(
-                "image `{}` is not a readable PNG, JPEG or SVG picture; its alt text stands in",
-                asset.name
-            ));
-            return None;
+                }),
+                Err(warning) => {
+                    self.warn(warning);
+                    None
+                }
+            };
         }
         let lower = src.to_ascii_lowercase();
         if lower.starts_with("http:") || lower.starts_with("https:") || src.starts_with("//") {
@@ -222,10 +211,7 @@ impl<'a> Images<'a> {
                 })
             }
             Err(why) => {
-                self.warn(format!(
-                    "SVG picture `{}` could not be read ({why}); its alt text stands in",
-                    shorten(name)
-                ));
+                self.warn(pictures::unreadable(&shorten(name), &why));
                 None
             }
         }

@@ -9,9 +9,8 @@ use std::collections::HashMap;
 
 use pulldown_cmark::{BlockQuoteKind, Event, Tag, TagEnd};
 use quire_sdk::flow::{self, Block, ImageSource, Inline};
-use quire_sdk::image_probe;
 use quire_sdk::{Align, Asset};
-use quire_svg_read::pictures::{self, Pictures};
+use quire_svg_read::pictures::Pictures;
 
 use crate::html;
 
@@ -636,41 +635,13 @@ impl<'a> Builder<'a> {
             })
     }
 
-    /// What a supplied picture shows and its size in pixels: a PNG or JPEG as it is, an
-    /// SVG as a drawing; `None` (with a warning) when it cannot be shown.
+    /// What a supplied picture shows and its size in pixels; `None` (with a warning) when
+    /// it cannot be shown.
     fn picture_of(&mut self, asset: &'a Asset) -> Option<(ImageSource, u32, u32)> {
-        if let Some((kind, width, height)) = image_probe::size(&asset.bytes) {
-            if !self.used.iter().any(|a| a.name == asset.name) {
-                let mut used = asset.clone();
-                if used.media_type.is_empty() {
-                    used.media_type = kind.media_type().to_string();
-                }
-                self.used.push(used);
-            }
-            return Some((ImageSource::Asset(asset.name.clone()), width, height));
-        }
-        if !pictures::looks_like_svg(&asset.bytes) {
-            self.warn(format!(
-                "image `{}` is not a readable PNG, JPEG or SVG picture; its alt text stands in",
-                asset.name
-            ));
-            return None;
-        }
-        let (images, used) = (self.images, &self.used);
-        let taken = |name: &str| images.iter().chain(used).any(|a| a.name == name);
-        match self
-            .pictures
-            .drawing(&asset.name, &asset.name, || asset.bytes.clone(), taken)
-        {
-            Ok(drawing) => {
-                let (width, height) = pictures::pixel_size(&drawing);
-                Some((ImageSource::Drawing(drawing), width, height))
-            }
-            Err(why) => {
-                self.warn(format!(
-                    "SVG picture `{}` could not be read ({why}); its alt text stands in",
-                    asset.name
-                ));
+        match self.pictures.supplied(asset, self.images, &mut self.used) {
+            Ok(picture) => Some(picture),
+            Err(warning) => {
+                self.warn(warning);
                 None
             }
         }

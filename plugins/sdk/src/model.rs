@@ -710,6 +710,22 @@ pub struct Group {
     pub classes: Vec<String>,
 }
 
+impl Group {
+    /// A group of `children` in `frame` that draws nothing of its own.
+    pub fn new(id: impl Into<String>, frame: Rect, children: Vec<Shape>) -> Self {
+        Group {
+            id: id.into(),
+            frame,
+            label: None,
+            fill: None,
+            stroke: None,
+            direction: None,
+            children,
+            classes: Vec::new(),
+        }
+    }
+}
+
 /// The ten field types; each is a type a PDF form dictionary can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]

@@ -234,16 +234,11 @@ mod tests {
             length: None,
             classes: Vec::new(),
         });
-        let group = Shape::Group(Group {
-            id: "g".into(),
-            frame: Rect::new(0.0, 0.0, 10.0, 10.0),
-            label: None,
-            fill: None,
-            stroke: None,
-            direction: None,
-            children: vec![node("b", 0.0, 0.0)],
-            classes: Vec::new(),
-        });
+        let group = Shape::Group(Group::new(
+            "g",
+            Rect::new(0.0, 0.0, 10.0, 10.0),
+            vec![node("b", 0.0, 0.0)],
+        ));
         let mut shapes = vec![node("a", 0.0, 0.0), group, connector];
         adopt(&mut shapes, |old| format!("pic.{old}"), |_| None);
         let ids: Vec<&str> = crate::ShapeWalk::new(&shapes).map(|s| s.id()).collect();

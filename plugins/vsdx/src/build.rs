@@ -218,16 +218,7 @@ impl Ctx<'_, '_> {
                 target.push(self.label(&id, t, text_frame));
             }
             if depth < MAX_NEST {
-                out.push(Shape::Group(Group {
-                    classes: Vec::new(),
-                    id,
-                    frame,
-                    label: None,
-                    fill: None,
-                    stroke: None,
-                    direction: None,
-                    children,
-                }));
+                out.push(Shape::Group(Group::new(id, frame, children)));
             }
             return;
         }

@@ -667,16 +667,7 @@ impl<'a> Engine<'a> {
                 drawing.name
             ));
         }
-        Shape::Group(Group {
-            id,
-            frame,
-            label: None,
-            fill: None,
-            stroke: None,
-            direction: None,
-            children,
-            classes: Vec::new(),
-        })
+        Shape::Group(Group::new(id, frame, children))
     }
 }
 

@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use quire_sdk::flow::Drawing;
+use quire_sdk::flow::{Drawing, ImageSource};
+use quire_sdk::image_probe;
 use quire_sdk::placement::adopt;
 use quire_sdk::{Asset, ShapeWalk};
 
@@ -67,6 +68,40 @@ impl Pictures {
         Ok(drawing)
     }
 
+    /// A picture the request supplied, as the flow shows it, with its size in pixels: a PNG
+    /// or JPEG as the asset (added to `used` once), an SVG as a drawing; or a warning saying
+    /// why it cannot be shown. `supplied` is every picture of the request, whose names the
+    /// SVG's own pictures must not take.
+    pub fn supplied(
+        &mut self,
+        asset: &Asset,
+        supplied: &[Asset],
+        used: &mut Vec<Asset>,
+    ) -> Result<(ImageSource, u32, u32), String> {
+        if let Some((kind, width, height)) = image_probe::size(&asset.bytes) {
+            if !used.iter().any(|a| a.name == asset.name) {
+                let mut kept = asset.clone();
+                if kept.media_type.is_empty() {
+                    kept.media_type = kind.media_type().to_string();
+                }
+                used.push(kept);
+            }
+            return Ok((ImageSource::Asset(asset.name.clone()), width, height));
+        }
+        if !looks_like_svg(&asset.bytes) {
+            return Err(format!(
+                "image `{}` is not a readable PNG, JPEG or SVG picture; its alt text stands in",
+                asset.name
+            ));
+        }
+        let taken = |name: &str| supplied.iter().chain(used.iter()).any(|a| a.name == name);
+        let drawing = self
+            .drawing(&asset.name, &asset.name, || asset.bytes.clone(), taken)
+            .map_err(|why| unreadable(&asset.name, &why))?;
+        let (width, height) = pixel_size(&drawing);
+        Ok((ImageSource::Drawing(drawing), width, height))
+    }
+
     fn read(
         &mut self,
         name: &str,
@@ -104,6 +139,11 @@ impl Pictures {
             shapes,
         })
     }
+}
+
+/// Why an SVG picture cannot be drawn, as a warning says it.
+pub fn unreadable(name: &str, why: &str) -> String {
+    format!("SVG picture `{name}` could not be read ({why}); its alt text stands in")
 }
 
 /// A drawing's size in CSS pixels (96 dpi), as the flow sizes pictures: at least 1 each way.

@@ -141,16 +141,8 @@ pub fn walk_group(
 /// A model group of `children`, framed by what they draw.
 fn group_of(ctx: &mut Ctx, svg_id: &str, children: Vec<Shape>) -> Result<Shape, ConvertError> {
     ctx.count()?;
-    Ok(Shape::Group(Group {
-        classes: Vec::new(),
-        id: ctx.id(svg_id),
-        frame: union(&children).unwrap_or_default(),
-        label: None,
-        fill: None,
-        stroke: None,
-        direction: None,
-        children,
-    }))
+    let frame = union(&children).unwrap_or_default();
+    Ok(Shape::Group(Group::new(ctx.id(svg_id), frame, children)))
 }
 
 /// usvg's absolute bounding box (pixels) as a model frame in points: the box around its
