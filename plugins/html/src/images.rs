@@ -75,7 +75,9 @@ impl<'a> Images<'a> {
                     height,
                 }),
                 Err(warning) => {
-                    self.warn(warning);
+                    if let Some(warning) = warning {
+                        self.warn(warning);
+                    }
                     None
                 }
             };
@@ -211,7 +213,9 @@ impl<'a> Images<'a> {
                 })
             }
             Err(why) => {
-                self.warn(pictures::unreadable(&shorten(name), &why));
+                if let Some(why) = why {
+                    self.warn(pictures::unreadable(&shorten(name), &why));
+                }
                 None
             }
         }

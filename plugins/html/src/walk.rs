@@ -132,7 +132,7 @@ impl Builder<'_> {
         match name {
             "br" => self.line_break(),
             "img" => self.img(e),
-            "svg" => self.inline_svg(node),
+            "svg" => self.inline_svg(node, e),
             "hr" => {
                 if self.inline_mode() {
                     self.boundary();
@@ -352,7 +352,14 @@ impl Builder<'_> {
     }
 
     /// An `<svg>` drawn in the page: a picture, unless it is an icon in a line of text.
-    fn inline_svg(&mut self, node: DomNode<'_>) {
+    fn inline_svg(&mut self, node: DomNode<'_>, e: &Element) {
+        let declared = |name: &str| css_px(e.attr(name)).is_some_and(|px| px <= ICON_PX);
+        if declared("width") && declared("height") {
+            // An icon by its own account: not worth reading.
+            self.icons += 1;
+            self.text(" ");
+            return;
+        }
         let picture = crate::inline_svg::write(node).and_then(|svg| self.images.inline_svg(svg));
         let draws =
             |p: &Picture| !matches!(&p.source, ImageSource::Drawing(d) if d.shapes.is_empty());

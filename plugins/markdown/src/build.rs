@@ -641,7 +641,9 @@ impl<'a> Builder<'a> {
         match self.pictures.supplied(asset, self.images, &mut self.used) {
             Ok(picture) => Some(picture),
             Err(warning) => {
-                self.warn(warning);
+                if let Some(warning) = warning {
+                    self.warn(warning);
+                }
                 None
             }
         }

@@ -38,46 +38,56 @@ impl Pictures {
     }
 
     /// The drawing of the SVG `bytes` known as `key` (read on its first use; `name` is what
-    /// warnings call it), or why it cannot be drawn. `taken` says which asset names the
-    /// document already uses.
+    /// warnings call it), or why it cannot be drawn: `Some(reason)` for this picture, `None`
+    /// when a bound of the document leaves it out (said once in [`Self::warnings`]).
+    /// `taken` says which asset names the document already uses.
     pub fn drawing(
         &mut self,
         key: &str,
         name: &str,
         bytes: impl FnOnce() -> Vec<u8>,
         taken: impl Fn(&str) -> bool,
-    ) -> Result<Drawing, String> {
+    ) -> Result<Drawing, Option<String>> {
         if !self.read.contains_key(key) {
-            let read = if self.read.len() >= MAX_PICTURES {
-                Err(format!(
-                    "the document has more than {MAX_PICTURES} SVG pictures; the rest are not read"
-                ))
-            } else {
-                self.read(name, bytes(), &taken)
-            };
+            if self.read.len() >= MAX_PICTURES {
+                self.note(format!(
+                    "the document has more than {MAX_PICTURES} SVG pictures; the rest are \
+                     left out and their alt text stands in"
+                ));
+                return Err(None);
+            }
+            let read = self.read(name, bytes(), &taken);
             self.read.insert(key.to_string(), read);
         }
-        let drawing = self.read[key].clone()?;
+        let drawing = self.read[key].clone().map_err(Some)?;
         let cost = ShapeWalk::new(&drawing.shapes).count().max(1);
         if self.placed_shapes + cost > MAX_SHAPES {
-            return Err(format!(
-                "the document's SVG pictures would draw more than {MAX_SHAPES} shapes"
+            self.note(format!(
+                "the document's SVG pictures would draw more than {MAX_SHAPES} shapes; the \
+                 rest are left out and their alt text stands in"
             ));
+            return Err(None);
         }
         self.placed_shapes += cost;
         Ok(drawing)
     }
 
+    fn note(&mut self, warning: String) {
+        if !self.warnings.contains(&warning) {
+            self.warnings.push(warning);
+        }
+    }
+
     /// A picture the request supplied, as the flow shows it, with its size in pixels: a PNG
     /// or JPEG as the asset (added to `used` once), an SVG as a drawing; or a warning saying
-    /// why it cannot be shown. `supplied` is every picture of the request, whose names the
+    /// why it cannot be shown (`None` when a document's bound left it out, said once). `supplied` is every picture of the request, whose names the
     /// SVG's own pictures must not take.
     pub fn supplied(
         &mut self,
         asset: &Asset,
         supplied: &[Asset],
         used: &mut Vec<Asset>,
-    ) -> Result<(ImageSource, u32, u32), String> {
+    ) -> Result<(ImageSource, u32, u32), Option<String>> {
         if let Some((kind, width, height)) = image_probe::size(&asset.bytes) {
             if !used.iter().any(|a| a.name == asset.name) {
                 let mut kept = asset.clone();
@@ -89,15 +99,15 @@ impl Pictures {
             return Ok((ImageSource::Asset(asset.name.clone()), width, height));
         }
         if !looks_like_svg(&asset.bytes) {
-            return Err(format!(
+            return Err(Some(format!(
                 "image `{}` is not a readable PNG, JPEG or SVG picture; its alt text stands in",
                 asset.name
-            ));
+            )));
         }
         let taken = |name: &str| supplied.iter().chain(used.iter()).any(|a| a.name == name);
         let drawing = self
             .drawing(&asset.name, &asset.name, || asset.bytes.clone(), taken)
-            .map_err(|why| unreadable(&asset.name, &why))?;
+            .map_err(|why| why.map(|why| unreadable(&asset.name, &why)))?;
         let (width, height) = pixel_size(&drawing);
         Ok((ImageSource::Drawing(drawing), width, height))
     }
@@ -193,7 +203,7 @@ mod tests {
         }
         assert_eq!(reads, 1);
         let broken = pictures.drawing("x.svg", "x.svg", || b"<svg".to_vec(), |_| false);
-        assert!(broken.unwrap_err().contains("well-formed"));
+        assert!(broken.unwrap_err().unwrap().contains("well-formed"));
     }
 
     /// A PNG an SVG embeds becomes an asset of the document under a name no other asset
@@ -239,5 +249,32 @@ mod tests {
             })
             .count();
         assert_eq!(placed, MAX_SHAPES / 1000);
+        // Left out by the bound: said once, not once per picture.
+        for _ in 0..5 {
+            let again = pictures.drawing("big", "big.svg", || svg.clone().into_bytes(), |_| false);
+            assert_eq!(again.unwrap_err(), None);
+        }
+        assert_eq!(pictures.warnings.len(), 1, "{:?}", pictures.warnings);
+    }
+
+    /// Past [`MAX_PICTURES`] distinct pictures the rest are not read (their bytes are not
+    /// even asked for), with one warning.
+    #[test]
+    fn a_document_reads_at_most_so_many_pictures() {
+        let mut pictures = Pictures::new();
+        let icon = br#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>"#;
+        for n in 0..MAX_PICTURES {
+            let key = format!("icon {n}");
+            assert!(pictures
+                .drawing(&key, &key, || icon.to_vec(), |_| false)
+                .is_ok());
+        }
+        for n in 0..3 {
+            let key = format!("more {n}");
+            let left_out = pictures.drawing(&key, &key, || unreachable!("not read"), |_| false);
+            assert_eq!(left_out.unwrap_err(), None);
+        }
+        assert_eq!(pictures.warnings.len(), 1, "{:?}", pictures.warnings);
+        assert!(pictures.warnings[0].contains("more than 1000 SVG pictures"));
     }
 }
