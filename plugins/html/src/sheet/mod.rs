@@ -342,21 +342,30 @@ pub fn canonical_style(style: &str) -> Option<String> {
 
 fn parse_sheet(css: &str, rules: &mut Vec<Rule>, page: &mut PageRule, truncated: &mut bool) {
     let mut parser = Parser::new(css);
+    let mut selected = PageRule::default();
     let mut reader = Rules {
         rules,
         page,
+        selected_page: &mut selected,
         depth: 0,
         order: 0,
         truncated,
     };
     for _ in StyleSheetParser::new(&mut parser, &mut reader) {}
+    // The flow has one paper for every page: a page selector's paper (a cover's `@page
+    // :first`) is the document's only when the plain rule names none.
+    page.size = page.size.or(selected.size);
 }
 
 /// Reads rules into `rules`: a qualified rule's cascaded declarations, the rules of `@media`
 /// blocks that apply to print, and `@page`.
 struct Rules<'r> {
     rules: &'r mut Vec<Rule>,
+    /// The plain `@page` rule: the paper and margins of every page.
     page: &'r mut PageRule,
+    /// `@page` rules with a selector (`:first`, `:left`, a named page): only their paper
+    /// counts, since their margins are not every page's.
+    selected_page: &'r mut PageRule,
     depth: usize,
     order: usize,
     truncated: &'r mut bool,
@@ -414,8 +423,10 @@ impl<'i> QualifiedRuleParser<'i> for Rules<'_> {
 pub enum AtBlock {
     /// `@media` for print: rules.
     Rules,
-    /// `@page` (any page selector): the paper and its margins.
+    /// `@page` without a selector: the paper and its margins.
     Page,
+    /// `@page` with a selector (`:first`, `:left`, `cover`): one page's paper and margins.
+    SelectedPage,
     Skipped,
 }
 
@@ -435,8 +446,10 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
         Ok(
             if name.eq_ignore_ascii_case("media") && media_applies(Some(query)) {
                 AtBlock::Rules
-            } else if name.eq_ignore_ascii_case("page") {
+            } else if name.eq_ignore_ascii_case("page") && query.trim().is_empty() {
                 AtBlock::Page
+            } else if name.eq_ignore_ascii_case("page") {
+                AtBlock::SelectedPage
             } else {
                 AtBlock::Skipped
             },
@@ -459,10 +472,14 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
                 for _ in StyleSheetParser::new(input, self) {}
                 self.depth -= 1;
             }
-            AtBlock::Page => {
+            AtBlock::Page | AtBlock::SelectedPage => {
+                let page = match block {
+                    AtBlock::Page => &mut *self.page,
+                    _ => &mut *self.selected_page,
+                };
                 let mut reader = Declarations;
                 for d in RuleBodyParser::new(input, &mut reader).flatten() {
-                    d.apply_to_page(self.page);
+                    d.apply_to_page(page);
                 }
             }
             _ => while input.next().is_ok() {},

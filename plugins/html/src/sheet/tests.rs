@@ -73,9 +73,14 @@ fn page_rules_give_paper_and_margins() {
         letter.margins,
         [Some(72.0), Some(cm2), Some(72.0), Some(cm2)]
     );
+    // A page selector's paper is the document's when the plain rule names none; its margins
+    // are that page's only (a cover's), not every page's.
     let custom = page("@page :first { size: 5in 7in; margin-left: 36pt } @page { margin-top: 0 }");
     assert_eq!(custom.size, Some((360.0, 504.0)));
-    assert_eq!(custom.margins, [Some(0.0), None, None, Some(36.0)]);
+    assert_eq!(custom.margins, [Some(0.0), None, None, None]);
+    let plain_wins = page("@page { size: A4 } @page cover { size: letter landscape; margin: 0 }");
+    assert_eq!(plain_wins.size.map(|(w, _)| w.round()), Some(595.0));
+    assert_eq!(plain_wins.margins, [None; 4]);
     assert_eq!(
         page("@page { size: A5 }").size.map(|(w, _)| w.round()),
         Some(420.0)
