@@ -162,13 +162,14 @@ fn one_page_of_a_long_pdf_reads_that_page_alone_and_draws_it_the_same() {
     assert!(a.2 == b.2, "page 40 is drawn alike both ways");
 }
 
-/// `quire convert` goes by the extension: other spellings of one (`.JPEG`) are the
+/// `quire convert` goes by the extension: other spellings of one (`.jpeg`, `.JPEG`) are the
 /// declared one, and `.xml` is read by its root element (draw.io saves diagrams so).
 #[test]
 fn other_spellings_and_xml_files_are_converted() {
     let data = tempfile::tempdir().unwrap();
     for (source, saved_as) in [
         ("images/form-patient-intake-photo.jpg", "photo.JPEG"),
+        ("images/form-patient-intake-photo.jpg", "photo.jpeg"),
         ("drawio/bpmn-example.drawio", "process.xml"),
         ("svg/resvg-entity-reference.svg", "picture.xml"),
     ] {
