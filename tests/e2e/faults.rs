@@ -70,7 +70,8 @@ fn a_database_restart_mid_load_gives_quick_503s_and_the_host_recovers_alone() {
     let t = s.token(&a);
 
     let stop = AtomicBool::new(false);
-    let seen: Mutex<Vec<(u16, Duration, Option<String>)>> = Mutex::new(Vec::new());
+    // Each answer's status, time, Retry-After, and body where it is neither a 201 nor a 503.
+    let seen: Mutex<Vec<(u16, Duration, Option<String>, String)>> = Mutex::new(Vec::new());
     let created: Mutex<Vec<String>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for worker in 0..3 {
@@ -90,9 +91,16 @@ fn a_database_restart_mid_load_gives_quick_503s_and_the_host_recovers_alone() {
                         let id = r.json()["document"]["id"].as_str().unwrap().to_string();
                         created.lock().unwrap().push(id);
                     }
-                    seen.lock()
-                        .unwrap()
-                        .push((r.status, began.elapsed(), r.header("retry-after")));
+                    let body = match r.status {
+                        201 | 503 => String::new(),
+                        _ => r.text(),
+                    };
+                    seen.lock().unwrap().push((
+                        r.status,
+                        began.elapsed(),
+                        r.header("retry-after"),
+                        body,
+                    ));
                     if r.status != 201 {
                         std::thread::sleep(Duration::from_millis(100));
                     }
@@ -138,10 +146,10 @@ fn a_database_restart_mid_load_gives_quick_503s_and_the_host_recovers_alone() {
         !unavailable.is_empty(),
         "the outage was never seen: {seen:?}"
     );
-    for (status, took, retry) in &seen {
+    for (status, took, retry, body) in &seen {
         assert!(
             *status == 201 || *status == 503,
-            "only successes and 503s, got {status}"
+            "only successes and 503s, got {status}: {body}"
         );
         if *status == 503 {
             assert!(retry.is_some(), "503 without Retry-After");

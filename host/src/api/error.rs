@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use crate::error::Error;
 use crate::runtime::{CallError, ConversionError, QueueError, RegistryError};
-use crate::store::BlobError;
+use crate::store::{BlobError, ScriptError};
 
 #[derive(Debug)]
 pub struct ApiError {
@@ -141,14 +141,19 @@ impl From<anyhow::Error> for ApiError {
                 }
                 _ => {}
             }
-            if let Some(db) = cause.downcast_ref::<sqlx::Error>() {
-                if crate::error::database_unreachable(db) {
-                    return Error::Unavailable(
-                        "the database is not answering; nothing was changed, try again shortly"
-                            .into(),
-                    )
-                    .into();
+            // A script's error forwards its source past the sqlx error it holds, so the
+            // chain never shows that error itself: the script error is looked at too.
+            let db = cause.downcast_ref::<sqlx::Error>().or_else(|| {
+                match cause.downcast_ref::<ScriptError>() {
+                    Some(ScriptError::Database(db)) => Some(db),
+                    _ => None,
                 }
+            });
+            if db.is_some_and(crate::error::database_unreachable) {
+                return Error::Unavailable(
+                    "the database is not answering; nothing was changed, try again shortly".into(),
+                )
+                .into();
             }
         }
         ApiError::internal(format!("{e:#}"))
@@ -244,5 +249,31 @@ fn from_convert_error(e: ConvertError) -> ApiError {
         }
         ConvertError::TooLarge(s) => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, s),
         ConvertError::InvalidRequest(s) => ApiError::bad_request(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_outage_inside_a_blob_pin_write_is_a_503() {
+        // What a pin write gives when the database goes away under it (CI saw a 500).
+        let script = ScriptError::Database(sqlx::Error::PoolTimedOut);
+        let pins = BlobError::Other(anyhow::Error::from(script).context("blob pins"));
+        let answer = ApiError::from(anyhow::Error::from(pins));
+        assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(answer
+            .headers
+            .iter()
+            .any(|(name, _)| name == header::RETRY_AFTER));
+    }
+
+    #[test]
+    fn a_statement_the_database_refused_stays_a_500() {
+        let script = ScriptError::Database(sqlx::Error::RowNotFound);
+        let pins = BlobError::Other(anyhow::Error::from(script).context("blob pins"));
+        let answer = ApiError::from(anyhow::Error::from(pins));
+        assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }
