@@ -28,6 +28,9 @@ const BASELINE_TOLERANCE: f64 = 0.25;
 const OPEN_SEGMENTS: usize = 6;
 /// Lines one box may hold; checking a block costs a layout per added line.
 const MAX_BLOCK_LINES: usize = 60;
+/// How much wider than its column a justified paragraph may be set, when the standard
+/// fonts need more room than the page's shrunk word spaces took.
+const MAX_JUSTIFIED_STRETCH: f64 = 1.04;
 /// Baselines of a laid-out box may sit this far (points) from the original ones.
 const PLACEMENT_TOLERANCE: f64 = 0.6;
 
@@ -109,6 +112,8 @@ fn segments(glyphs: Vec<PlacedGlyph>) -> Vec<Segment> {
 struct Line {
     runs: Vec<Run>,
     x: f64,
+    /// Where the line's last glyph ends on the page.
+    end: f64,
     baseline: f64,
     size: f64,
 }
@@ -155,6 +160,7 @@ impl Line {
         (!runs.is_empty()).then(|| Line {
             runs,
             x: seg.x,
+            end: seg.end,
             baseline: seg.baseline,
             size: seg
                 .glyphs
@@ -346,6 +352,9 @@ fn block(lines: &[Line], id: &str) -> (TextBox, usize) {
             None => break,
         }
     }
+    if let Some(tb) = spacing.and_then(|s| justified(&lines[..used], s, id)) {
+        best = tb;
+    }
     (best, used)
 }
 
@@ -388,30 +397,8 @@ fn joined(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
     if !(line_height > 0.0 && line_height <= 10.0) {
         return None;
     }
-    let mut runs: Vec<Run> = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        if i > 0 {
-            if let Some(r) = runs.last_mut() {
-                r.text.push('\n');
-            }
-        }
-        for r in &line.runs {
-            match runs.last_mut() {
-                Some(last)
-                    if last.font == r.font
-                        && last.bold == r.bold
-                        && last.italic == r.italic
-                        && last.size == r.size
-                        && last.color == r.color =>
-                {
-                    last.text.push_str(&r.text);
-                }
-                _ => runs.push(r.clone()),
-            }
-        }
-    }
     let text = Text {
-        runs,
+        runs: merged_runs(lines, |_| Some('\n')),
         align: Align::Left,
         valign: VAlign::Top,
         line_height,
@@ -447,6 +434,106 @@ fn joined(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
         fill: None,
         stroke: None,
     })
+}
+
+/// Whether `laid` holds the words of `lines`, line for line.
+fn same_breaks(laid: &[quire_sdk::layout::Line], lines: &[Line]) -> bool {
+    laid.len() == lines.len()
+        && laid.iter().zip(lines).all(|(l, line)| {
+            let shown: String = l.fragments.iter().map(|f| f.text.as_str()).collect();
+            let source: String = line.runs.iter().map(|r| r.text.as_str()).collect();
+            shown.trim() == source.trim()
+        })
+}
+
+/// `lines` as one justified paragraph, when the page set them so: three lines or more,
+/// every line but the last ending at one right edge, and the SDK's layout, given the
+/// column's width, breaking the paragraph where the page did with each baseline in its
+/// place. The lines then flow as one paragraph (an edit re-flows it as the source's
+/// writer would have) and every exporter spreads them to the edge again.
+fn justified(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
+    let (last, body) = lines.split_last()?;
+    if body.len() < 2 {
+        // One line and a last one: any line "ends at the edge" of itself.
+        return None;
+    }
+    let size = lines[0].size;
+    let edge = body.iter().map(|l| l.end).fold(f64::MIN, f64::max);
+    let tolerance = 0.3 + 0.02 * size;
+    if body.iter().any(|l| edge - l.end > tolerance) || last.end > edge + tolerance {
+        return None;
+    }
+    let x = lines[0].x;
+    // A line already ending in a space or a hyphen joins the next without a space.
+    let text = Text {
+        runs: merged_runs(lines, |line| {
+            let ends = line.runs.last()?.text.chars().last()?;
+            (!(ends.is_whitespace() || ends == '-' || ends == '\u{ad}')).then_some(' ')
+        }),
+        align: Align::Justify,
+        valign: VAlign::Top,
+        line_height: spacing / size,
+        direction: None,
+    };
+    // The column's width first. A writer that shrank word spaces to fit (TeX does) set
+    // lines wider than the standard fonts' natural spacing allows: then the widest line
+    // as the standard fonts set it, when that is at most a little wider than the column.
+    let widest = body
+        .iter()
+        .map(|l| {
+            natural_width(&Text {
+                runs: l.runs.clone(),
+                ..Text::default_layout()
+            })
+        })
+        .fold(0.0, f64::max)
+        + 0.5;
+    let candidates = [edge - x, widest];
+    let (width, laid) = candidates
+        .into_iter()
+        .filter(|&w| w >= edge - x && w <= (edge - x) * MAX_JUSTIFIED_STRETCH)
+        .map(|w| (w, layout_text(&text, w)))
+        .find(|(_, laid)| same_breaks(laid, lines))?;
+    let top = lines[0].baseline - laid[0].baseline;
+    let placed = laid
+        .iter()
+        .zip(lines)
+        .all(|(l, line)| (top + l.baseline - line.baseline).abs() <= PLACEMENT_TOLERANCE);
+    placed.then(|| TextBox {
+        id: id.to_string(),
+        frame: Rect::new(x, top, width, laid.iter().map(|l| l.height).sum()),
+        text,
+        fill: None,
+        stroke: None,
+    })
+}
+
+/// The runs of `lines` in order, neighbours of one style merged, with what `between`
+/// gives for a line put after it.
+fn merged_runs(lines: &[Line], between: impl Fn(&Line) -> Option<char>) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            if let (Some(r), Some(c)) = (runs.last_mut(), between(&lines[i - 1])) {
+                r.text.push(c);
+            }
+        }
+        for r in &line.runs {
+            match runs.last_mut() {
+                Some(last)
+                    if last.font == r.font
+                        && last.bold == r.bold
+                        && last.italic == r.italic
+                        && last.size == r.size
+                        && last.color == r.color =>
+                {
+                    last.text.push_str(&r.text);
+                }
+                _ => runs.push(r.clone()),
+            }
+        }
+    }
+    runs
 }
 
 #[cfg(test)]
@@ -549,6 +636,113 @@ mod tests {
         let boxes = text_boxes(glyphs, "t");
         let texts: Vec<String> = boxes.iter().map(|b| b.text.plain_text()).collect();
         assert_eq!(texts, vec!["Title\nbody", "far below"]);
+    }
+
+    /// `line` set from `x` to `end`, its word gaps widened evenly, as a justifying writer does.
+    fn spread(line: &[&str], x: f64, end: f64, baseline: f64, size: f64) -> Vec<PlacedGlyph> {
+        let face = FontFace::new(FontFamily::Helvetica, false, false);
+        let inked: f64 = line
+            .iter()
+            .flat_map(|w| w.chars())
+            .map(|c| face.char_width(c) * size / 1000.0)
+            .sum();
+        let gap = (end - x - inked) / (line.len() - 1) as f64;
+        let mut out = Vec::new();
+        let mut x = x;
+        for w in line {
+            let g = word(w, x, baseline, size);
+            x = g.last().map_or(x, |g| g.end) + gap;
+            out.extend(g);
+        }
+        out
+    }
+
+    const PARAGRAPH: [&[&str]; 3] = [
+        &[
+            "Justified",
+            "text",
+            "ends",
+            "every",
+            "line",
+            "at",
+            "the",
+            "right",
+        ],
+        &[
+            "edge", "of", "its", "column,", "except", "the", "last", "one,",
+        ],
+        &["which", "stays", "short."],
+    ];
+
+    #[test]
+    fn a_justified_paragraph_flows_as_one_and_is_spread_again() {
+        let (x, size) = (72.0, 11.0);
+        let face = FontFace::new(FontFamily::Helvetica, false, false);
+        let width = |t: &str| t.chars().map(|c| face.char_width(c)).sum::<f64>() * size / 1000.0;
+        // The column: a little wider than its longest line set with plain spaces.
+        let edge = x + 2.0 + width(&PARAGRAPH[0].join(" ")).max(width(&PARAGRAPH[1].join(" ")));
+        // The page's breaks are the only ones: no line takes the next one's first word.
+        for pair in PARAGRAPH.windows(2) {
+            let longer = format!("{} {}", pair[0].join(" "), pair[1][0]);
+            assert!(width(&longer) > edge - x, "{longer}");
+        }
+        let mut glyphs = spread(PARAGRAPH[0], x, edge, 100.0, size);
+        glyphs.extend(spread(PARAGRAPH[1], x, edge, 113.2, size));
+        glyphs.extend(words(PARAGRAPH[2], x, 126.4, size));
+        let boxes = text_boxes(glyphs, "t");
+        assert_eq!(boxes.len(), 1, "{boxes:#?}");
+        let tb = &boxes[0];
+        assert_eq!(tb.text.align, Align::Justify);
+        assert!(!tb.text.plain_text().contains('\n'), "{:?}", tb.text);
+        assert!((tb.frame.w - (edge - x)).abs() < 1e-6);
+        let laid = layout_text(&tb.text, tb.frame.w);
+        assert_eq!(laid.len(), 3);
+        for (l, baseline) in laid.iter().zip([100.0, 113.2, 126.4]) {
+            assert!((tb.frame.y + l.baseline - baseline).abs() < 0.6);
+        }
+        // Spread to the edge but the last line, as the page showed them.
+        assert!(
+            (laid[0].width - (edge - x)).abs() < 0.01,
+            "{}",
+            laid[0].width
+        );
+        assert!(
+            (laid[1].width - (edge - x)).abs() < 0.01,
+            "{}",
+            laid[1].width
+        );
+        assert!(laid[2].width < 0.5 * (edge - x));
+    }
+
+    #[test]
+    fn a_paragraph_set_with_shrunk_spaces_is_justified_a_little_wider() {
+        // TeX shrinks word spaces to fit a line: the standard fonts' own spacing needs a
+        // little more room than the page's column.
+        let (x, size) = (72.0, 11.0);
+        let face = FontFace::new(FontFamily::Helvetica, false, false);
+        let width = |t: &str| t.chars().map(|c| face.char_width(c)).sum::<f64>() * size / 1000.0;
+        let widest = width(&PARAGRAPH[0].join(" ")).max(width(&PARAGRAPH[1].join(" ")));
+        let edge = x + widest - 2.0;
+        let mut glyphs = spread(PARAGRAPH[0], x, edge, 100.0, size);
+        glyphs.extend(spread(PARAGRAPH[1], x, edge, 113.2, size));
+        glyphs.extend(words(PARAGRAPH[2], x, 126.4, size));
+        let boxes = text_boxes(glyphs, "t");
+        assert_eq!(boxes.len(), 1, "{boxes:#?}");
+        assert_eq!(boxes[0].text.align, Align::Justify);
+        assert!(boxes[0].frame.w > edge - x && boxes[0].frame.w < widest + 1.0);
+        assert_eq!(layout_text(&boxes[0].text, boxes[0].frame.w).len(), 3);
+    }
+
+    #[test]
+    fn a_ragged_paragraph_keeps_its_breaks() {
+        let mut glyphs = Vec::new();
+        for (i, line) in PARAGRAPH.iter().enumerate() {
+            glyphs.extend(words(line, 72.0, 100.0 + 13.2 * i as f64, 11.0));
+        }
+        let boxes = text_boxes(glyphs, "t");
+        assert_eq!(boxes.len(), 1, "{boxes:#?}");
+        assert_eq!(boxes[0].text.align, Align::Left);
+        assert_eq!(boxes[0].text.plain_text().matches('\n').count(), 2);
     }
 
     #[test]
