@@ -128,6 +128,7 @@ pub fn ink(drawing: &Value, frame: Rect, id: String) -> Option<PathShape> {
         }
     }
     Some(PathShape {
+        shadow: false,
         id,
         segments,
         fill: None,

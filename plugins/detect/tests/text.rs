@@ -214,6 +214,7 @@ fn text_box(id: &str, text: &str, x: f64, y: f64, w: f64) -> Shape {
 
 fn line(id: &str, x0: f64, x1: f64, y: f64) -> Shape {
     Shape::Path(PathShape {
+        shadow: false,
         id: id.into(),
         segments: vec![Segment::MoveTo { x: x0, y }, Segment::LineTo { x: x1, y }],
         fill: None,
@@ -224,6 +225,7 @@ fn line(id: &str, x0: f64, x1: f64, y: f64) -> Shape {
 
 fn empty_box(id: &str, frame: Rect) -> Shape {
     Shape::Node(Node {
+        shadow: false,
         id: id.into(),
         frame,
         geometry: Geometry::Rect,
@@ -335,6 +337,7 @@ fn hostile_models_do_not_panic() {
             stroke: None,
         }),
         Shape::Path(PathShape {
+            shadow: false,
             id: "p".into(),
             segments: vec![Segment::Close, Segment::LineTo { x: 1.0, y: 1.0 }],
             fill: Some(Color::BLACK),

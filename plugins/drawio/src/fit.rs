@@ -119,6 +119,7 @@ mod tests {
 
     fn node(x: f64, y: f64) -> Shape {
         Shape::Node(Node {
+            shadow: false,
             id: format!("{x},{y}"),
             frame: Rect::new(x, y, 10.0, 10.0),
             geometry: Geometry::Rect,

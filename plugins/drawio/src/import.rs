@@ -322,7 +322,7 @@ impl Builder<'_, '_> {
         let shape = style.shape().unwrap_or("");
         let placement = stencil::Placement::of(style, frame);
         if let Some(parts) = coded::draw(shape, style, placement, &vertex::paint_of_style(style)) {
-            children = vertex::painted_paths(parts, &id, self.number, self.ctx.ids);
+            children = vertex::painted_paths(parts, &id, style, self.number, self.ctx.ids);
             let number = self.number;
             children.extend(vertex::coded_labels(
                 shape,
@@ -345,6 +345,7 @@ impl Builder<'_, '_> {
             stroke,
             direction: None,
             children,
+            shadow: style.flag("shadow"),
         }
     }
 

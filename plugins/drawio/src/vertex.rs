@@ -167,7 +167,7 @@ impl Vertex<'_> {
 
     /// The painted parts as one group that keeps the cell's style (see [`Self::drawn_group`]).
     fn stencil_group(&mut self, parts: Vec<Painted>) -> Shape {
-        let children = painted_paths(parts, &self.id, self.page, self.ids);
+        let children = painted_paths(parts, &self.id, self.style, self.page, self.ids);
         self.drawn_group(children)
     }
 
@@ -233,6 +233,7 @@ impl Vertex<'_> {
             stroke: shapes::stroke(self.style),
             text,
             classes: Vec::new(),
+            shadow: self.style.flag("shadow"),
         })
     }
 
@@ -243,6 +244,7 @@ impl Vertex<'_> {
             fill: shapes::fill(self.style),
             stroke: shapes::stroke(self.style),
             even_odd: false,
+            shadow: self.style.flag("shadow"),
         })
     }
 
@@ -344,6 +346,7 @@ impl Vertex<'_> {
             fill: None,
             stroke,
             even_odd: false,
+            shadow: self.style.flag("shadow"),
         })
     }
 
@@ -361,6 +364,7 @@ impl Vertex<'_> {
             stroke: None,
             text: None,
             classes: Vec::new(),
+            shadow: false,
         })
     }
 
@@ -430,8 +434,16 @@ fn oriented_outline(g: Geometry, frame: Rect, direction: f64) -> Vec<Segment> {
     rotate(geometry::outline(g, base), c, direction)
 }
 
-/// Painted parts as path shapes with ids under `owner`'s (`<owner>.1`, ...).
-pub fn painted_paths(parts: Vec<Painted>, owner: &str, page: usize, ids: &mut Ids) -> Vec<Shape> {
+/// Painted parts as path shapes with ids under `owner`'s (`<owner>.1`, ...), each casting a
+/// shadow when the cell's style has one (draw.io shadows the whole drawing).
+pub fn painted_paths(
+    parts: Vec<Painted>,
+    owner: &str,
+    style: &Style,
+    page: usize,
+    ids: &mut Ids,
+) -> Vec<Shape> {
+    let shadow = style.flag("shadow");
     parts
         .into_iter()
         .enumerate()
@@ -442,6 +454,7 @@ pub fn painted_paths(parts: Vec<Painted>, owner: &str, page: usize, ids: &mut Id
                 fill: part.fill,
                 stroke: part.stroke,
                 even_odd: false,
+                shadow,
             })
         })
         .collect()

@@ -213,6 +213,7 @@ fn corpus_round_trips_keep_structure() {
 
 fn node(id: &str, g: Geometry, x: f64, text: &str) -> Shape {
     Shape::Node(Node {
+        shadow: false,
         id: id.into(),
         frame: Rect::new(x, 40.0, 60.0, 40.0),
         geometry: g,
@@ -296,6 +297,7 @@ fn every_kind_of_shape_comes_back() {
         link: Some("https://example.org".into()),
     }));
     shapes.push(Shape::Path(PathShape {
+        shadow: false,
         id: "pen".into(),
         segments: vec![
             Segment::MoveTo { x: 400.0, y: 120.0 },
@@ -313,6 +315,7 @@ fn every_kind_of_shape_comes_back() {
         even_odd: false,
     }));
     shapes.push(Shape::Group(Group {
+        shadow: false,
         classes: Vec::new(),
         id: "outer".into(),
         frame: quire_sdk::Rect::new(20.0, 200.0, 400.0, 200.0),
@@ -327,6 +330,7 @@ fn every_kind_of_shape_comes_back() {
         direction: None,
         children: vec![
             Shape::Group(Group {
+                shadow: false,
                 classes: Vec::new(),
                 id: "inner".into(),
                 frame: quire_sdk::Rect::new(40.0, 240.0, 200.0, 100.0),

@@ -447,3 +447,63 @@ fn a_rack_cabinet_numbers_its_units() {
     assert!(matches!(rack.children[0], Shape::Path(_)));
     assert!(matches!(rack.children.last(), Some(Shape::Node(n)) if n.id == "server"));
 }
+
+#[test]
+fn shadows_are_kept_drawn_and_written_back() {
+    let xml = file(&[page(
+        "<mxCell id=\"card\" value=\"Card\" style=\"rounded=1;shadow=1;fillColor=#ffffff;\" \
+           vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"100\" y=\"50\" width=\"300\" height=\"200\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"a\" value=\"A\" style=\"ellipse;shadow=1;\" vertex=\"1\" parent=\"card\">\
+           <mxGeometry x=\"10\" y=\"40\" width=\"60\" height=\"30\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"flat\" value=\"B\" style=\"rounded=0;\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"500\" y=\"50\" width=\"60\" height=\"30\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"router\" style=\"shape=mxgraph.cisco.routers.router;shadow=1;\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"500\" y=\"150\" width=\"80\" height=\"50\" as=\"geometry\"/></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let Shape::Group(card) = find(&imported, "card") else {
+        panic!("the card holds a cell, so it is a group")
+    };
+    assert!(card.shadow);
+    let Shape::Node(a) = find(&imported, "a") else {
+        panic!("an ellipse is a node")
+    };
+    assert!(a.shadow);
+    let Shape::Node(flat) = find(&imported, "flat") else {
+        panic!("a rectangle is a node")
+    };
+    assert!(!flat.shadow);
+    // A stencil's drawing: every painted part casts.
+    let Shape::Group(router) = find(&imported, "router") else {
+        panic!("the router is drawn from its stencil")
+    };
+    assert!(!router.children.is_empty());
+    assert!(router
+        .children
+        .iter()
+        .all(|c| matches!(c, Shape::Path(p) if p.shadow)));
+    // Every exporter draws the same shadow: one path each, under the shape.
+    assert!(quire_sdk::shadow::shadow(find(&imported, "a")).is_some());
+    assert!(quire_sdk::shadow::shadow(find(&imported, "flat")).is_none());
+
+    let written = quire_drawio::export_drawio(&quire_sdk::ExportRequest {
+        document: imported.document.clone(),
+        assets: imported.assets.clone(),
+        media_type: quire_drawio::EXPORT_MEDIA_TYPE.into(),
+        page: None,
+        dpi: None,
+        options: Vec::new(),
+    })
+    .expect("exports");
+    let text = String::from_utf8(written.bytes).unwrap();
+    assert_eq!(text.matches("shadow=1;").count(), 3, "{text}");
+    let again = import(&text).unwrap();
+    let casting = |i: &Imported| {
+        i.document
+            .shapes()
+            .filter(|s| quire_sdk::shadow::shadow(s).is_some())
+            .count()
+    };
+    assert_eq!(casting(&again), casting(&imported));
+}

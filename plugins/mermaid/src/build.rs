@@ -101,6 +101,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             )
         };
         nodes.push(Node {
+            shadow: false,
             id: v.id.clone(),
             frame: Rect::new(0.0, 0.0, w, h),
             geometry: mapped.geometry,
@@ -126,6 +127,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             ..text
         });
         groups.push(Group {
+            shadow: false,
             classes: Vec::new(),
             id: sg.id.clone(),
             frame: Rect::default(),

@@ -412,6 +412,7 @@ fn foreign_model() -> Document {
             text.runs[1].italic = true;
         }
         shapes.push(Shape::Node(Node {
+            shadow: false,
             id: ids[i].into(),
             frame: Rect::new(10.0 + 60.0 * i as f64, 10.0, 50.0, 30.0),
             geometry: *g,
@@ -448,6 +449,7 @@ fn foreign_model() -> Document {
         link: None,
     }));
     shapes.push(Shape::Path(PathShape {
+        shadow: false,
         id: "pen".into(),
         segments: vec![
             Segment::MoveTo { x: 0.0, y: 0.0 },
@@ -458,6 +460,7 @@ fn foreign_model() -> Document {
         even_odd: false,
     }));
     let inner = Group {
+        shadow: false,
         classes: Vec::new(),
         id: "inner group".into(),
         frame: Rect::new(300.0, 200.0, 100.0, 80.0),
@@ -466,6 +469,7 @@ fn foreign_model() -> Document {
         stroke: None,
         direction: Some("LR".into()),
         children: vec![Shape::Node(Node {
+            shadow: false,
             id: "in1".into(),
             frame: Rect::new(310.0, 220.0, 40.0, 20.0),
             geometry: Geometry::Rect,
@@ -476,6 +480,7 @@ fn foreign_model() -> Document {
         })],
     };
     shapes.push(Shape::Group(Group {
+        shadow: false,
         classes: Vec::new(),
         id: "outer".into(),
         frame: Rect::new(290.0, 180.0, 300.0, 200.0),
@@ -490,6 +495,7 @@ fn foreign_model() -> Document {
         children: vec![
             Shape::Group(inner),
             Shape::Group(Group {
+                shadow: false,
                 classes: Vec::new(),
                 id: "empty".into(),
                 frame: Rect::new(450.0, 200.0, 50.0, 50.0),
@@ -585,6 +591,7 @@ fn foreign_model() -> Document {
     doc.pages.push(page);
     let mut second = Page::new(200.0, 200.0);
     second.shapes = vec![Shape::Node(Node {
+        shadow: false,
         id: "p2".into(),
         frame: Rect::new(10.0, 10.0, 50.0, 20.0),
         geometry: Geometry::Rect,

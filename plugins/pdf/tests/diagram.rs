@@ -11,6 +11,7 @@ fn node(id: &str, frame: Rect, geometry: Geometry, label: &str) -> Shape {
     text.align = Align::Center;
     text.valign = VAlign::Middle;
     Shape::Node(Node {
+        shadow: false,
         id: id.into(),
         frame,
         geometry,
@@ -148,6 +149,7 @@ fn diagram() -> Document {
     let mut label = Text::plain("lima group", 10.0);
     label.align = Align::Left;
     page.shapes.push(Shape::Group(Group {
+        shadow: false,
         classes: Vec::new(),
         id: "g".into(),
         frame: Rect::new(20.0, 360.0, 330.0, 180.0),
@@ -201,6 +203,7 @@ fn diagram() -> Document {
         y: 520.0,
     });
     page.shapes.push(Shape::Path(PathShape {
+        shadow: false,
         id: "path".into(),
         segments,
         fill: Some(Color {

@@ -117,6 +117,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
         stroke: Some(nasty_stroke),
     }));
     page.shapes.push(Shape::Node(Node {
+        shadow: false,
         id: "n".into(),
         frame: Rect::new(10.0, 10.0, 0.0, 0.0),
         geometry: Geometry::Cylinder,
@@ -130,6 +131,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
         classes: Vec::new(),
     }));
     page.shapes.push(Shape::Path(PathShape {
+        shadow: false,
         id: "p".into(),
         segments: vec![
             Segment::Close,
@@ -150,6 +152,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
         even_odd: true,
     }));
     page.shapes.push(Shape::Path(PathShape {
+        shadow: false,
         id: "empty".into(),
         segments: Vec::new(),
         fill: Some(Color::BLACK),
@@ -198,6 +201,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
     }));
     // Groups nested deeper than any validator allows.
     let mut group = Shape::Group(Group {
+        shadow: false,
         classes: Vec::new(),
         id: "g0".into(),
         frame: bad_rect(),
@@ -209,6 +213,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
     });
     for depth in 1..100 {
         group = Shape::Group(Group {
+            shadow: false,
             classes: Vec::new(),
             id: format!("g{depth}"),
             frame: Rect::new(1.0, 1.0, 1.0, 1.0),

@@ -130,6 +130,7 @@ fn sample() -> Document {
     label.align = Align::Center;
     label.valign = VAlign::Middle;
     page.shapes.push(Shape::Node(Node {
+        shadow: false,
         id: "n".into(),
         frame: Rect::new(80.0, 380.0, 160.0, 90.0),
         geometry: Geometry::Diamond,
@@ -139,6 +140,7 @@ fn sample() -> Document {
         classes: Vec::new(),
     }));
     page.shapes.push(Shape::Node(Node {
+        shadow: false,
         id: "m".into(),
         frame: Rect::new(380.0, 390.0, 150.0, 70.0),
         geometry: Geometry::Cylinder,

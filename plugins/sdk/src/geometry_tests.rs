@@ -98,6 +98,7 @@ fn boundary_points_lie_on_the_outline() {
 
 fn node(id: &str, frame: Rect, geometry: Geometry) -> Shape {
     Shape::Node(crate::Node {
+        shadow: false,
         id: id.into(),
         frame,
         geometry,

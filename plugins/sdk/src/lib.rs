@@ -25,6 +25,7 @@ pub mod layout;
 pub mod metrics;
 pub mod model;
 pub mod placement;
+pub mod shadow;
 pub mod text;
 pub mod validate;
 

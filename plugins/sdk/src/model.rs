@@ -558,6 +558,9 @@ pub struct Node {
     /// Free-form style classes carried through round trips (mermaid `class`, drawio style).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<String>,
+    /// Casts a shadow (see [`crate::shadow`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shadow: bool,
 }
 
 /// A free path (pen stroke, vector figure from a PDF or SVG).
@@ -573,6 +576,9 @@ pub struct PathShape {
     /// Fill with the even-odd rule instead of non-zero.
     #[serde(default, skip_serializing_if = "is_false")]
     pub even_odd: bool,
+    /// Casts a shadow (see [`crate::shadow`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shadow: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -708,6 +714,9 @@ pub struct Group {
     /// style, whose children are its drawing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<String>,
+    /// Its own box casts a shadow (see [`crate::shadow`]); members cast their own.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shadow: bool,
 }
 
 impl Group {
@@ -722,6 +731,7 @@ impl Group {
             direction: None,
             children,
             classes: Vec::new(),
+            shadow: false,
         }
     }
 }

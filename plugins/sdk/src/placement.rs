@@ -190,6 +190,7 @@ mod tests {
 
     fn node(id: &str, x: f64, y: f64) -> Shape {
         Shape::Node(Node {
+            shadow: false,
             id: id.into(),
             frame: Rect::new(x, y, 10.0, 20.0),
             geometry: Geometry::Rect,

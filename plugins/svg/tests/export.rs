@@ -218,6 +218,7 @@ fn sample_diagram() -> Document {
     });
     page.shapes.push(Shape::Connector(c));
     page.shapes.push(Shape::Group(Group {
+        shadow: false,
         classes: Vec::new(),
         id: "g".into(),
         frame: Rect::new(20.0, 150.0, 300.0, 130.0),
@@ -233,6 +234,7 @@ fn sample_diagram() -> Document {
         )],
     }));
     page.shapes.push(Shape::Path(PathShape {
+        shadow: false,
         id: "p".into(),
         segments: vec![
             Segment::MoveTo { x: 350.0, y: 200.0 },
@@ -445,6 +447,7 @@ fn hostile_numbers_and_strings_still_give_well_formed_svg() {
             }],
         ),
         Shape::Path(PathShape {
+            shadow: false,
             id: "p".into(),
             segments: vec![
                 Segment::Close,

@@ -308,6 +308,7 @@ impl Ctx<'_, '_> {
                     other => (None, other),
                 };
                 out.push(Shape::Node(Node {
+                    shadow: false,
                     id: id.clone(),
                     frame,
                     geometry: g,
@@ -322,6 +323,7 @@ impl Ctx<'_, '_> {
             }
             None => {
                 out.push(Shape::Path(PathShape {
+                    shadow: false,
                     id: id.clone(),
                     segments: drawn.into_iter().flat_map(|d| d.segments).collect(),
                     fill,
@@ -367,6 +369,7 @@ impl Ctx<'_, '_> {
             return None;
         }
         Some(Shape::Path(PathShape {
+            shadow: false,
             id: id.to_string(),
             segments: drawn.into_iter().flat_map(|d| d.segments).collect(),
             fill,

@@ -219,7 +219,8 @@ impl Writer<'_> {
             }
             Shape::Path(p) => {
                 self.counts.paths += 1;
-                let (style, frame) = svg::path_picture(p);
+                let (mut style, frame) = svg::path_picture(p);
+                style::shadow(p.shadow, &mut style);
                 self.vertex(style, None, frame, origin, Vec::new())
             }
             // A stencil cell of a draw.io file: written back by its own style, which

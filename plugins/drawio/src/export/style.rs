@@ -86,6 +86,7 @@ pub fn node(n: &Node) -> String {
     s.push_str("whiteSpace=wrap;");
     color("fillColor", "fillOpacity", n.fill, &mut s);
     stroke(n.stroke.as_ref(), &mut s);
+    shadow(n.shadow, &mut s);
     s
 }
 
@@ -103,7 +104,15 @@ pub fn group(g: &Group) -> String {
     let mut s = String::from("container=1;collapsible=0;whiteSpace=wrap;");
     color("fillColor", "fillOpacity", g.fill, &mut s);
     stroke(g.stroke.as_ref(), &mut s);
+    shadow(g.shadow, &mut s);
     s
+}
+
+/// `shadow=1;` for a shape that casts one.
+pub fn shadow(casts: bool, out: &mut String) {
+    if casts {
+        out.push_str("shadow=1;");
+    }
 }
 
 /// A picture cell. draw.io leaves `;base64` out of data URIs in styles (`;` ends a

@@ -85,6 +85,7 @@ mod tests {
     #[test]
     fn the_picture_covers_the_path_and_its_stroke() {
         let p = PathShape {
+            shadow: false,
             id: "p".into(),
             segments: vec![
                 Segment::MoveTo { x: 10.0, y: 20.0 },

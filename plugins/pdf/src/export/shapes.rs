@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use pdf_writer::Name;
 use quire_sdk::geometry::{self, Anchor};
+use quire_sdk::shadow::shadow;
 use quire_sdk::{
     Color, Connector, Group, Image, LineKind, Node, Page, Point, Rect, Segment, Shape, ShapeWalk,
     Stroke, TextBox,
@@ -25,6 +26,9 @@ pub fn anchors(page: &Page) -> HashMap<&str, Anchor> {
 }
 
 pub fn draw_shape(canvas: &mut Canvas, shape: &Shape, anchors: &HashMap<&str, Anchor>) {
+    if let Some(s) = shadow(shape) {
+        canvas.draw(&s.segments, s.fill, s.stroke.as_ref(), s.even_odd);
+    }
     match shape {
         Shape::Text(t) => draw_text_box(canvas, t),
         Shape::Image(i) => draw_image(canvas, i),

@@ -412,6 +412,7 @@ impl<'a> Device<'a> for Collector<'_> {
             return;
         };
         self.push_item(Shape::Path(PathShape {
+            shadow: false,
             id: String::new(),
             segments,
             fill,
@@ -516,6 +517,7 @@ impl<'a> Device<'a> for Collector<'_> {
             _ => (Some(color), None),
         };
         self.push_item(Shape::Path(PathShape {
+            shadow: false,
             id: String::new(),
             segments,
             fill,

@@ -172,6 +172,7 @@ impl<'a> Engine<'a> {
         if to - from > EPS {
             let id = self.id("n");
             self.shapes.push(Shape::Node(Node {
+                shadow: false,
                 id,
                 frame: Rect::new(x, from, QUOTE_BAR_WIDTH, to - from),
                 geometry: Geometry::Rect,
@@ -284,6 +285,7 @@ impl<'a> Engine<'a> {
         if let Some(fill) = bg {
             let id = self.id("n");
             self.push(Shape::Node(Node {
+                shadow: false,
                 id,
                 frame: Rect::new(x, y, w, h + 2.0 * pad),
                 geometry: Geometry::Rect,
@@ -582,6 +584,7 @@ impl<'a> Engine<'a> {
         let y = self.start_block() + 0.5;
         let id = self.id("p");
         self.push(Shape::Path(PathShape {
+            shadow: false,
             id,
             segments: vec![
                 Segment::MoveTo { x: ctx.x, y },

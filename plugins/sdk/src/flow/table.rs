@@ -216,6 +216,7 @@ impl Engine<'_> {
             if grid.ruled {
                 let id = self.id("n");
                 self.push(Shape::Node(Node {
+                    shadow: false,
                     id,
                     frame: Rect::new(x, y, w, row_h),
                     geometry: Geometry::Rect,

@@ -332,6 +332,7 @@ fn images_scale_to_the_column() {
 #[test]
 fn drawings_are_fitted_into_their_box_as_a_group() {
     let square = Shape::Node(crate::model::Node {
+        shadow: false,
         id: "sq".into(),
         frame: Rect::new(0.0, 0.0, 100.0, 50.0),
         geometry: crate::model::Geometry::Rect,

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use base64::Engine;
 use quire_sdk::geometry::{self, Anchor};
+use quire_sdk::shadow::shadow;
 use quire_sdk::{
     Color, Connector, Dash, End, Group, Image, LineKind, Node, Page, Point, Rect, Segment, Shape,
     ShapeWalk, Stroke, TextBox,
@@ -24,6 +25,9 @@ pub fn anchors(page: &Page) -> HashMap<&str, Anchor> {
 }
 
 pub fn draw_shape(w: &mut Writer, shape: &Shape, anchors: &HashMap<&str, Anchor>) {
+    if let Some(s) = shadow(shape) {
+        draw_path(w, None, &s.segments, s.fill, s.stroke.as_ref(), s.even_odd);
+    }
     match shape {
         Shape::Text(t) => draw_text_box(w, t),
         Shape::Image(i) => draw_image(w, i),

@@ -288,6 +288,7 @@ fn path(ctx: &mut Ctx, p: &usvg::Path, opacity: f64) -> Result<Option<Shape>, Co
         .is_some_and(|f| f.rule() == usvg::FillRule::EvenOdd);
     Ok(Some(match detect::node_shape(&segments) {
         Some((geometry, frame)) => Shape::Node(Node {
+            shadow: false,
             id,
             frame,
             geometry,
@@ -297,6 +298,7 @@ fn path(ctx: &mut Ctx, p: &usvg::Path, opacity: f64) -> Result<Option<Shape>, Co
             classes: Vec::new(),
         }),
         None => Shape::Path(PathShape {
+            shadow: false,
             id,
             segments,
             fill: fill_colour,

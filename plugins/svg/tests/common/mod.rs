@@ -47,6 +47,7 @@ pub fn node(id: &str, frame: Rect, geometry: Geometry, label: &str) -> Shape {
     text.align = Align::Center;
     text.valign = VAlign::Middle;
     Shape::Node(Node {
+        shadow: false,
         id: id.into(),
         frame,
         geometry,
