@@ -108,7 +108,10 @@ fn columns_read_in_order_and_paragraphs_are_boxes() {
     assert!((spacing - 12.5).abs() < 0.01, "leading {spacing}");
     // No box of hard-broken lines is laid out wider than its frame: nothing is wrapped
     // again.
-    for b in boxes(page).iter().filter(|b| b.text.align != Align::Justify) {
+    for b in boxes(page)
+        .iter()
+        .filter(|b| b.text.align != Align::Justify)
+    {
         let lines = layout::layout_text(&b.text, b.frame.w);
         let hard = b.text.plain_text().matches('\n').count() + 1;
         assert_eq!(lines.len(), hard, "{:?} wraps again", b.text.plain_text());

@@ -73,6 +73,7 @@ pub fn face_for(traits: &FontTraits<'_>) -> FontFace {
     let bold = has(BOLD) || traits.weight.is_some_and(|w| w >= 600) || flags & FLAG_FORCE_BOLD != 0;
     let italic = has(ITALIC)
         || lower.ends_with("-it")
+        || urw_italic(&lower)
         || lower.ends_with(",italic")
         || flags & FLAG_ITALIC != 0
         || traits.italic_angle.is_some_and(|a| a.abs() > 1.0);
@@ -146,6 +147,7 @@ const SERIF: &[&str] = &[
     "cmmi",
     "lmroman",
     "nimbusrom",
+    "palladio",
     "tinos",
     "sabon",
     "janson",
@@ -161,10 +163,22 @@ const SERIF: &[&str] = &[
 ];
 const BOLD: &[&str] = &[
     "bold", "black", "heavy", "semibold", "demi", "cmbx", "cmb10", "-bd", "_bd", "medium",
+    // URW's cuts of the standard fonts (TeX Live's Times and Helvetica): `-Medi`, `-MediItal`.
+    "-medi",
 ];
 const ITALIC: &[&str] = &[
     "italic", "oblique", "inclined", "slanted", "cmti", "cmsl", "cmmi", "kursiv",
 ];
+
+/// URW's italic cuts: `-Ital`, `-ReguItal`, `-MediItal`, `-BoldItal`, `-LighItal`,
+/// `-DemiItal`, `-BookItal` (a name merely ending in "ital", `DS-Digital`, is not one).
+fn urw_italic(lower: &str) -> bool {
+    lower.rsplit_once('-').is_some_and(|(_, style)| {
+        ["", "regu", "medi", "bold", "ligh", "demi", "book"]
+            .iter()
+            .any(|weight| style.strip_prefix(weight) == Some("ital"))
+    })
+}
 
 /// One font of a page's resources, with what its glyph widths look like.
 #[derive(Debug, Clone)]
@@ -367,6 +381,12 @@ mod tests {
             ("ZapfDingbats", ZapfDingbats, false, false),
             ("Constantia,Bold", Times, true, false),
             ("LucidaSansUnicode", Helvetica, false, false),
+            ("TACTGM+NimbusRomNo9L-Medi", Times, true, false),
+            ("NimbusRomNo9L-ReguItal", Times, false, true),
+            ("NimbusRomNo9L-MediItal", Times, true, true),
+            ("NimbusSanL-Regu", Helvetica, false, false),
+            ("URWPalladioL-Ital", Times, false, true),
+            ("DS-Digital", Helvetica, false, false),
         ];
         for (name, family, bold, italic) in cases {
             let face = named(name);
