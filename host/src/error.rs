@@ -92,23 +92,38 @@ impl From<ScriptError> for Error {
     fn from(e: ScriptError) -> Self {
         match e {
             ScriptError::Database(e) => e.into(),
-            ScriptError::Sqlite(e) => match e.sqlite_error_code() {
-                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-                    tracing::warn!("database: {e}");
-                    Error::Unavailable(
-                        "the database is busy; nothing was changed, try again shortly".into(),
-                    )
-                }
-                Some(rusqlite::ErrorCode::DiskFull) => {
-                    tracing::error!("database: {e}");
-                    Error::ServerFull(
-                        "the server's storage is full; nothing was changed, try again later".into(),
-                    )
-                }
-                _ => Error::Internal(e.into()),
-            },
-            refused @ ScriptError::Refused { .. } => Error::Internal(refused.into()),
+            other => script_outage(&other).unwrap_or_else(|| Error::Internal(other.into())),
         }
+    }
+}
+
+/// What the caller is told when a script stopped because the database could not take it
+/// now (unreachable, busy, locked) or has no room: `None` for any other error, a fault.
+/// Also asked of a script error found deep in an error chain (a blob pin write).
+pub fn script_outage(e: &ScriptError) -> Option<Error> {
+    match e {
+        ScriptError::Database(db) if database_unreachable(db) => {
+            tracing::warn!("database: {db}");
+            Some(Error::Unavailable(
+                "the database is not answering; nothing was changed, try again shortly".into(),
+            ))
+        }
+        ScriptError::Sqlite(e) => match e.sqlite_error_code()? {
+            rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked => {
+                tracing::warn!("database: {e}");
+                Some(Error::Unavailable(
+                    "the database is busy; nothing was changed, try again shortly".into(),
+                ))
+            }
+            rusqlite::ErrorCode::DiskFull => {
+                tracing::error!("database: {e}");
+                Some(Error::ServerFull(
+                    "the server's storage is full; nothing was changed, try again later".into(),
+                ))
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 

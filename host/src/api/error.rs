@@ -142,13 +142,14 @@ impl From<anyhow::Error> for ApiError {
                 _ => {}
             }
             // A script's error forwards its source past the sqlx error it holds, so the
-            // chain never shows that error itself: the script error is looked at too.
-            let db = cause.downcast_ref::<sqlx::Error>().or_else(|| {
-                match cause.downcast_ref::<ScriptError>() {
-                    Some(ScriptError::Database(db)) => Some(db),
-                    _ => None,
-                }
-            });
+            // chain never shows that error itself: the script error is asked.
+            if let Some(outage) = cause
+                .downcast_ref::<ScriptError>()
+                .and_then(crate::error::script_outage)
+            {
+                return outage.into();
+            }
+            let db = cause.downcast_ref::<sqlx::Error>();
             if db.is_some_and(crate::error::database_unreachable) {
                 return Error::Unavailable(
                     "the database is not answering; nothing was changed, try again shortly".into(),
@@ -267,6 +268,29 @@ mod tests {
             .headers
             .iter()
             .any(|(name, _)| name == header::RETRY_AFTER));
+    }
+
+    #[test]
+    fn a_busy_or_full_sqlite_under_a_blob_pin_write_is_a_503_or_a_507() {
+        let answer = |code: std::os::raw::c_int| {
+            let sqlite = rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None);
+            let pins = BlobError::Other(
+                anyhow::Error::from(ScriptError::Sqlite(sqlite)).context("blob pins"),
+            );
+            ApiError::from(anyhow::Error::from(pins)).status
+        };
+        assert_eq!(
+            answer(rusqlite::ffi::SQLITE_BUSY),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(
+            answer(rusqlite::ffi::SQLITE_FULL),
+            StatusCode::INSUFFICIENT_STORAGE
+        );
+        assert_eq!(
+            answer(rusqlite::ffi::SQLITE_CORRUPT),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
     }
 
     #[test]

@@ -14,7 +14,14 @@ pub const SHADOW_COLOR: Color = Color {
     a: 64,
 };
 
-/// The path that paints `shape`'s shadow, to be drawn just before the shape: its outline
+/// The shadows a list of sibling shapes casts (a page's shapes, a group's members), to be
+/// painted before any of them: a stencil drawn in parts casts one shadow under the whole
+/// drawing, as draw.io's, instead of each part's shadow darkening the parts before it.
+pub fn shadows(siblings: &[Shape]) -> impl Iterator<Item = PathShape> + '_ {
+    siblings.iter().filter_map(shadow)
+}
+
+/// The path that paints `shape`'s shadow, to be drawn under it and its siblings: its outline
 /// moved by [`SHADOW_OFFSET`], filled where the shape fills and stroked where it strokes, in
 /// [`SHADOW_COLOR`]. A group's shadow is its own box's (as a draw.io container's); its members
 /// cast their own. `None` when the shape casts no shadow or paints nothing.

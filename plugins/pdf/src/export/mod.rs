@@ -78,6 +78,7 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
             canvas.fill_rect(Rect::new(0.0, 0.0, width, height), bg);
         }
         let anchors = shapes::anchors(page);
+        shapes::draw_shadows(&mut canvas, &page.shapes);
         for shape in &page.shapes {
             shapes::draw_shape(&mut canvas, shape, &anchors);
         }

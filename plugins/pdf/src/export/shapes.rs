@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use pdf_writer::Name;
 use quire_sdk::geometry::{self, Anchor};
-use quire_sdk::shadow::shadow;
+use quire_sdk::shadow::shadows;
 use quire_sdk::{
     Color, Connector, Group, Image, LineKind, Node, Page, Point, Rect, Segment, Shape, ShapeWalk,
     Stroke, TextBox,
@@ -25,10 +25,14 @@ pub fn anchors(page: &Page) -> HashMap<&str, Anchor> {
         .collect()
 }
 
-pub fn draw_shape(canvas: &mut Canvas, shape: &Shape, anchors: &HashMap<&str, Anchor>) {
-    if let Some(s) = shadow(shape) {
+/// The shadows `siblings` cast, painted before any of them is drawn.
+pub fn draw_shadows(canvas: &mut Canvas, siblings: &[Shape]) {
+    for s in shadows(siblings) {
         canvas.draw(&s.segments, s.fill, s.stroke.as_ref(), s.even_odd);
     }
+}
+
+pub fn draw_shape(canvas: &mut Canvas, shape: &Shape, anchors: &HashMap<&str, Anchor>) {
     match shape {
         Shape::Text(t) => draw_text_box(canvas, t),
         Shape::Image(i) => draw_image(canvas, i),
@@ -78,6 +82,7 @@ fn draw_group(canvas: &mut Canvas, g: &Group, anchors: &HashMap<&str, Anchor>) {
         );
         draw_text(canvas, label, area);
     }
+    draw_shadows(canvas, &g.children);
     for child in &g.children {
         draw_shape(canvas, child, anchors);
     }

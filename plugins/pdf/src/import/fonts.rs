@@ -70,10 +70,13 @@ pub fn face_for(traits: &FontTraits<'_>) -> FontFace {
     } else {
         FontFamily::Helvetica
     };
-    let bold = has(BOLD) || traits.weight.is_some_and(|w| w >= 600) || flags & FLAG_FORCE_BOLD != 0;
+    let bold = has(BOLD)
+        || urw_style(&lower).is_some_and(|(weight, _)| weight == "medi")
+        || traits.weight.is_some_and(|w| w >= 600)
+        || flags & FLAG_FORCE_BOLD != 0;
     let italic = has(ITALIC)
         || lower.ends_with("-it")
-        || urw_italic(&lower)
+        || urw_style(&lower).is_some_and(|(_, slanted)| slanted)
         || lower.ends_with(",italic")
         || flags & FLAG_ITALIC != 0
         || traits.italic_angle.is_some_and(|a| a.abs() > 1.0);
@@ -82,6 +85,7 @@ pub fn face_for(traits: &FontTraits<'_>) -> FontFace {
 
 const MONO: &[&str] = &[
     "courier",
+    "nimbusmon",
     "mono",
     "consol",
     "cmtt",
@@ -163,21 +167,25 @@ const SERIF: &[&str] = &[
 ];
 const BOLD: &[&str] = &[
     "bold", "black", "heavy", "semibold", "demi", "cmbx", "cmb10", "-bd", "_bd", "medium",
-    // URW's cuts of the standard fonts (TeX Live's Times and Helvetica): `-Medi`, `-MediItal`.
-    "-medi",
 ];
 const ITALIC: &[&str] = &[
     "italic", "oblique", "inclined", "slanted", "cmti", "cmsl", "cmmi", "kursiv",
 ];
 
-/// URW's italic cuts: `-Ital`, `-ReguItal`, `-MediItal`, `-BoldItal`, `-LighItal`,
-/// `-DemiItal`, `-BookItal` (a name merely ending in "ital", `DS-Digital`, is not one).
-fn urw_italic(lower: &str) -> bool {
-    lower.rsplit_once('-').is_some_and(|(_, style)| {
-        ["", "regu", "medi", "bold", "ligh", "demi", "book"]
-            .iter()
-            .any(|weight| style.strip_prefix(weight) == Some("ital"))
-    })
+/// The weight and slant of URW's cuts of the standard fonts (TeX Live's Times, Helvetica,
+/// Courier): the part after the last `-` is a weight (`Regu`, `Medi`, `Bold`, `Ligh`,
+/// `Demi`, `Book`, or none) with `Ital` or `Obli` after it for a slanted cut
+/// (`NimbusRomNo9L-MediItal`, `NimbusMonL-ReguObli`, `URWPalladioL-Ital`). `None` for other
+/// names (`DS-Digital`, `Foo-Media`).
+fn urw_style(lower: &str) -> Option<(&str, bool)> {
+    let (_, style) = lower.rsplit_once('-')?;
+    ["regu", "medi", "bold", "ligh", "demi", "book", ""]
+        .into_iter()
+        .find_map(|weight| match style.strip_prefix(weight)? {
+            "" if !weight.is_empty() => Some((weight, false)),
+            "ital" | "obli" => Some((weight, true)),
+            _ => None,
+        })
 }
 
 /// One font of a page's resources, with what its glyph widths look like.
@@ -387,6 +395,8 @@ mod tests {
             ("NimbusSanL-Regu", Helvetica, false, false),
             ("URWPalladioL-Ital", Times, false, true),
             ("DS-Digital", Helvetica, false, false),
+            ("NimbusMonL-ReguObli", Courier, false, true),
+            ("Garamond-Media", Times, false, false),
         ];
         for (name, family, bold, italic) in cases {
             let face = named(name);

@@ -160,7 +160,13 @@ impl Line {
         (!runs.is_empty()).then(|| Line {
             runs,
             x: seg.x,
-            end: seg.end,
+            // A space glyph a writer put after the last word is not where the ink ends.
+            end: seg
+                .glyphs
+                .iter()
+                .rev()
+                .find(|g| !g.text.trim().is_empty())
+                .map_or(seg.end, |g| g.end),
             baseline: seg.baseline,
             size: seg
                 .glyphs
@@ -455,6 +461,15 @@ fn justified(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
     let (last, body) = lines.split_last()?;
     if body.len() < 2 {
         // One line and a last one: any line "ends at the edge" of itself.
+        return None;
+    }
+    // The SDK's layout spreads no right-to-left line: such a paragraph keeps its breaks.
+    let rtl = |l: &Line| {
+        l.runs
+            .iter()
+            .any(|r| r.text.chars().any(quire_sdk::fonts::is_rtl))
+    };
+    if lines.iter().any(rtl) {
         return None;
     }
     let size = lines[0].size;

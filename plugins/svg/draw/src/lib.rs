@@ -139,6 +139,7 @@ pub fn render_page_with(
         w.out.push('\n');
     }
     let anchors = shapes::anchors(page);
+    shapes::draw_shadows(&mut w, &page.shapes);
     for shape in &page.shapes {
         shapes::draw_shape(&mut w, shape, &anchors);
         w.out.push('\n');

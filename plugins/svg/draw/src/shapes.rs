@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use base64::Engine;
 use quire_sdk::geometry::{self, Anchor};
-use quire_sdk::shadow::shadow;
+use quire_sdk::shadow::shadows;
 use quire_sdk::{
     Color, Connector, Dash, End, Group, Image, LineKind, Node, Page, Point, Rect, Segment, Shape,
     ShapeWalk, Stroke, TextBox,
@@ -24,10 +24,14 @@ pub fn anchors(page: &Page) -> HashMap<&str, Anchor> {
         .collect()
 }
 
-pub fn draw_shape(w: &mut Writer, shape: &Shape, anchors: &HashMap<&str, Anchor>) {
-    if let Some(s) = shadow(shape) {
+/// The shadows `siblings` cast, painted before any of them is drawn.
+pub fn draw_shadows(w: &mut Writer, siblings: &[Shape]) {
+    for s in shadows(siblings) {
         draw_path(w, None, &s.segments, s.fill, s.stroke.as_ref(), s.even_odd);
     }
+}
+
+pub fn draw_shape(w: &mut Writer, shape: &Shape, anchors: &HashMap<&str, Anchor>) {
     match shape {
         Shape::Text(t) => draw_text_box(w, t),
         Shape::Image(i) => draw_image(w, i),
@@ -152,6 +156,7 @@ fn draw_group(w: &mut Writer, g: &Group, anchors: &HashMap<&str, Anchor>) {
         );
         draw_text(w, label, area);
     }
+    draw_shadows(w, &g.children);
     for child in &g.children {
         draw_shape(w, child, anchors);
     }
