@@ -70,8 +70,7 @@ fn a_database_restart_mid_load_gives_quick_503s_and_the_host_recovers_alone() {
     let t = s.token(&a);
 
     let stop = AtomicBool::new(false);
-    // Each answer's status, time, Retry-After, and body where it is neither a 201 nor a 503.
-    let seen: Mutex<Vec<(u16, Duration, Option<String>, String)>> = Mutex::new(Vec::new());
+    let seen: Mutex<Vec<Answer>> = Mutex::new(Vec::new());
     let created: Mutex<Vec<String>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for worker in 0..3 {
@@ -95,12 +94,12 @@ fn a_database_restart_mid_load_gives_quick_503s_and_the_host_recovers_alone() {
                         201 | 503 => String::new(),
                         _ => r.text(),
                     };
-                    seen.lock().unwrap().push((
-                        r.status,
-                        began.elapsed(),
-                        r.header("retry-after"),
+                    seen.lock().unwrap().push(Answer {
+                        status: r.status,
+                        took: began.elapsed(),
+                        retry_after: r.header("retry-after"),
                         body,
-                    ));
+                    });
                     if r.status != 201 {
                         std::thread::sleep(Duration::from_millis(100));
                     }
@@ -141,19 +140,21 @@ fn a_database_restart_mid_load_gives_quick_503s_and_the_host_recovers_alone() {
     });
 
     let seen = seen.into_inner().unwrap();
-    let unavailable: Vec<_> = seen.iter().filter(|(status, ..)| *status == 503).collect();
+    let unavailable: Vec<_> = seen.iter().filter(|a| a.status == 503).collect();
     assert!(
         !unavailable.is_empty(),
         "the outage was never seen: {seen:?}"
     );
-    for (status, took, retry, body) in &seen {
+    for a in &seen {
         assert!(
-            *status == 201 || *status == 503,
-            "only successes and 503s, got {status}: {body}"
+            a.status == 201 || a.status == 503,
+            "only successes and 503s, got {}: {}",
+            a.status,
+            a.body
         );
-        if *status == 503 {
-            assert!(retry.is_some(), "503 without Retry-After");
-            assert!(*took < Duration::from_secs(15), "a 503 took {took:?}");
+        if a.status == 503 {
+            assert!(a.retry_after.is_some(), "503 without Retry-After");
+            assert!(a.took < Duration::from_secs(15), "a 503 took {:?}", a.took);
         }
     }
     // Every answered create is whole.
@@ -161,6 +162,16 @@ fn a_database_restart_mid_load_gives_quick_503s_and_the_host_recovers_alone() {
         let r = s.get(&t, &format!("/api/v1/documents/{id}.pdf"));
         assert_eq!(r.status, 200, "{id}: {}", r.text());
     }
+}
+
+/// One answer to a create during the restart: its body only where it is neither a 201 nor
+/// a 503.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    took: Duration,
+    retry_after: Option<String>,
+    body: String,
 }
 
 /// Mounts a small tmpfs at `path`; false where this machine does not let us.
