@@ -257,12 +257,17 @@ fn from_convert_error(e: ConvertError) -> ApiError {
 mod tests {
     use super::*;
 
+    /// The answer to a create whose blob pin write stopped with `script`: the error arrives
+    /// wrapped as a pin write wraps it.
+    fn answer_to_a_failed_pin_write(script: ScriptError) -> ApiError {
+        let pins = BlobError::Other(anyhow::Error::from(script).context("blob pins"));
+        ApiError::from(anyhow::Error::from(pins))
+    }
+
     #[test]
     fn a_database_outage_inside_a_blob_pin_write_is_a_503() {
         // What a pin write gives when the database goes away under it (CI saw a 500).
-        let script = ScriptError::Database(sqlx::Error::PoolTimedOut);
-        let pins = BlobError::Other(anyhow::Error::from(script).context("blob pins"));
-        let answer = ApiError::from(anyhow::Error::from(pins));
+        let answer = answer_to_a_failed_pin_write(ScriptError::Database(sqlx::Error::PoolTimedOut));
         assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
         assert!(answer
             .headers
@@ -274,10 +279,7 @@ mod tests {
     fn a_busy_or_full_sqlite_under_a_blob_pin_write_is_a_503_or_a_507() {
         let answer = |code: std::os::raw::c_int| {
             let sqlite = rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None);
-            let pins = BlobError::Other(
-                anyhow::Error::from(ScriptError::Sqlite(sqlite)).context("blob pins"),
-            );
-            ApiError::from(anyhow::Error::from(pins)).status
+            answer_to_a_failed_pin_write(ScriptError::Sqlite(sqlite)).status
         };
         assert_eq!(
             answer(rusqlite::ffi::SQLITE_BUSY),
@@ -295,9 +297,7 @@ mod tests {
 
     #[test]
     fn a_statement_the_database_refused_stays_a_500() {
-        let script = ScriptError::Database(sqlx::Error::RowNotFound);
-        let pins = BlobError::Other(anyhow::Error::from(script).context("blob pins"));
-        let answer = ApiError::from(anyhow::Error::from(pins));
+        let answer = answer_to_a_failed_pin_write(ScriptError::Database(sqlx::Error::RowNotFound));
         assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

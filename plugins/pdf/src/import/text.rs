@@ -672,6 +672,12 @@ mod tests {
         out
     }
 
+    /// `text` set in Helvetica at `size`, with the metrics the layout uses.
+    fn helvetica_width(text: &str, size: f64) -> f64 {
+        let face = FontFace::new(FontFamily::Helvetica, false, false);
+        text.chars().map(|c| face.char_width(c)).sum::<f64>() * size / 1000.0
+    }
+
     const PARAGRAPH: [&[&str]; 3] = [
         &[
             "Justified",
@@ -692,8 +698,7 @@ mod tests {
     #[test]
     fn a_justified_paragraph_flows_as_one_and_is_spread_again() {
         let (x, size) = (72.0, 11.0);
-        let face = FontFace::new(FontFamily::Helvetica, false, false);
-        let width = |t: &str| t.chars().map(|c| face.char_width(c)).sum::<f64>() * size / 1000.0;
+        let width = |t: &str| helvetica_width(t, size);
         // The column: a little wider than its longest line set with plain spaces.
         let edge = x + 2.0 + width(&PARAGRAPH[0].join(" ")).max(width(&PARAGRAPH[1].join(" ")));
         // The page's breaks are the only ones: no line takes the next one's first word.
@@ -734,8 +739,7 @@ mod tests {
         // TeX shrinks word spaces to fit a line: the standard fonts' own spacing needs a
         // little more room than the page's column.
         let (x, size) = (72.0, 11.0);
-        let face = FontFace::new(FontFamily::Helvetica, false, false);
-        let width = |t: &str| t.chars().map(|c| face.char_width(c)).sum::<f64>() * size / 1000.0;
+        let width = |t: &str| helvetica_width(t, size);
         let widest = width(&PARAGRAPH[0].join(" ")).max(width(&PARAGRAPH[1].join(" ")));
         let edge = x + widest - 2.0;
         let mut glyphs = spread(PARAGRAPH[0], x, edge, 100.0, size);
