@@ -753,6 +753,24 @@ mod tests {
     }
 
     #[test]
+    fn a_paragraph_that_would_be_much_wider_keeps_its_breaks() {
+        // Spaces shrunk by 9 pt a line: the standard fonts would need more than 4 % more
+        // room than the column, so the paragraph stays lines where they were.
+        let (x, size) = (72.0, 11.0);
+        let widest = helvetica_width(&PARAGRAPH[0].join(" "), size)
+            .max(helvetica_width(&PARAGRAPH[1].join(" "), size));
+        let edge = x + widest - 9.0;
+        assert!((widest + 0.5) / (edge - x) > 1.04);
+        let mut glyphs = spread(PARAGRAPH[0], x, edge, 100.0, size);
+        glyphs.extend(spread(PARAGRAPH[1], x, edge, 113.2, size));
+        glyphs.extend(words(PARAGRAPH[2], x, 126.4, size));
+        let boxes = text_boxes(glyphs, "t");
+        assert_eq!(boxes.len(), 1, "{boxes:#?}");
+        assert_eq!(boxes[0].text.align, Align::Left);
+        assert_eq!(boxes[0].text.plain_text().matches('\n').count(), 2);
+    }
+
+    #[test]
     fn a_ragged_paragraph_keeps_its_breaks() {
         let mut glyphs = Vec::new();
         for (i, line) in PARAGRAPH.iter().enumerate() {
