@@ -5,6 +5,7 @@
 //! width of the area they draw it in, moved down by its vertical alignment), so a field over
 //! `________` lands on the underscores the PDF shows.
 
+use quire_sdk::drawing::group_label_area;
 use quire_sdk::geometry::text_area;
 use quire_sdk::layout::layout_text;
 use quire_sdk::metrics::FontFace;
@@ -31,8 +32,6 @@ pub struct Token {
     pub size: f64,
 }
 
-/// Space between a group's edge and its label, as the exporters inset it.
-const GROUP_LABEL_INSET: f64 = 4.0;
 /// Most tokens read from one page: a page of a million words costs no more than this.
 pub const MAX_TOKENS: usize = 200_000;
 
@@ -52,10 +51,7 @@ pub fn tokens(page: &Page) -> Vec<Token> {
             }
             Shape::Group(g) => {
                 if let Some(label) = &g.label {
-                    let f = g.frame;
-                    let i = GROUP_LABEL_INSET.min(f.w / 4.0).min(f.h / 4.0).max(0.0);
-                    let area = Rect::new(f.x + i, f.y + i, f.w - 2.0 * i, f.h - 2.0 * i);
-                    read(label, area, &mut out);
+                    read(label, group_label_area(g), &mut out);
                 }
             }
             Shape::Image(_) | Shape::Path(_) | Shape::Connector(_) => {}

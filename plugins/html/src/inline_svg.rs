@@ -9,7 +9,7 @@ use html5ever::ns;
 use scraper::node::Element;
 use scraper::Node;
 
-use crate::walk::DomNode;
+use crate::dom::DomNode;
 
 /// Largest SVG written out (the SVG reader refuses larger files anyway).
 const MAX_BYTES: usize = quire_svg_read::MAX_BYTES;

@@ -20,6 +20,8 @@
 mod attrs;
 mod builder;
 mod charset;
+mod css_values;
+mod dom;
 mod images;
 mod inline_svg;
 mod links;

@@ -12,7 +12,8 @@ use scraper::node::Element;
 use scraper::Node;
 
 use crate::builder::{Builder, Sep};
-use crate::walk::DomNode;
+use crate::css_values::parse_align;
+use crate::dom::DomNode;
 
 /// Columns beyond this are folded into the last one: a hundred columns on a page would be
 /// a character wide each.
@@ -236,16 +237,5 @@ fn fold_into_last(cells: &mut [Vec<Inline>], inlines: Vec<Inline>) {
             last.push(Inline::plain(" "));
         }
         last.extend(inlines);
-    }
-}
-
-/// A `text-align` or `align` value (`start` and `end` read as left and right).
-pub fn parse_align(v: &str) -> Option<Align> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "left" | "start" => Some(Align::Left),
-        "center" | "middle" | "-webkit-center" => Some(Align::Center),
-        "right" | "end" => Some(Align::Right),
-        "justify" => Some(Align::Justify),
-        _ => None,
     }
 }

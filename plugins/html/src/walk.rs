@@ -4,18 +4,16 @@
 //! subtree is read iteratively as flat text (its words kept, its structure dropped).
 
 use ego_tree::iter::Edge;
-use ego_tree::NodeRef;
 use scraper::node::Element;
 use scraper::Node;
 
 use quire_sdk::flow::ImageSource;
 
 use crate::builder::{Builder, Container};
+use crate::dom::{is_block, DomNode, BLOCKS};
 use crate::images::Picture;
 use crate::links::{self, Target};
 use crate::math;
-
-pub type DomNode<'a> = NodeRef<'a, Node>;
 
 /// DOM depth past which content is flattened. Real pages stay under ~40; each level costs
 /// a few stack frames, and this keeps the walk well inside a 1 MiB stack.
@@ -42,13 +40,6 @@ const DROPPED: &[&str] = &[
 /// (a link's arrow, a heading's anchor mark); the flow sets pictures as blocks of their own,
 /// which would break the line, so icons are left out as before and counted in a warning.
 const ICON_PX: u32 = 32;
-
-/// Elements that start and end a block of their own but add nothing else.
-const BLOCKS: &[&str] = &[
-    "article", "aside", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl",
-    "fieldset", "figure", "footer", "form", "header", "hgroup", "html", "legend", "main", "nav",
-    "search", "section", "summary", "tbody", "tfoot", "thead", "tr",
-];
 
 #[derive(Clone, Copy)]
 enum Mark {
@@ -411,32 +402,6 @@ impl Builder<'_> {
             }
         }
     }
-}
-
-/// Elements that start and end a block (a paragraph of their own).
-pub fn is_block(name: &str) -> bool {
-    BLOCKS.contains(&name)
-        || matches!(
-            name,
-            "p" | "h1"
-                | "h2"
-                | "h3"
-                | "h4"
-                | "h5"
-                | "h6"
-                | "ul"
-                | "ol"
-                | "li"
-                | "blockquote"
-                | "pre"
-                | "table"
-                | "hr"
-                | "dt"
-                | "figcaption"
-                | "address"
-                | "td"
-                | "th"
-        )
 }
 
 impl Builder<'_> {

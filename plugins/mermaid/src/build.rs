@@ -29,45 +29,120 @@ pub const LINE: Color = theme::DEFAULT.line;
 
 pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     let chart = &r.chart;
-    let palette = Palette::of(&chart.config);
-    // The theme's text colour and family under what classes and styles say.
-    let themed = |mut look: Look, text: Option<Color>| {
-        look.color = look.color.or(text);
-        look
-    };
-    let in_family = |mut text: Text| {
-        if let Some(font) = palette.font {
-            text.runs.iter_mut().for_each(|r| r.font = font);
+    let styler = Styler::new(&r);
+    let mut undrawn = Undrawn::default();
+    let mut nodes = nodes(&r, &styler, &mut undrawn, warnings);
+    let mut groups = groups(&r, &styler, &mut undrawn);
+    let drawn_title = chart
+        .title
+        .as_deref()
+        .map(label::decode_entities)
+        .filter(|t| !t.trim().is_empty());
+    let mut connectors = connectors(
+        &r,
+        &styler,
+        &nodes,
+        &mut groups,
+        drawn_title.is_some(),
+        &mut undrawn,
+    );
+    warnings.extend(undrawn.sentences());
+
+    let placed = lay_out(&r, &mut nodes, &mut groups, &mut connectors);
+    let mut page = Page::new(placed.width.max(1.0), placed.height.max(1.0));
+    page.shapes = nest(&r, nodes, groups, connectors);
+    if let Some(text) = &drawn_title {
+        title::place(
+            &mut page,
+            text,
+            layout::Spacing::default().margin,
+            styler.palette.text.unwrap_or(LINE),
+        );
+    }
+
+    let mut doc = Document::new(Kind::Diagram);
+    doc.title = chart
+        .title
+        .clone()
+        .or_else(|| chart.acc_title.clone())
+        .map(|t| label::decode_entities(&t))
+        .filter(|t| !t.trim().is_empty());
+    if page.width > MAX_PAGE_SIDE || page.height > MAX_PAGE_SIDE {
+        let f = MAX_PAGE_SIDE / page.width.max(page.height);
+        warnings.push(format!(
+            "the diagram is {:.0} x {:.0} points laid out; scaled by {f:.3} to fit the largest page",
+            page.width, page.height
+        ));
+        scale_page(&mut page, f);
+    }
+    doc.pages.push(page);
+    doc
+}
+
+/// The look of each element: the theme's palette under its classes (`classDef`) and its own
+/// `style` declarations.
+struct Styler<'a> {
+    palette: Palette,
+    class_defs: HashMap<&'a str, &'a [parse::Decl]>,
+}
+
+impl<'a> Styler<'a> {
+    fn new(r: &'a Resolved) -> Self {
+        Styler {
+            palette: Palette::of(&r.chart.config),
+            class_defs: r
+                .chart
+                .class_defs
+                .iter()
+                .map(|(n, d)| (n.as_str(), d.as_slice()))
+                .collect(),
         }
-        text
-    };
-    let class_defs: HashMap<&str, &[parse::Decl]> = chart
-        .class_defs
-        .iter()
-        .map(|(n, d)| (n.as_str(), d.as_slice()))
-        .collect();
-    let look_of = |classes: &[String], styles: &[parse::Decl], default_class: bool| {
+    }
+
+    /// What the classes (the `default` class first where it applies) and then the element's
+    /// own styles say.
+    fn look(&self, classes: &[String], styles: &[parse::Decl], default_class: bool) -> Look {
         let mut look = Look::default();
         if default_class {
-            if let Some(d) = class_defs.get("default") {
+            if let Some(d) = self.class_defs.get("default") {
                 look.apply(d);
             }
         }
         for c in classes {
-            if let Some(d) = class_defs.get(c.as_str()) {
+            if let Some(d) = self.class_defs.get(c.as_str()) {
                 look.apply(d);
             }
         }
         look.apply(styles);
         look
-    };
+    }
 
-    // Nodes.
-    let mut undrawn = Undrawn::default();
+    /// A label's text in the theme's text colour (`text`) and family, under what classes and
+    /// styles say.
+    fn text(&self, label: &Label, look: Look, text: Option<Color>, link: Option<&str>) -> Text {
+        let look = Look {
+            color: look.color.or(text),
+            ..look
+        };
+        let mut text = to_text(label, &look, link);
+        if let Some(font) = self.palette.font {
+            text.runs.iter_mut().for_each(|r| r.font = font);
+        }
+        text
+    }
+}
+
+fn nodes(
+    r: &Resolved,
+    styler: &Styler,
+    undrawn: &mut Undrawn,
+    warnings: &mut Vec<String>,
+) -> Vec<Node> {
+    let palette = &styler.palette;
     let mut nodes: Vec<Node> = Vec::with_capacity(r.nodes.len());
     let mut unknown_shapes: Vec<String> = Vec::new();
     for v in &r.nodes {
-        let look = look_of(&v.classes, &v.styles, true);
+        let look = styler.look(&v.classes, &v.styles, true);
         let mapped = shapes::map(v.shape.as_ref()).unwrap_or_else(|| {
             if let Some(parse::ShapeName::Named(n)) = &v.shape {
                 if !unknown_shapes.contains(n) {
@@ -83,13 +158,9 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             text: v.id.clone(),
             markdown: false,
         });
-        let text = in_family(to_text(
-            &label,
-            &themed(look, palette.text),
-            v.link.as_deref(),
-        ));
+        let text = styler.text(&label, look, palette.text, v.link.as_deref());
         let mut classes = v.classes.clone();
-        keep_source(&label, &mut classes, &mut undrawn);
+        keep_source(&label, &mut classes, undrawn);
         let (tw, th) = shapes::text_box(&text);
         let (w, h) = shapes::node_size(mapped.geometry, tw, th);
         let (fill, stroke) = if mapped.bare {
@@ -114,12 +185,15 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     for n in unknown_shapes {
         warnings.push(format!("mermaid has no shape `{n}`; drawn as a rectangle"));
     }
+    nodes
+}
 
-    // Groups.
-    let mut groups: Vec<Group> = Vec::with_capacity(chart.subgraphs.len());
-    for sg in &chart.subgraphs {
-        let look = look_of(&sg.classes, &sg.styles, false);
-        let text = in_family(to_text(&sg.title, &themed(look, palette.title), None));
+fn groups(r: &Resolved, styler: &Styler, undrawn: &mut Undrawn) -> Vec<Group> {
+    let palette = &styler.palette;
+    let mut groups: Vec<Group> = Vec::with_capacity(r.chart.subgraphs.len());
+    for sg in &r.chart.subgraphs {
+        let look = styler.look(&sg.classes, &sg.styles, false);
+        let text = styler.text(&sg.title, look, palette.title, None);
         // A group has no classes to carry its title's source: what it held is only told.
         undrawn.add(undrawn::strip(&sg.title).1);
         let text = (!text.runs.is_empty()).then_some(Text {
@@ -141,20 +215,26 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             children: Vec::new(),
         });
     }
+    groups
+}
 
-    // Connectors.
+/// The links, with ids unique among the nodes' and groups'. With a drawn title its id is
+/// reserved: only a quoted subgraph id can already hold it, and that group is renamed.
+fn connectors(
+    r: &Resolved,
+    styler: &Styler,
+    nodes: &[Node],
+    groups: &mut [Group],
+    reserve_title: bool,
+    undrawn: &mut Undrawn,
+) -> Vec<Connector> {
+    let palette = &styler.palette;
     let mut used: HashSet<String> = nodes
         .iter()
         .map(|n| n.id.clone())
         .chain(groups.iter().map(|g| g.id.clone()))
         .collect();
-    let drawn_title = chart
-        .title
-        .as_deref()
-        .map(label::decode_entities)
-        .filter(|t| !t.trim().is_empty());
-    if drawn_title.is_some() {
-        // The drawn title's id is reserved; only a quoted subgraph id can already hold it.
+    if reserve_title {
         for g in groups.iter_mut().filter(|g| g.id == title::ID) {
             g.id = unique_id(title::ID.to_string(), &mut used);
         }
@@ -164,9 +244,9 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
         EndId::Node(i) => nodes[i].id.clone(),
         EndId::Group(g) => groups[g].id.clone(),
     };
-    let mut connectors: Vec<Connector> = Vec::with_capacity(chart.edges.len());
-    for (e, &(from, to)) in chart.edges.iter().zip(&r.edges) {
-        let look = look_of(&e.classes, &e.styles, false);
+    let mut connectors: Vec<Connector> = Vec::with_capacity(r.chart.edges.len());
+    for (e, &(from, to)) in r.chart.edges.iter().zip(&r.edges) {
+        let look = styler.look(&e.classes, &e.styles, false);
         let (a, b) = (id_of(from), id_of(to));
         let id = unique_id(
             e.id.clone().unwrap_or_else(|| format!("L_{a}_{b}_0")),
@@ -189,11 +269,11 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
         let label = e
             .label
             .as_ref()
-            .map(|l| in_family(to_text(l, &themed(look, palette.link_text()), None)))
+            .map(|l| styler.text(l, look, palette.link_text(), None))
             .filter(|t| !t.runs.is_empty());
         let mut classes = e.classes.clone();
         if let Some(l) = &e.label {
-            keep_source(l, &mut classes, &mut undrawn);
+            keep_source(l, &mut classes, undrawn);
         }
         connectors.push(Connector {
             id,
@@ -211,12 +291,22 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
             classes,
         });
     }
+    connectors
+}
 
-    warnings.extend(undrawn.sentences());
-
-    // Layout.
+/// Lays the graph out and moves every node, group and link to where the layout put it.
+fn lay_out(
+    r: &Resolved,
+    nodes: &mut [Node],
+    groups: &mut [Group],
+    connectors: &mut [Connector],
+) -> layout::Layout {
+    let measured = |t: &Text| {
+        let w = natural_width(t) + 0.01;
+        (w, quire_sdk::layout::text_height(t, w))
+    };
     let graph = layout::Graph {
-        direction: chart.direction,
+        direction: r.chart.direction,
         nodes: nodes
             .iter()
             .zip(&r.node_parent)
@@ -229,12 +319,9 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
         clusters: groups
             .iter()
             .zip(&r.group_parent)
-            .zip(&chart.subgraphs)
+            .zip(&r.chart.subgraphs)
             .map(|((g, &parent), sg)| {
-                let (label_width, label_height) = g.label.as_ref().map_or((0.0, 0.0), |t| {
-                    let w = natural_width(t) + 0.01;
-                    (w, quire_sdk::layout::text_height(t, w))
-                });
+                let (label_width, label_height) = g.label.as_ref().map_or((0.0, 0.0), measured);
                 ClusterSpec {
                     parent,
                     label_width,
@@ -246,43 +333,45 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
         edges: r
             .edges
             .iter()
-            .zip(&connectors)
+            .zip(connectors.iter())
             .map(|(&(a, b), c)| EdgeSpec {
                 from: end_ref(a),
                 to: end_ref(b),
                 min_length: c.length.unwrap_or(1),
-                label: c.label.as_ref().map(|t| {
-                    let w = natural_width(t) + 0.01;
-                    (w, quire_sdk::layout::text_height(t, w))
-                }),
+                label: c.label.as_ref().map(measured),
             })
             .collect(),
         spacing: layout::Spacing::default(),
     };
-    let placed = layout::layout(&graph);
+    let mut placed = layout::layout(&graph);
     for (n, r) in nodes.iter_mut().zip(&placed.nodes) {
         n.frame = *r;
     }
     for (g, r) in groups.iter_mut().zip(&placed.clusters) {
         g.frame = *r;
     }
-    for (c, pts) in connectors.iter_mut().zip(placed.edges) {
+    for (c, pts) in connectors.iter_mut().zip(std::mem::take(&mut placed.edges)) {
         c.waypoints = pts;
     }
+    placed
+}
 
-    // Nest: groups hold their nodes and inner groups; connectors go on top of everything.
-    let mut page = Page::new(placed.width.max(1.0), placed.height.max(1.0));
-    let mut node_slots: Vec<Option<Node>> = nodes.into_iter().map(Some).collect();
+/// The page's shapes: groups hold their nodes and inner groups; connectors go on top of
+/// everything.
+fn nest(
+    r: &Resolved,
+    nodes: Vec<Node>,
+    groups: Vec<Group>,
+    connectors: Vec<Connector>,
+) -> Vec<Shape> {
     let mut group_slots: Vec<Option<Group>> = groups.into_iter().map(Some).collect();
     let ng = group_slots.len();
     let mut children: Vec<Vec<Shape>> = vec![Vec::new(); ng];
     let mut top: Vec<Shape> = Vec::new();
-    for (i, slot) in node_slots.iter_mut().enumerate() {
-        if let Some(n) = slot.take() {
-            match r.node_parent[i] {
-                Some(g) if g < ng => children[g].push(Shape::Node(n)),
-                _ => top.push(Shape::Node(n)),
-            }
+    for (i, n) in nodes.into_iter().enumerate() {
+        match r.node_parent[i] {
+            Some(g) if g < ng => children[g].push(Shape::Node(n)),
+            _ => top.push(Shape::Node(n)),
         }
     }
     // Inner groups first: a group is complete before it goes into its parent.
@@ -310,33 +399,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
     // Top-level groups in the order they were written.
     top.extend(finished.into_iter().flatten().map(Shape::Group));
     top.extend(connectors.into_iter().map(Shape::Connector));
-    page.shapes = top;
-    if let Some(text) = &drawn_title {
-        title::place(
-            &mut page,
-            text,
-            graph.spacing.margin,
-            palette.text.unwrap_or(LINE),
-        );
-    }
-
-    let mut doc = Document::new(Kind::Diagram);
-    doc.title = chart
-        .title
-        .clone()
-        .or_else(|| chart.acc_title.clone())
-        .map(|t| label::decode_entities(&t))
-        .filter(|t| !t.trim().is_empty());
-    if page.width > MAX_PAGE_SIDE || page.height > MAX_PAGE_SIDE {
-        let f = MAX_PAGE_SIDE / page.width.max(page.height);
-        warnings.push(format!(
-            "the diagram is {:.0} x {:.0} points laid out; scaled by {f:.3} to fit the largest page",
-            page.width, page.height
-        ));
-        scale_page(&mut page, f);
-    }
-    doc.pages.push(page);
-    doc
+    top
 }
 
 fn stroke_of(color: Color, look: &Look) -> Stroke {

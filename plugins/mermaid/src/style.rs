@@ -3,7 +3,8 @@
 
 use quire_sdk::{Color, Dash};
 
-use crate::parse::Decl;
+/// A CSS-like declaration from `style`, `classDef` or `linkStyle`: a property and its value.
+pub type Decl = (String, String);
 
 /// CSS pixels to points (mermaid sizes are CSS pixels at 96 dpi).
 pub const PX: f64 = 0.75;

@@ -15,7 +15,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::metrics::FontFace;
+use crate::face::FontFace;
+pub use crate::face::Lang;
 use crate::model::FontFamily;
 
 /// The generic family a run asks the library for.
@@ -48,54 +49,6 @@ impl Style {
             class,
             bold: styled && face.bold,
             italic: styled && face.italic,
-        }
-    }
-}
-
-/// The language a run's text is set in, for the library: the document's, or a run's own
-/// ([`Run::lang`](crate::Run::lang)) kept as a small number so that [`FontFace`] stays a
-/// cheap key. Tags are remembered for the process (a component's lives for one call), at
-/// most [`Lang::MAX`] of them; a tag past that, or one of another shape, counts as the
-/// document's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Lang(u16);
-
-thread_local! {
-    static LANGS: RefCell<Vec<Rc<str>>> = const { RefCell::new(Vec::new()) };
-}
-
-impl Lang {
-    /// The document's language ([`set_lang`]).
-    pub const DOCUMENT: Lang = Lang(0);
-    /// How many distinct run languages are told apart.
-    pub const MAX: usize = 256;
-
-    /// The language of a run with `lang` (none: the document's).
-    pub fn of(lang: Option<&str>) -> Lang {
-        let Some(tag) = lang.filter(|l| crate::validate::is_language_tag(l)) else {
-            return Lang::DOCUMENT;
-        };
-        LANGS.with(|langs| {
-            let mut langs = langs.borrow_mut();
-            if let Some(i) = langs.iter().position(|l| &**l == tag) {
-                return Lang(i as u16 + 1);
-            }
-            if langs.len() >= Lang::MAX {
-                return Lang::DOCUMENT;
-            }
-            langs.push(tag.into());
-            Lang(langs.len() as u16)
-        })
-    }
-
-    /// The tag the library is asked with: the run's, else the document's (empty when
-    /// unknown).
-    fn tag(self) -> Rc<str> {
-        match self.0.checked_sub(1) {
-            Some(i) => LANGS
-                .with(|l| l.borrow().get(usize::from(i)).cloned())
-                .unwrap_or_else(|| current_lang().into()),
-            None => current_lang().into(),
         }
     }
 }
@@ -231,6 +184,12 @@ pub fn set_lang(lang: &str) {
     });
 }
 
+/// The tag the library is asked with for `lang`: the run's, else the document's (empty
+/// when unknown).
+fn tag_of(lang: Lang) -> Rc<str> {
+    lang.own_tag().unwrap_or_else(|| current_lang().into())
+}
+
 fn current_lang() -> String {
     CACHE.with(|c| c.borrow().lang.clone())
 }
@@ -308,7 +267,7 @@ pub fn prefetch(face: FontFace, text: &str) {
     if missing.is_empty() {
         return;
     }
-    let tag = lang.tag();
+    let tag = tag_of(lang);
     let Some(answers) = with_library(|lib| lib.map(style, &tag, &missing)) else {
         return;
     };
@@ -366,7 +325,7 @@ pub fn glyph(face: FontFace, ch: char) -> Option<LibraryGlyph> {
         return known;
     }
     let mut buf = [0u8; 4];
-    let tag = face.lang.tag();
+    let tag = tag_of(face.lang);
     let raw = with_library(|lib| lib.map(style, &tag, ch.encode_utf8(&mut buf)))?;
     let glyph = raw.into_iter().next().flatten().and_then(scaled);
     CACHE.with(|c| c.borrow_mut().glyphs.insert(key, glyph));
@@ -415,7 +374,7 @@ pub fn shape(face: u32, text: &str, rtl: bool, lang: Lang) -> Rc<Vec<ShapedGlyph
     if let Some(known) = CACHE.with(|c| c.borrow().shaped.get(&key).cloned()) {
         return known;
     }
-    let tag = lang.tag();
+    let tag = tag_of(lang);
     let glyphs = Rc::new(with_library(|lib| lib.shape(face, text, rtl, &tag)).unwrap_or_default());
     CACHE.with(|c| c.borrow_mut().shaped.insert(key, glyphs.clone()));
     glyphs

@@ -9,6 +9,8 @@ use cssparser::{
 use quire_sdk::flow::{FontSize, PageSetup};
 use quire_sdk::model::{Align, Color, FontFamily};
 
+use crate::css_values::{family_list, parse_align};
+
 /// The properties cascaded per element; each is on or off (`display: none` or not, a page
 /// break or not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,7 +225,7 @@ impl Declaration {
                 })
             }
             "text-align" => {
-                return crate::table::parse_align(keyword?)
+                return parse_align(keyword?)
                     .map(|a| (Property::Align, Val::Align(a), self.important))
             }
             "font-size" => {
@@ -231,7 +233,7 @@ impl Declaration {
                     .map(|size| (Property::Size, Val::Size(size), self.important))
             }
             "font-family" => {
-                return crate::attrs::family_list(&self.raw)
+                return family_list(&self.raw)
                     .map(|f| (Property::Family, Val::Family(f), self.important))
             }
             _ => {}

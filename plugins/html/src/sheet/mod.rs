@@ -314,7 +314,7 @@ pub fn canonical_style(style: &str) -> Option<String> {
                 format!("font-style: {}", if on { "italic" } else { "normal" })
             }
             (Property::Family, Val::Family(f)) => {
-                format!("font-family: {}", crate::attrs::generic_name(f))
+                format!("font-family: {}", crate::css_values::generic_name(f))
             }
             (Property::Align, Val::Align(a)) => format!(
                 "text-align: {}",

@@ -52,8 +52,7 @@ pub enum ShapeName {
     Named(String),
 }
 
-/// A CSS-like declaration from `style`, `classDef` or `linkStyle`.
-pub type Decl = (String, String);
+pub use crate::style::Decl;
 
 #[derive(Debug, Clone, Default)]
 pub struct Vertex {

@@ -229,25 +229,9 @@ impl<'p, 'a> Canvas<'p, 'a> {
 
     /// The stand-in for a picture that could not be read: a light grey box with a cross.
     pub fn missing_picture(&mut self, r: Rect) {
-        let grey = quire_sdk::Color::rgb(0xe6, 0xe6, 0xe6);
-        let edge = Stroke::solid(quire_sdk::Color::rgb(0x99, 0x99, 0x99), 0.75);
-        self.draw(&geometry::rect(r), Some(grey), Some(&edge), false);
-        let cross = [
-            Segment::MoveTo { x: r.x, y: r.y },
-            Segment::LineTo {
-                x: r.right(),
-                y: r.bottom(),
-            },
-            Segment::MoveTo {
-                x: r.right(),
-                y: r.y,
-            },
-            Segment::LineTo {
-                x: r.x,
-                y: r.bottom(),
-            },
-        ];
-        self.draw(&cross, None, Some(&edge), false);
+        for part in &quire_sdk::drawing::missing_picture(r) {
+            self.draw(&part.segments, part.fill, part.stroke.as_ref(), false);
+        }
     }
 
     /// Compresses the content stream for the page.

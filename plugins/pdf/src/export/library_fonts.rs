@@ -14,7 +14,7 @@ use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
 use pdf_writer::{Chunk, Filter, Finish, Name, Rect, Ref, Str};
 use quire_sdk::fonts::{self, FaceInfo, LibraryGlyph};
 
-use super::resources::Refs;
+use super::refs::Refs;
 
 /// One library face as this document uses it.
 struct Embedded {

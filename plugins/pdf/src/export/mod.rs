@@ -10,6 +10,7 @@ mod library_fonts;
 mod outline;
 mod picture;
 mod png;
+mod refs;
 mod resources;
 mod shapes;
 mod show;
@@ -22,7 +23,8 @@ use quire_sdk::{ConvertError, Document, ExportRequest, Exported, Page, Rect};
 
 use canvas::{Canvas, Link};
 use fields::Form;
-use resources::{PageUse, Refs, Resources};
+use refs::Refs;
+use resources::{PageUse, Resources};
 
 pub const MEDIA_TYPE: &str = "application/pdf";
 
@@ -77,7 +79,7 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
         if let Some(bg) = page.background {
             canvas.fill_rect(Rect::new(0.0, 0.0, width, height), bg);
         }
-        let anchors = shapes::anchors(page);
+        let anchors = quire_sdk::drawing::anchors(page);
         shapes::draw_shadows(&mut canvas, &page.shapes);
         for shape in &page.shapes {
             shapes::draw_shape(&mut canvas, shape, &anchors);

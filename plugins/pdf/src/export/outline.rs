@@ -4,7 +4,7 @@
 use pdf_writer::{Pdf, Ref, TextStr};
 use quire_sdk::Document;
 
-use super::resources::Refs;
+use super::refs::Refs;
 use super::DrawnPage;
 
 /// Writes the outline of the named pages among `drawn`; its id for the catalog.

@@ -11,9 +11,7 @@
 
 use miniz_oxide::inflate::stream::{inflate, InflateState};
 use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
-
-/// The PNG signature.
-pub const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
+use quire_sdk::image_probe::PNG_SIGNATURE as SIGNATURE;
 
 /// Pictures with more pixels than this are refused rather than decoded: a few kilobytes of
 /// PNG can claim gigabytes of pixels, and the converter runs under a memory cap.

@@ -13,26 +13,8 @@ use quire_sdk::Asset;
 
 use super::library_fonts::LibraryFonts;
 use super::picture::{self, Encoding, Picture, Space};
+use super::refs::Refs;
 use super::standard_fonts::StandardFonts;
-
-/// Hands out object numbers; pdf-writer panics on a number used twice, so every object gets
-/// its number here and nowhere else.
-#[derive(Debug)]
-pub struct Refs {
-    next: i32,
-}
-
-impl Refs {
-    pub fn new() -> Self {
-        Refs { next: 1 }
-    }
-
-    pub fn alloc(&mut self) -> Ref {
-        let r = Ref::new(self.next);
-        self.next += 1;
-        r
-    }
-}
 
 /// A picture as placed on a page.
 #[derive(Debug, Clone, Copy)]

@@ -18,7 +18,7 @@ use quire_sdk::metrics::{winansi_char, FontFace};
 use super::library_fonts::{
     deflate, sanitized, tag_of, write_descriptor, write_program, LibraryFonts,
 };
-use super::resources::Refs;
+use super::refs::Refs;
 
 /// The encoding every embedded standard font shares: byte n is CID n.
 const ENCODING_NAME: &str = "Quire-WinAnsi-Bytes";

@@ -138,7 +138,7 @@ pub fn render_page_with(
             .empty(&mut w.out);
         w.out.push('\n');
     }
-    let anchors = shapes::anchors(page);
+    let anchors = quire_sdk::drawing::anchors(page);
     shapes::draw_shadows(&mut w, &page.shapes);
     for shape in &page.shapes {
         shapes::draw_shape(&mut w, shape, &anchors);

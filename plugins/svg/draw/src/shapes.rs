@@ -2,27 +2,16 @@
 //! its label, then its children). Outlines, connector routes and arrowheads come from
 //! `quire_sdk::geometry`, the same functions the PDF exporter draws with.
 
-use std::collections::HashMap;
-
 use base64::Engine;
-use quire_sdk::geometry::{self, Anchor};
+use quire_sdk::drawing::{self, Anchors, Painted, LABEL_BACKGROUND};
+use quire_sdk::geometry;
 use quire_sdk::shadow::shadows;
-use quire_sdk::{
-    Color, Connector, Dash, End, Group, Image, LineKind, Node, Page, Point, Rect, Segment, Shape,
-    ShapeWalk, Stroke, TextBox,
-};
+use quire_sdk::{Color, Connector, Group, Image, Node, Rect, Segment, Shape, Stroke, TextBox};
 
 use super::picture::{self, orientation_matrix};
 use super::text::{draw_label, draw_text, safe_href};
 use super::xml::{num, opacity, path_data, rgb, Tag};
 use super::Writer;
-
-/// Everything on a page a connector can be attached to, by id, groups' children included.
-pub fn anchors(page: &Page) -> HashMap<&str, Anchor> {
-    ShapeWalk::new(&page.shapes)
-        .filter_map(|s| geometry::anchor_of(s).map(|a| (s.id(), a)))
-        .collect()
-}
 
 /// The shadows `siblings` cast, painted before any of them is drawn.
 pub fn draw_shadows(w: &mut Writer, siblings: &[Shape]) {
@@ -31,7 +20,7 @@ pub fn draw_shadows(w: &mut Writer, siblings: &[Shape]) {
     }
 }
 
-pub fn draw_shape(w: &mut Writer, shape: &Shape, anchors: &HashMap<&str, Anchor>) {
+pub fn draw_shape(w: &mut Writer, shape: &Shape, anchors: &Anchors) {
     match shape {
         Shape::Text(t) => draw_text_box(w, t),
         Shape::Image(i) => draw_image(w, i),
@@ -118,22 +107,22 @@ fn draw_text_box(w: &mut Writer, t: &TextBox) {
 
 fn draw_node(w: &mut Writer, n: &Node) {
     open_group(w, &n.id, None);
-    let outline = geometry::outline(n.geometry, n.frame);
-    draw_path(w, None, &outline, n.fill, n.stroke.as_ref(), false);
-    if let Some(stroke) = &n.stroke {
-        let details = geometry::details(n.geometry, n.frame);
-        draw_path(w, None, &details, None, Some(stroke), false);
+    let drawn = drawing::node(n);
+    paint_path(w, &drawn.outline);
+    if let Some(details) = &drawn.details {
+        paint_path(w, details);
     }
     if let Some(text) = &n.text {
-        draw_text(w, text, geometry::text_area(n.geometry, n.frame));
+        draw_text(w, text, drawn.text_area);
     }
     w.out.push_str("</g>");
 }
 
-/// Space between a group's edge and its label.
-const GROUP_LABEL_INSET: f64 = 4.0;
+fn paint_path(w: &mut Writer, p: &Painted) {
+    draw_path(w, None, &p.segments, p.fill, p.stroke.as_ref(), false);
+}
 
-fn draw_group(w: &mut Writer, g: &Group, anchors: &HashMap<&str, Anchor>) {
+fn draw_group(w: &mut Writer, g: &Group, anchors: &Anchors) {
     open_group(w, &g.id, g.label.as_ref().map(|l| l.plain_text()));
     draw_path(
         w,
@@ -144,17 +133,7 @@ fn draw_group(w: &mut Writer, g: &Group, anchors: &HashMap<&str, Anchor>) {
         false,
     );
     if let Some(label) = &g.label {
-        let i = GROUP_LABEL_INSET
-            .min(g.frame.w / 4.0)
-            .min(g.frame.h / 4.0)
-            .max(0.0);
-        let area = Rect::new(
-            g.frame.x + i,
-            g.frame.y + i,
-            g.frame.w - 2.0 * i,
-            g.frame.h - 2.0 * i,
-        );
-        draw_text(w, label, area);
+        draw_text(w, label, drawing::group_label_area(g));
     }
     draw_shadows(w, &g.children);
     for child in &g.children {
@@ -215,29 +194,12 @@ fn matrix(m: [f64; 6]) -> String {
     )
 }
 
-/// The stand-in for a picture that could not be read: a light grey box with a cross, as in
-/// the PDF.
+/// The stand-in for a picture that could not be read, as in the PDF.
 fn missing_picture(w: &mut Writer, id: &str, r: Rect) {
-    let grey = Color::rgb(0xe6, 0xe6, 0xe6);
-    let edge = Stroke::solid(Color::rgb(0x99, 0x99, 0x99), 0.75);
     open_group(w, id, None);
-    draw_path(w, None, &geometry::rect(r), Some(grey), Some(&edge), false);
-    let cross = [
-        Segment::MoveTo { x: r.x, y: r.y },
-        Segment::LineTo {
-            x: r.right(),
-            y: r.bottom(),
-        },
-        Segment::MoveTo {
-            x: r.right(),
-            y: r.y,
-        },
-        Segment::LineTo {
-            x: r.x,
-            y: r.bottom(),
-        },
-    ];
-    draw_path(w, None, &cross, None, Some(&edge), false);
+    for part in &drawing::missing_picture(r) {
+        paint_path(w, part);
+    }
     w.out.push_str("</g>");
 }
 
@@ -250,83 +212,21 @@ pub fn data_url(p: &picture::Picture) -> String {
     )
 }
 
-/// The stroke a connector is drawn with: its own, or a thin black line.
-fn connector_stroke(c: &Connector) -> Stroke {
-    let mut s = c.stroke.unwrap_or(Stroke::solid(Color::BLACK, 1.0));
-    if c.line == LineKind::Thick {
-        s.width = (s.width * 2.0).max(2.0);
-    }
-    s
-}
-
-/// The point before `points[i]` walking away from it in direction `step`, skipping points on
-/// top of it, so an arrowhead has a direction even when waypoints repeat.
-fn previous_distinct(points: &[Point], i: usize, step: isize) -> Option<Point> {
-    let tip = *points.get(i)?;
-    let mut j = i as isize + step;
-    while j >= 0 && (j as usize) < points.len() {
-        let p = points[j as usize];
-        if (p.x - tip.x).hypot(p.y - tip.y) > 1e-9 {
-            return Some(p);
-        }
-        j += step;
-    }
-    None
-}
-
-fn draw_connector(w: &mut Writer, c: &Connector, anchors: &HashMap<&str, Anchor>) {
-    if c.line == LineKind::Invisible {
-        return;
-    }
-    let Some(route) = geometry::connector_route(c, |id| anchors.get(id)) else {
+fn draw_connector(w: &mut Writer, c: &Connector, anchors: &Anchors) {
+    let Some(drawn) = drawing::connector(c, anchors) else {
         return;
     };
-    let stroke = connector_stroke(c);
-    let last = route.len() - 1;
-    let head_at = |end: &End, i: usize, step: isize| {
-        let from = previous_distinct(&route, i, step)?;
-        geometry::arrow_head(end.head, route[i], from, stroke.width)
-    };
-    let start_head = head_at(&c.from, 0, 1);
-    let end_head = head_at(&c.to, last, -1);
-
-    let mut line = route.clone();
-    if let Some(h) = &start_head {
-        line[0] = h.line_end;
-    }
-    if let Some(h) = &end_head {
-        line[last] = h.line_end;
-    }
-    let segments: Vec<Segment> = line
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if i == 0 {
-                Segment::MoveTo { x: p.x, y: p.y }
-            } else {
-                Segment::LineTo { x: p.x, y: p.y }
-            }
-        })
-        .collect();
-    // Round joins and caps: the look of diagram editors, and no miter spikes on the sharp
-    // corners of arrowheads.
     Tag::new("g")
         .attr("id", &c.id)
         .attr("stroke-linejoin", "round")
         .attr("stroke-linecap", "round")
         .open(&mut w.out);
-    draw_path(w, None, &segments, None, Some(&stroke), false);
-    // Heads are always solid: a dashed outline makes an arrowhead unreadable.
-    let solid = Stroke {
-        dash: Dash::Solid,
-        ..stroke
-    };
-    for head in [start_head, end_head].into_iter().flatten() {
-        let fill = head.filled.then_some(stroke.color);
-        draw_path(w, None, &head.segments, fill, Some(&solid), false);
+    paint_path(w, &drawn.line);
+    for head in &drawn.heads {
+        paint_path(w, head);
     }
-    if let (Some(label), Some(mid)) = (&c.label, geometry::polyline_midpoint(&route)) {
-        draw_label(w, label, mid, Some(Color::WHITE));
+    if let Some((label, at)) = drawn.label {
+        draw_label(w, label, at, Some(LABEL_BACKGROUND));
     }
     w.out.push_str("</g>");
 }

@@ -10,6 +10,7 @@
 //! Nothing outside the file is ever read: images that name a file or a URL are dropped, and
 //! the XML parser's limits (node count, entity expansion) stop hostile inputs early.
 
+mod context;
 mod detect;
 pub mod pictures;
 mod text;
@@ -18,6 +19,7 @@ mod walk;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use quire_sdk::image_probe::ImageKind;
 use quire_sdk::{Asset, ConvertError, Document, ImportRequest, Imported, Kind, Page, Shape};
 
 pub const MEDIA_TYPE: &str = "image/svg+xml";
@@ -116,7 +118,7 @@ pub fn import_svg(request: ImportRequest) -> Result<Imported, ConvertError> {
     let page_w = detect::round(w_px * scale).clamp(1.0, MAX_SIDE);
     let page_h = detect::round(h_px * scale).clamp(1.0, MAX_SIDE);
 
-    let mut ctx = walk::Ctx::new(scale);
+    let mut ctx = context::Ctx::new(scale);
     let shapes = walk::walk_group(&mut ctx, tree.root(), 1.0, 0)?;
     let refused = refused_images.load(Ordering::Relaxed);
     if refused > 0 {
@@ -202,11 +204,12 @@ fn options<'a>(refused: &'a AtomicUsize, nested: &'a AtomicUsize) -> usvg::Optio
         },
         image_href_resolver: usvg::ImageHrefResolver {
             resolve_data: Box::new(move |mime, data, opts| {
-                if data.starts_with(b"\x89PNG\r\n\x1a\n") {
-                    Some(usvg::ImageKind::PNG(data))
-                } else if data.starts_with(&[0xFF, 0xD8, 0xFF]) {
-                    Some(usvg::ImageKind::JPEG(data))
-                } else if mime == "image/svg+xml"
+                match ImageKind::of(&data) {
+                    Some(ImageKind::Png) => return Some(usvg::ImageKind::PNG(data)),
+                    Some(ImageKind::Jpeg) => return Some(usvg::ImageKind::JPEG(data)),
+                    None => {}
+                }
+                if mime == "image/svg+xml"
                     && nested.fetch_add(1, Ordering::Relaxed) < MAX_NESTED_SVGS
                 {
                     // Parsed with these same options, so its own pictures obey the same

@@ -8,8 +8,8 @@ use quire_sdk::layout::{layout_text, natural_width};
 use quire_sdk::metrics::FontFace;
 use quire_sdk::{Align, ConvertError, FontFamily, Point, Rect, Run, Shape, Text, TextBox};
 
+use super::context::{bbox_frame, paint_colour, Ctx};
 use super::detect::Map;
-use super::walk::{bbox_frame, paint_colour, Ctx};
 
 /// Room added to a box's width so the model's layout never wraps a line the SVG kept whole.
 const SLACK: f64 = 1.0;
