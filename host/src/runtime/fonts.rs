@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use quire_fonts::{Class, IndexUse, Library, Query};
 
+use super::bindings::quire::converter::fonts as wit;
 use super::cache_dir::{is_link, CacheDir};
-use super::sandbox::wit_fonts as wit;
 
 /// Characters one call may have looked up: a 64 MiB model of CJK text holds about 20
 /// million, but the layout asks for each distinct character once per style.

@@ -4,6 +4,7 @@
 //! the bounded queue; every model a converter returns is checked before it is used.
 
 mod artifacts;
+mod bindings;
 mod cache_dir;
 mod fonts;
 mod queue;

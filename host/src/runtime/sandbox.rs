@@ -14,8 +14,8 @@
 //! bounds every host call that can wait, present and future, where clamping the clock's
 //! subscriptions would bound only the waits we thought of.
 //!
-//! This is the only module that touches wasmtime; the rest of the host sees [`Sandbox`],
-//! [`Loaded`] and [`CallError`].
+//! This is the only module that touches wasmtime (beside the types it generates from the
+//! WIT, in `bindings`); the rest of the host sees [`Sandbox`], [`Loaded`] and [`CallError`].
 
 use std::fs::File;
 use std::future::Future;
@@ -35,21 +35,11 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
-use self::bindings::quire::converter::types as wit;
-use self::bindings::ConverterIndices;
 use super::artifacts::{Artifact, ArtifactCache, Refusal};
+use super::bindings::quire::converter::fonts as wit_fonts;
+use super::bindings::quire::converter::types as wit;
+use super::bindings::{self, ConverterIndices};
 use super::fonts::{CallFonts, FontLibrary};
-
-pub(super) use self::bindings::quire::converter::fonts as wit_fonts;
-
-mod bindings {
-    wasmtime::component::bindgen!({
-        path: "../wit",
-        world: "converter",
-        // Run on a fiber, so that a host call the guest waits in can be given up on.
-        exports: { default: async },
-    });
-}
 
 pub use wit::{
     ConvertError as WitError, ExportRequest, ExportResult, Format as WitFormat, ImportRequest,
