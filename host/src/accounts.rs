@@ -73,7 +73,7 @@ pub enum AuthError {
 }
 
 /// Why the token endpoint refuses (RFC 6749 section 5.2 names).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum TokenError {
     #[error("{0}")]
     InvalidRequest(String),
@@ -83,9 +83,17 @@ pub enum TokenError {
     UnsupportedGrantType,
     #[error("the account's {0} plan does not include API access; the API needs the Pro or Enterprise plan")]
     PlanRequired(String),
-    /// The service failed (the database, usually): the caller did nothing wrong.
+    /// The service could not issue one (the database, usually): the caller did nothing
+    /// wrong. The error is classified as every other request's is: an outage is
+    /// [`Error::Unavailable`], which the client may retry.
     #[error("the token could not be issued because the service failed; try again")]
-    Internal(String),
+    Service(Error),
+}
+
+impl From<sqlx::Error> for TokenError {
+    fn from(e: sqlx::Error) -> Self {
+        TokenError::Service(e.into())
+    }
 }
 
 pub struct IssuedToken {
@@ -565,7 +573,6 @@ pub async fn issue_token(
     secret: &str,
     scope: Option<&str>,
 ) -> std::result::Result<IssuedToken, TokenError> {
-    let internal = |e: sqlx::Error| TokenError::Internal(e.to_string());
     let row = sqlx::query(&format!(
         "SELECT c.secret_hash, c.old_secret_hash, c.old_secret_expires, c.scopes, c.revoked, {ACCOUNT_COLUMNS}
          FROM credentials c JOIN accounts a ON a.id = c.account_id JOIN plans p ON p.name = a.plan
@@ -573,24 +580,23 @@ pub async fn issue_token(
     ))
     .bind(client_id)
     .fetch_optional(&db.pool)
-    .await
-    .map_err(internal)?
+    .await?
     .ok_or(TokenError::InvalidClient)?;
     let given = hash_secret(secret);
-    let current: String = row.try_get("secret_hash").map_err(internal)?;
-    let old: Option<String> = row.try_get("old_secret_hash").map_err(internal)?;
-    let old_expires: Option<f64> = row.try_get("old_secret_expires").map_err(internal)?;
-    let revoked = row.try_get::<i64, _>("revoked").map_err(internal)? != 0;
+    let current: String = row.try_get("secret_hash")?;
+    let old: Option<String> = row.try_get("old_secret_hash")?;
+    let old_expires: Option<f64> = row.try_get("old_secret_expires")?;
+    let revoked = row.try_get::<i64, _>("revoked")? != 0;
     let old_ok =
         old.is_some_and(|old| same_secret(&given, &old)) && old_expires.is_some_and(|t| t > now());
     if revoked || !(same_secret(&given, &current) || old_ok) {
         return Err(TokenError::InvalidClient);
     }
-    let account = account_from_row(&row).map_err(internal)?;
+    let account = account_from_row(&row)?;
     if !account.plan.api {
         return Err(TokenError::PlanRequired(account.plan.name));
     }
-    let held = parse_scopes(&row.try_get::<String, _>("scopes").map_err(internal)?);
+    let held = parse_scopes(&row.try_get::<String, _>("scopes")?);
     let granted: Vec<String> = match scope {
         Some(s) if !s.trim().is_empty() => {
             let asked = parse_scopes(s);
@@ -612,8 +618,7 @@ pub async fn issue_token(
     .bind(granted.join(" "))
     .bind(now() + TOKEN_LIFETIME as f64)
     .execute(&db.pool)
-    .await
-    .map_err(internal)?;
+    .await?;
     Ok(IssuedToken {
         access_token: token,
         expires_in: TOKEN_LIFETIME,

@@ -17,27 +17,68 @@ use crate::app::App;
 use crate::store::memo::ChangesSeen;
 
 fn token_error(e: TokenError) -> Response {
-    let (status, code) = match &e {
-        TokenError::InvalidRequest(_) => (StatusCode::BAD_REQUEST, "invalid_request"),
-        TokenError::InvalidClient => (StatusCode::UNAUTHORIZED, "invalid_client"),
-        TokenError::UnsupportedGrantType => (StatusCode::BAD_REQUEST, "unsupported_grant_type"),
-        TokenError::PlanRequired(_) => (StatusCode::PAYMENT_REQUIRED, "unauthorized_client"),
-        TokenError::Internal(why) => {
-            tracing::error!("issuing a token failed: {why}");
-            (StatusCode::INTERNAL_SERVER_ERROR, "server_error")
+    let description = e.to_string();
+    let (status, code, description, retry_after) = match e {
+        TokenError::InvalidRequest(_) => (
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            description,
+            None,
+        ),
+        TokenError::InvalidClient => (
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            description,
+            None,
+        ),
+        TokenError::UnsupportedGrantType => (
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            description,
+            None,
+        ),
+        TokenError::PlanRequired(_) => (
+            StatusCode::PAYMENT_REQUIRED,
+            "unauthorized_client",
+            description,
+            None,
+        ),
+        // Status and Retry-After as any other request gets them for the same failure; the
+        // body keeps RFC 6749's shape.
+        TokenError::Service(failure) => {
+            let refusal = ApiError::from(failure);
+            let retry_after = refusal
+                .headers
+                .into_iter()
+                .find(|(name, _)| name == header::RETRY_AFTER)
+                .map(|(_, value)| value);
+            if refusal.status == StatusCode::SERVICE_UNAVAILABLE {
+                (
+                    refusal.status,
+                    "temporarily_unavailable",
+                    refusal.detail,
+                    retry_after,
+                )
+            } else {
+                (refusal.status, "server_error", description, retry_after)
+            }
         }
     };
     let mut response = (
         status,
         [(header::CACHE_CONTROL, "no-store"), (header::PRAGMA, "no-cache")],
-        Json(json!({"error": code, "error_description": e.to_string(), "ok": false, "detail": e.to_string()})),
+        Json(json!({"error": code, "error_description": description, "ok": false, "detail": description})),
     )
         .into_response();
+    let headers = response.headers_mut();
     if status == StatusCode::UNAUTHORIZED {
-        response.headers_mut().insert(
+        headers.insert(
             header::WWW_AUTHENTICATE,
             header::HeaderValue::from_static("Basic realm=\"quire\""),
         );
+    }
+    if let Some(seconds) = retry_after.and_then(|s| header::HeaderValue::from_str(&s).ok()) {
+        headers.insert(header::RETRY_AFTER, seconds);
     }
     response
 }
@@ -231,4 +272,51 @@ pub async fn gate(
     req.extensions_mut().insert(principal);
     req.extensions_mut().insert(seen);
     Ok(next.run(req).await)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Db;
+
+    async fn answer_of(refusal: TokenError) -> (StatusCode, Option<String>, serde_json::Value) {
+        let response = token_error(refusal);
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(header::RETRY_AFTER)
+            .map(|v| v.to_str().unwrap().to_string());
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        (status, retry_after, serde_json::from_slice(&body).unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_token_asked_for_while_the_database_is_down_is_a_503_to_retry() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(None, dir.path()).await.unwrap();
+        db.pool.close().await;
+        let refused = accounts::issue_token(&db, "qc_any", "qs_any", None)
+            .await
+            .err()
+            .expect("no token without a database");
+        let (status, retry_after, body) = answer_of(refused).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(retry_after.is_some(), "{body}");
+        assert_eq!(body["error"], "temporarily_unavailable");
+    }
+
+    #[tokio::test]
+    async fn a_database_fault_at_the_token_endpoint_stays_a_500() {
+        let (status, retry_after, body) =
+            answer_of(TokenError::from(sqlx::Error::RowNotFound)).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{body}");
+        assert_eq!(retry_after, None);
+        assert_eq!(body["error"], "server_error");
+        assert_eq!(
+            body["error_description"],
+            "the token could not be issued because the service failed; try again"
+        );
+    }
 }
