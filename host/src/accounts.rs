@@ -29,6 +29,20 @@ pub struct Plan {
     pub forms: bool,
 }
 
+impl Plan {
+    /// Forms are part of the plan, like everything else: an operator can leave them out.
+    pub fn require_forms(&self) -> Result<()> {
+        if self.forms {
+            Ok(())
+        } else {
+            Err(Error::PlanRequired(format!(
+                "the {} plan does not include forms",
+                self.name
+            )))
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Account {
     pub id: String,

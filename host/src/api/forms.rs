@@ -4,11 +4,12 @@
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Json;
 use quire_sdk::Field;
 
 use super::answers::{self, Form, FormAnswer, FormStatus, PlacedQuestion, Question, True};
 use super::body;
+use super::callers::FormsCaller;
 use super::documents::{expected_version, page_within, receive};
 use super::error::ApiError;
 use super::queries::{Flag, FormList, FormState, OnePage, Params};
@@ -18,11 +19,6 @@ use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{Content, Owner};
 use crate::forms::{self, detect, fields, Patch};
-
-/// Forms are part of the plan (see `forms::require_in_plan`).
-pub fn require_forms(p: &Principal) -> Result<(), ApiError> {
-    Ok(forms::require_in_plan(&p.account.plan)?)
-}
 
 /// `detect` from the body, else the query string.
 fn wants_detection(upload: &Upload, q: &FormSourceQuery) -> bool {
@@ -62,12 +58,11 @@ async fn requested_fields(
 
 pub async fn create(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Params(q): Params<FormSourceQuery>,
+    FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
-    require_forms(&p)?;
     let (content, mut upload, warnings) = receive(&app, &p.account, FORMS, &q.source, req).await?;
     let detect_too = wants_detection(&upload, &q);
     let placed = requested_fields(&app, &content, &mut upload, detect_too).await?;
@@ -84,10 +79,9 @@ pub async fn create(
 pub async fn list(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
-    Extension(p): Extension<Principal>,
     Params(q): Params<FormList>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<answers::FormList>, ApiError> {
-    require_forms(&p)?;
     let open = q.state.map(|s| matches!(s, FormState::Open));
     let limit = q.limit.map_or(50, |b| b.0);
     let offset = q.offset.map_or(0, |b| b.0);
@@ -106,10 +100,9 @@ pub async fn list(
 pub async fn get(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<FormAnswer>, ApiError> {
-    require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     Ok(Json(FormAnswer {
@@ -121,13 +114,12 @@ pub async fn get(
 
 pub async fn replace(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     Params(q): Params<FormSourceQuery>,
+    FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Json<FormAnswer>, ApiError> {
     let base_url = app.config.base_url.clone();
-    require_forms(&p)?;
     let expected = expected_version(req.headers())?;
     if let Err(e) = forms::get(&app.db, &p.account.id, &id).await {
         body::discard(req.into_body()).await;
@@ -159,12 +151,11 @@ pub async fn replace(
 
 pub async fn patch(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Json<answers::PatchedForm>, ApiError> {
     let base_url = app.config.base_url.clone();
-    require_forms(&p)?;
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
     let settings: FormSettings = requests::read_json(&app, &p, req, TAKES).await?;
     let patch = Patch {
@@ -185,10 +176,9 @@ pub async fn patch(
 
 pub async fn get_fields(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<answers::Questions>, ApiError> {
-    require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     Ok(Json(answers::Questions {
@@ -200,11 +190,10 @@ pub async fn get_fields(
 
 pub async fn put_fields(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Json<answers::PlacedFields>, ApiError> {
-    require_forms(&p)?;
     let expected = expected_version(req.headers())?;
     const TAKES: &str = "{fields: [{key, type, label, required, page, x, y, w, h, options}], keep}";
     let body: PlaceFields = requests::read_json(&app, &p, req, TAKES).await?;
@@ -232,11 +221,10 @@ pub async fn put_fields(
 
 pub async fn suggest(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     Params(q): Params<OnePage>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<answers::Suggestions>, ApiError> {
-    require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let page = page_within(q.page, form.doc.pages, "form")?;
     let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;

@@ -5,6 +5,7 @@
 mod answers;
 mod auth;
 mod body;
+mod callers;
 mod documents;
 pub mod error;
 mod formats;

@@ -1,14 +1,26 @@
-//! The public page's pictures: each (form, version, page) is drawn once however many
-//! visitors ask for it at the same moment, and kept in memory within a byte budget.
+//! Page pictures, for the account holders' pages (a document's pages and thumbnails) and
+//! for the public form page: each (document, version, page) is drawn once however many
+//! visitors ask for it at the same moment, kept in memory within a byte budget, and
+//! answered as one kind of response.
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
+use quire_sdk::{Asset, Document};
 use tokio::sync::OnceCell;
 
-/// Form id, its version, page number.
+use super::error::ApiError;
+use crate::app::App;
+
+/// Resolution of page pictures: sharp on a laptop screen, small enough to load fast. The
+/// document page and the public form page draw at the same one, so they share pictures.
+pub const PAGE_DPI: u32 = 96;
+
+/// Document (or form) id, its version, page number.
 pub type PageKey = (String, i64, u32);
 
 /// Pictures kept at once, and the bytes they may hold together (a popular form is viewed
@@ -95,7 +107,7 @@ fn cache() -> &'static Mutex<Cache> {
 /// The picture for `key`: from memory, or drawn by `draw`. Callers that ask while it is
 /// being drawn wait for that drawing instead of starting their own; a failed drawing is
 /// not kept, so the next caller tries again.
-pub async fn get_or_draw<F, Fut, E>(key: PageKey, draw: F) -> Result<Bytes, E>
+async fn get_or_draw<F, Fut, E>(key: PageKey, draw: F) -> Result<Bytes, E>
 where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<Bytes, E>>,
@@ -109,6 +121,68 @@ where
         c.drawn(&key, &picture, bytes.len());
     }
     Ok(bytes)
+}
+
+/// Who may keep a picture once it is sent.
+#[derive(Debug, Clone, Copy)]
+pub enum Audience {
+    /// The signed-in owner: only their browser keeps it, for a day (the URL carries the
+    /// version, so a new version is a new URL).
+    Owner,
+    /// Anyone with a form's link: shared caches may keep it, briefly, since the form page
+    /// asks for the current version and the owner may change it at any time.
+    LinkHolders,
+}
+
+impl Audience {
+    fn cache_control(self) -> &'static str {
+        match self {
+            Audience::Owner => "private, max-age=86400",
+            Audience::LinkHolders => "public, max-age=300",
+        }
+    }
+}
+
+/// The page number a picture's file name asks for: `{n}.png` gives n.
+pub fn page_of_file(file: &str) -> Option<u32> {
+    file.strip_suffix(".png")?.parse().ok()
+}
+
+/// Page `page` of `document`, as the PNG exporter draws it at `dpi`.
+pub async fn draw(
+    app: &App,
+    document: &Document,
+    assets: &[Asset],
+    page: u32,
+    dpi: u32,
+) -> Result<Bytes, ApiError> {
+    let out = app
+        .plugins
+        .export(document, assets, "png", Some(page), Some(dpi))
+        .await?;
+    Ok(Bytes::from(out.value.bytes))
+}
+
+/// The picture for `key` as a PNG response for `audience`: from memory, or drawn by
+/// `drawing` (see [`get_or_draw`]).
+pub async fn respond<F, Fut>(
+    key: PageKey,
+    audience: Audience,
+    drawing: F,
+) -> Result<Response, ApiError>
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output = Result<Bytes, ApiError>>,
+{
+    let bytes = get_or_draw(key, drawing).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            (header::CACHE_CONTROL, audience.cache_control()),
+        ],
+        bytes,
+    )
+        .into_response())
 }
 
 #[cfg(test)]

@@ -14,15 +14,13 @@ use quire_sdk::{Document, Field, FieldType};
 use serde_json::{Map, Value};
 
 use super::error::ApiError;
-use super::page_pictures;
+use super::page_pictures::{self, Audience, PAGE_DPI};
 use super::pages::html::esc;
 use crate::app::App;
 use crate::error::Error;
 use crate::forms::responses::{self, Submission, Via};
 use crate::forms::{self, answers, fields, signature, FormRow};
 
-/// Resolution of the page pictures: sharp on a laptop screen, small enough to load fast.
-const PAGE_DPI: u32 = 96;
 /// The name of the "who are you" input; answers use `a.<key>`, which never collides.
 const FROM_INPUT: &str = "_as";
 /// Drawn signatures are posted as `d.<key>` (JSON of the strokes) beside the typed name.
@@ -646,10 +644,7 @@ pub async fn page_picture(
     State(app): State<App>,
     Path((id, file)): Path<(String, String)>,
 ) -> Response {
-    let Some(n) = file
-        .strip_suffix(".png")
-        .and_then(|n| n.parse::<u32>().ok())
-    else {
+    let Some(n) = page_pictures::page_of_file(&file) else {
         return ApiError::not_found("pages are /f/{id}/pages/{n}.png").into_response();
     };
     let form = match forms::get_public(&app.db, &id).await {
@@ -660,28 +655,11 @@ pub async fn page_picture(
         return ApiError::not_found(format!("the form has {} page(s)", form.doc.pages))
             .into_response();
     }
-    let drawn = page_pictures::get_or_draw((id.clone(), form.doc.version, n), || async {
-        let (document, assets) = forms::load(&app.db, &app.blobs, &form)
-            .await
-            .map_err(ApiError::from)?;
-        let out = app
-            .plugins
-            .export(&document, &assets, "png", Some(n), Some(PAGE_DPI))
-            .await
-            .map_err(ApiError::from)?;
-        Ok::<_, ApiError>(bytes::Bytes::from(out.value.bytes))
+    let key = (id.clone(), form.doc.version, n);
+    page_pictures::respond(key, Audience::LinkHolders, || async {
+        let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;
+        page_pictures::draw(&app, &document, &assets, n, PAGE_DPI).await
     })
-    .await;
-    let bytes = match drawn {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    (
-        [
-            (header::CONTENT_TYPE, "image/png"),
-            (header::CACHE_CONTROL, "public, max-age=300"),
-        ],
-        bytes,
-    )
-        .into_response()
+    .await
+    .unwrap_or_else(IntoResponse::into_response)
 }

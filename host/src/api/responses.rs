@@ -4,12 +4,12 @@ use axum::body::Body;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Json;
 use futures_util::StreamExt;
 
 use super::answers::{self, ListedResponse, Question, ResponseAnswer, Shares, True};
+use super::callers::FormsCaller;
 use super::error::ApiError;
-use super::forms::require_forms;
 use super::queries::{parse, Flag, Params, ResponseDelete, ResponseList, ShareRemove};
 use super::requests::{self, Answers, Invitation};
 use crate::accounts::Principal;
@@ -19,11 +19,10 @@ use crate::forms::{self, csv, shares};
 
 pub async fn list(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     Params(q): Params<ResponseList>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<answers::ResponseList>, ApiError> {
-    require_forms(&p)?;
     let limit = q.limit.map_or(200, |b| b.0);
     let offset = q.offset.map_or(0, |b| b.0);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
@@ -40,10 +39,9 @@ pub async fn list(
 /// The CSV, streamed: the header first, then rows as the database yields them.
 pub async fn csv_download(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Response, ApiError> {
-    require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     Ok(csv_response(&app, &form))
 }
@@ -113,10 +111,9 @@ fn async_stream_body(
 
 pub async fn one(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path((id, rid)): Path<(String, String)>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<ResponseAnswer>, ApiError> {
-    require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
     let r = responses::one(&app.db, &id, &rid).await?;
     Ok(Json(ResponseAnswer {
@@ -127,12 +124,11 @@ pub async fn one(
 
 pub async fn submit(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Json<ResponseAnswer>, ApiError> {
     let base_url = app.config.base_url.clone();
-    require_forms(&p)?;
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let Answers { answers, from } = requests::read_json(&app, &p, req, TAKES).await?;
@@ -156,11 +152,10 @@ pub async fn submit(
 
 pub async fn delete(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path((id, rid)): Path<(String, String)>,
     Params(q): Params<ResponseDelete>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<answers::ResponseDeleted>, ApiError> {
-    require_forms(&p)?;
     let keep = Flag::is_set(q.keep_document);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let binned = responses::delete(&app.db, &form, &rid, keep).await?;
@@ -173,12 +168,11 @@ pub async fn delete(
 
 pub async fn add_share(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Json<Shares>, ApiError> {
     let base_url = app.config.base_url.clone();
-    require_forms(&p)?;
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let Invitation { email, mode: _ } =
         requests::read_json(&app, &p, req, "{email: <address>, mode: \"fill\"}").await?;
@@ -188,10 +182,9 @@ pub async fn add_share(
 
 pub async fn list_shares(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<Shares>, ApiError> {
-    require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
     let list = shares::list(&app.db, &id).await?;
     Ok(Json(Shares::new(list)))
@@ -199,11 +192,10 @@ pub async fn list_shares(
 
 pub async fn remove_share(
     State(app): State<App>,
-    Extension(p): Extension<Principal>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<Shares>, ApiError> {
-    require_forms(&p)?;
     forms::get(&app.db, &p.account.id, &id).await?;
     // Read after the form is found: someone else's form is a 404 whatever the query.
     let q: ShareRemove = parse(query.as_deref().unwrap_or("")).map_err(|e| {

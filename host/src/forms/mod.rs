@@ -469,18 +469,6 @@ pub async fn adopt(db: &Db, blobs: &Blobs, account_id: &str, id: &str) -> Result
     get(db, account_id, id).await
 }
 
-/// Forms are part of the plan, like everything else: an operator can leave them out.
-pub fn require_in_plan(plan: &crate::accounts::Plan) -> Result<()> {
-    if plan.forms {
-        Ok(())
-    } else {
-        Err(Error::PlanRequired(format!(
-            "the {} plan does not include forms",
-            plan.name
-        )))
-    }
-}
-
 /// Whether `id` is a form at all (a form's document is also reachable as a document).
 pub async fn is_form(db: &Db, id: &str) -> Result<bool> {
     let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM forms WHERE doc_id = $1")

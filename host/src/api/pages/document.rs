@@ -15,13 +15,11 @@ use super::{notice_of, see_other, PageError, PageResult, Signed};
 use crate::api::documents::download as export_download;
 use crate::api::error::ApiError;
 use crate::api::formats::fitting;
-use crate::api::page_pictures;
+use crate::api::page_pictures::{self, Audience, PAGE_DPI};
 use crate::api::queries::{Download, Params};
 use crate::app::App;
 use crate::documents::{self, Owner};
 
-/// Page pictures are drawn at the public form page's resolution, so both share them.
-const PAGE_DPI: u32 = 96;
 /// Pages drawn on one document page; a longer document links to its PDF for the rest.
 const PAGES_SHOWN: i64 = 60;
 /// Versions listed.
@@ -178,14 +176,6 @@ pub async fn show(
     Ok(Html(page).into_response())
 }
 
-/// `{n}.png` → n.
-fn page_of_file(file: &str) -> Result<u32, ApiError> {
-    file.strip_suffix(".png")
-        .and_then(|n| n.parse::<u32>().ok())
-        .filter(|n| *n >= 1)
-        .ok_or_else(|| ApiError::not_found("pages are /d/{id}/pages/{n}.png"))
-}
-
 /// GET /d/{id}/pages/{n}.png[?version=V]: one page as a picture.
 pub async fn page_picture(
     State(app): State<App>,
@@ -193,7 +183,9 @@ pub async fn page_picture(
     Path((id, file)): Path<(String, String)>,
     Query(q): Query<HashMap<String, String>>,
 ) -> PageResult {
-    let n = page_of_file(&file)?;
+    let n = page_pictures::page_of_file(&file)
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| ApiError::not_found("pages are /d/{id}/pages/{n}.png"))?;
     let account = session.account.id.as_str();
     let row = documents::get(&app.db, account, &id).await?;
     let version = match q.get("version") {
@@ -202,7 +194,8 @@ pub async fn page_picture(
             .map_err(|_| ApiError::bad_request("`version` is a version number"))?,
         None => row.version,
     };
-    let bytes = page_pictures::get_or_draw((id.clone(), version, n), || async {
+    let key = (id.clone(), version, n);
+    Ok(page_pictures::respond(key, Audience::Owner, || async {
         let (_, document, assets) =
             documents::load_version(&app.db, &app.blobs, account, &id, version).await?;
         if n as usize > document.pages.len() {
@@ -212,21 +205,9 @@ pub async fn page_picture(
             )));
         }
         super::spend_conversion(&app, &session).await?;
-        let out = app
-            .plugins
-            .export(&document, &assets, "png", Some(n), Some(PAGE_DPI))
-            .await?;
-        Ok(bytes::Bytes::from(out.value.bytes))
+        page_pictures::draw(&app, &document, &assets, n, PAGE_DPI).await
     })
-    .await?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "image/png"),
-            (header::CACHE_CONTROL, "private, max-age=86400"),
-        ],
-        bytes,
-    )
-        .into_response())
+    .await?)
 }
 
 /// A file name for a download: the title's letters and digits, with the extension.

@@ -12,7 +12,8 @@ use axum::Form;
 use super::html::{self, esc, Section};
 use super::library::page_number;
 use super::share;
-use super::{notice_of, see_other, PageResult, Signed};
+use super::{notice_of, see_other, PageResult};
+use crate::api::callers::FormsCaller;
 use crate::api::error::ApiError;
 use crate::app::App;
 use crate::forms::responses::{self, ResponseRow};
@@ -24,17 +25,12 @@ const RESPONSES_PER_PAGE: i64 = 25;
 /// Question columns shown in the responses table; each response's page shows them all.
 const COLUMNS_SHOWN: usize = 8;
 
-fn require_forms(session: &Session) -> Result<(), ApiError> {
-    Ok(forms::require_in_plan(&session.account.plan)?)
-}
-
 /// GET /forms.
 pub async fn list(
     State(app): State<App>,
-    Signed(session): Signed,
     Query(q): Query<HashMap<String, String>>,
+    FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
-    require_forms(&session)?;
     let n = page_number(&q);
     let (total, rows) = forms::list(
         &app.db,
@@ -95,11 +91,10 @@ fn cell(r: &ResponseRow, key: &str) -> String {
 /// GET /forms/{id}: settings, link, invitations, responses.
 pub async fn show(
     State(app): State<App>,
-    Signed(session): Signed,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
+    FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
-    require_forms(&session)?;
     let base_url = app.config.base_url.clone();
     let form = forms::get(&app.db, &session.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
@@ -246,11 +241,10 @@ pub async fn show(
 /// POST /forms/{id}/settings: the checkboxes are sent only when ticked.
 pub async fn settings(
     State(app): State<App>,
-    Signed(session): Signed,
     Path(id): Path<String>,
+    FormsCaller(session): FormsCaller<Session>,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
-    require_forms(&session)?;
     let confirm = form.get("confirm").map(|c| c.trim().to_string());
     let on = |name: &str| Some(form.get(name).is_some_and(|v| v == "1" || v == "on"));
     forms::patch(
@@ -276,10 +270,9 @@ pub async fn settings(
 /// fields placed on it.
 pub async fn make(
     State(app): State<App>,
-    Signed(session): Signed,
     Path(id): Path<String>,
+    FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
-    require_forms(&session)?;
     forms::adopt(&app.db, &app.blobs, &session.account.id, &id).await?;
     Ok(see_other(
         &session,
@@ -291,11 +284,10 @@ pub async fn make(
 /// POST /forms/{id}/invitations.
 pub async fn invite(
     State(app): State<App>,
-    Signed(session): Signed,
     Path(id): Path<String>,
+    FormsCaller(session): FormsCaller<Session>,
     req: Request,
 ) -> PageResult {
-    require_forms(&session)?;
     let base_url = app.config.base_url.clone();
     let Form(form): Form<HashMap<String, String>> = Form::from_request(req, &app)
         .await
@@ -313,11 +305,10 @@ pub async fn invite(
 /// POST /forms/{id}/invitations/remove.
 pub async fn uninvite(
     State(app): State<App>,
-    Signed(session): Signed,
     Path(id): Path<String>,
+    FormsCaller(session): FormsCaller<Session>,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
-    require_forms(&session)?;
     forms::get(&app.db, &session.account.id, &id).await?;
     let email = form.get("email").map(String::as_str).unwrap_or("");
     shares::remove(&app.db, &id, email).await?;
@@ -331,10 +322,9 @@ pub async fn uninvite(
 /// GET /forms/{id}/responses.csv: the API's CSV.
 pub async fn csv(
     State(app): State<App>,
-    Signed(session): Signed,
     Path(id): Path<String>,
+    FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
-    require_forms(&session)?;
     let form = forms::get(&app.db, &session.account.id, &id).await?;
     Ok(crate::api::responses::csv_response(&app, &form))
 }
@@ -342,10 +332,9 @@ pub async fn csv(
 /// GET /forms/{id}/responses/{rid}: every answer, and the filled copy.
 pub async fn response(
     State(app): State<App>,
-    Signed(session): Signed,
     Path((id, rid)): Path<(String, String)>,
+    FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
-    require_forms(&session)?;
     let form = forms::get(&app.db, &session.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let r = responses::one(&app.db, &id, &rid).await?;

@@ -4,14 +4,12 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use axum::extract::{Path, Query, State};
-use axum::http::header;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use quire_sdk::Kind;
 
 use super::html::{self, esc, Section};
 use super::{notice_of, see_other, upload, PageResult, Signed};
-use crate::api::error::ApiError;
-use crate::api::page_pictures;
+use crate::api::page_pictures::{self, Audience};
 use crate::app::App;
 use crate::documents;
 
@@ -147,27 +145,15 @@ pub async fn thumbnail(
 ) -> PageResult {
     let row = documents::get(&app.db, &session.account.id, &id).await?;
     let key = (format!("{id}#thumbnail"), row.version, 1);
-    let bytes = page_pictures::get_or_draw(key, || async {
+    Ok(page_pictures::respond(key, Audience::Owner, || async {
         let (_, document, assets) =
             documents::load(&app.db, &app.blobs, &session.account.id, &id).await?;
         super::spend_conversion(&app, &session).await?;
         let width = document.pages.first().map_or(612.0, |p| p.width.max(1.0));
         let dpi = (THUMBNAIL_WIDTH * 72.0 / width).clamp(2.0, 96.0).round() as u32;
-        let out = app
-            .plugins
-            .export(&document, &assets, "png", Some(1), Some(dpi))
-            .await?;
-        Ok::<_, ApiError>(bytes::Bytes::from(out.value.bytes))
+        page_pictures::draw(&app, &document, &assets, 1, dpi).await
     })
-    .await?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "image/png"),
-            (header::CACHE_CONTROL, "private, max-age=86400"),
-        ],
-        bytes,
-    )
-        .into_response())
+    .await?)
 }
 
 /// GET /bin: binned documents, when each goes for good, restore and purge.

@@ -9,11 +9,13 @@ use qrcode::render::svg;
 use qrcode::QrCode;
 
 use super::html::esc;
-use super::{PageResult, Signed};
+use super::PageResult;
+use crate::api::callers::FormsCaller;
 use crate::api::error::ApiError;
 use crate::app::App;
 use crate::config::FrameAncestors;
 use crate::forms;
+use crate::sessions::Session;
 
 /// Side of the QR picture in pixels: readable by a phone from a screen or a printed page.
 const QR_SIZE: u32 = 240;
@@ -74,10 +76,9 @@ pub fn section(id: &str, title: &str, base_url: &str, frames: &FrameAncestors) -
 /// GET /forms/{id}/qr.svg: the form's link as a QR code.
 pub async fn qr(
     State(app): State<App>,
-    Signed(session): Signed,
     Path(id): Path<String>,
+    FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
-    forms::require_in_plan(&session.account.plan)?;
     let form = forms::get(&app.db, &session.account.id, &id).await?;
     let picture = qr_svg(&link(&app.config.base_url, &form.doc.id))?;
     Ok((
