@@ -22,8 +22,6 @@ const FRAMED = new Set(["text", "image", "node", "group"]);
 
 /** Smallest width and height a resize leaves, in points. */
 export const MIN_SIZE = 4;
-/** Letters, digits, `_`, `-`, `.`; starts with a letter; at most 64 characters. */
-export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 export const MAX_LABEL = 2000;
 export const MAX_OPTIONS = 500;
 export const HANDLES = ["nw", "n", "ne", "e", "se", "s", "sw", "w"];
@@ -542,12 +540,40 @@ export function deleteField(doc, index) {
   return gone;
 }
 
-/** What is wrong with the panel's values for field `index`, as a sentence, or null. */
-export function fieldProblem(doc, index, values) {
-  const { key, type, label, options } = values;
-  if (!KEY_PATTERN.test(key || "")) {
-    return "The key must start with a letter and use only letters, digits, _, - and . (at most 64 characters).";
+/**
+ * The server's rule for a field key, from the `field_key` that GET /d/{id}/model sends
+ * (read from the API's schema of a placed field), so the editor takes the keys the server
+ * takes and no others: `pattern` is a JSON Schema pattern (it may match anywhere in the
+ * key), `max_length` counts characters (code points), as JSON Schema and the server do.
+ * Null when `field_key` is not such a rule.
+ */
+export function fieldKeyRule(sent) {
+  const { pattern, max_length: maxLength } = sent || {};
+  if (typeof pattern !== "string" || !Number.isInteger(maxLength)) return null;
+  try {
+    return { pattern: new RegExp(pattern, "u"), maxLength };
+  } catch {
+    return null; // not a pattern this browser reads
   }
+}
+
+/** What is wrong with `key` under `rule` (from fieldKeyRule), as a sentence, or null. */
+export function keyProblem(key, rule) {
+  const k = key || "";
+  if (!rule.pattern.test(k)) {
+    if (!k.trim()) return "The key is required and must not be empty.";
+    return `The key does not follow the server's rule for keys (the pattern ${rule.pattern.source}).`;
+  }
+  if ([...k].length > rule.maxLength) return `The key is longer than ${rule.maxLength} characters.`;
+  return null;
+}
+
+/** What is wrong with the panel's values for field `index`, as a sentence, or null.
+ *  `keyRule` is the server's (fieldKeyRule). */
+export function fieldProblem(doc, index, values, keyRule) {
+  const { key, type, label, options } = values;
+  const badKey = keyProblem(key, keyRule);
+  if (badKey) return badKey;
   if (!FIELD_TYPES.includes(type)) return `Unknown field type “${type}”.`;
   if ((label || "").length > MAX_LABEL) return `The label is longer than ${MAX_LABEL} characters.`;
   const opts = options || [];
@@ -572,15 +598,16 @@ function sameList(a, b) {
 }
 
 /**
- * Applies the panel's values (key, type, label, required, options) to field `index`.
- * Other boxes of the same key follow a change of type and options (one key is one
- * question). Returns an error sentence, or null when applied.
+ * Applies the panel's values (key, type, label, required, options) to field `index`, the
+ * key checked against the server's `keyRule` (fieldKeyRule). Other boxes of the same key
+ * follow a change of type and options (one key is one question). Returns an error
+ * sentence, or null when applied.
  */
-export function applyField(doc, index, values) {
+export function applyField(doc, index, values, keyRule) {
   const f = doc.fields && doc.fields[index];
   if (!f) return "That field no longer exists.";
   const options = isChoosing(values.type) ? values.options || [] : [];
-  const problem = fieldProblem(doc, index, { ...values, options });
+  const problem = fieldProblem(doc, index, { ...values, options }, keyRule);
   if (problem) return problem;
   const sameKey = values.key === f.key;
   const targets = [f];
@@ -597,7 +624,19 @@ export function applyField(doc, index, values) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Selections: `{kind: "shape", id}` or `{kind: "field", index}`
+// Selections: `{kind: "shape", id}` or `{kind: "field", index}`; null (or undefined) when
+// nothing is selected
+
+/**
+ * Whether two selections name the same thing. Nothing selected is the same as nothing
+ * selected (so clearing an empty selection is no change), and never the same as a shape or
+ * field (so no item is marked selected when nothing is).
+ */
+export function sameSelection(a, b) {
+  if (!a || !b) return !a && !b;
+  if (a.kind !== b.kind) return false;
+  return a.kind === "field" ? a.index === b.index : a.id === b.id;
+}
 
 export function selectionExists(doc, sel) {
   if (!sel) return false;

@@ -297,9 +297,13 @@ test("clampEdges keeps the minimum size at the page edge", () => {
   assert.deepEqual(M.clampEdges({ x: -50, y: -50, w: 20, h: 20 }, 612, 792), { x: 0, y: 0, w: 4, h: 4 });
 });
 
+/** The key rule as GET /d/{id}/model sends it today (the server's schema of a placed
+ *  field); the tests feed it in as the editor does. */
+const KEY_RULE = M.fieldKeyRule({ pattern: "\\S", max_length: 200 });
+
 test("applyField edits key, type, label, required and options", () => {
   const doc = form();
-  const err = M.applyField(doc, 0, { key: "full.name", type: "select", label: "Full name", required: false, options: ["A", "B"] });
+  const err = M.applyField(doc, 0, { key: "full.name", type: "select", label: "Full name", required: false, options: ["A", "B"] }, KEY_RULE);
   assert.equal(err, null);
   assert.deepEqual(doc.fields[0], {
     key: "full.name",
@@ -314,7 +318,7 @@ test("applyField edits key, type, label, required and options", () => {
     options: ["A", "B"],
   });
   // A type that chooses nothing carries no options.
-  assert.equal(M.applyField(doc, 0, { key: "full.name", type: "email", label: "", required: true, options: ["A"] }), null);
+  assert.equal(M.applyField(doc, 0, { key: "full.name", type: "email", label: "", required: true, options: ["A"] }, KEY_RULE), null);
   assert.equal(doc.fields[0].options, undefined);
   assert.equal(doc.fields[0].type, "email");
 });
@@ -323,21 +327,43 @@ test("applyField refuses bad keys, choosing types without options and clashing q
   const doc = form();
   const before = JSON.stringify(doc);
   const base = { key: "ok", type: "text", label: "", required: false, options: [] };
-  for (const key of ["", "1abc", "has space", "a/b", "x".repeat(65), "_x"]) {
-    assert.match(M.applyField(doc, 0, { ...base, key }), /key/i, key);
+  for (const key of ["", "   ", "x".repeat(201)]) {
+    assert.match(M.applyField(doc, 0, { ...base, key }, KEY_RULE), /key/i, key);
   }
-  assert.ok(M.applyField(doc, 0, { ...base, key: "x".repeat(64) }) === null);
-  assert.match(M.applyField(doc, 0, { ...base, type: "radio", options: [] }), /option/);
-  assert.match(M.applyField(doc, 0, { ...base, type: "nonsense" }), /type/);
-  assert.match(M.applyField(doc, 0, { ...base, key: "colour" }), /already a radio question/);
-  assert.equal(M.applyField(doc, 0, { ...base, key: "colour", type: "radio", options: ["Red", "Blue"] }), null);
+  assert.equal(JSON.stringify(doc), before);
+  assert.match(M.applyField(doc, 0, { ...base, type: "radio", options: [] }, KEY_RULE), /option/);
+  assert.match(M.applyField(doc, 0, { ...base, type: "nonsense" }, KEY_RULE), /type/);
+  assert.match(M.applyField(doc, 0, { ...base, key: "colour" }, KEY_RULE), /already a radio question/);
+  assert.equal(M.applyField(doc, 0, { ...base, key: "colour", type: "radio", options: ["Red", "Blue"] }, KEY_RULE), null);
   assert.notEqual(JSON.stringify(doc), before);
+});
+
+test("a field key follows the server's rule, not a stricter one of the editor's", () => {
+  // Keys the server's placed-field schema takes: any text with a non-space in it, up to
+  // 200 characters counted as the server counts them (code points, not UTF-16 units).
+  for (const key of ["1abc", "has space", "a/b", "_x", "Name (as on your passport)", "名前", "x".repeat(200), "😀".repeat(200)]) {
+    assert.equal(M.keyProblem(key, KEY_RULE), null, key);
+  }
+  assert.match(M.keyProblem("", KEY_RULE), /required/);
+  assert.match(M.keyProblem(" \t", KEY_RULE), /required/);
+  assert.match(M.keyProblem("x".repeat(201), KEY_RULE), /longer than 200/);
+  assert.match(M.keyProblem("😀".repeat(201), KEY_RULE), /longer than 200/);
+  // Another rule from the server is followed as sent: the pattern is not anchored.
+  const digits = M.fieldKeyRule({ pattern: "^[0-9]+$", max_length: 3 });
+  assert.equal(M.keyProblem("123", digits), null);
+  assert.match(M.keyProblem("12a", digits), /pattern \^\[0-9\]\+\$/);
+  assert.ok(M.keyProblem("1234", digits));
+  assert.equal(M.keyProblem("a1", M.fieldKeyRule({ pattern: "[0-9]", max_length: 3 })), null);
+  assert.equal(M.fieldKeyRule(undefined), null);
+  assert.equal(M.fieldKeyRule(null), null);
+  assert.equal(M.fieldKeyRule({ pattern: "\\S" }), null);
+  assert.equal(M.fieldKeyRule({ pattern: "(", max_length: 3 }), null);
 });
 
 test("changing the type of a question changes every box of its key", () => {
   const doc = form();
   doc.fields.push({ key: "colour", type: "radio", label: "", required: false, page: 2, x: 0, y: 0, w: 12, h: 12, options: ["Red", "Blue"] });
-  assert.equal(M.applyField(doc, 1, { key: "colour", type: "select", label: "Colour", required: false, options: ["Green"] }), null);
+  assert.equal(M.applyField(doc, 1, { key: "colour", type: "select", label: "Colour", required: false, options: ["Green"] }, KEY_RULE), null);
   assert.deepEqual(doc.fields.map((f) => [f.type, f.options]), [["text", undefined], ["select", ["Green"]], ["select", ["Green"]]]);
 });
 
@@ -382,6 +408,23 @@ test("resizeBy grows from the bottom right and keeps the minimum size", () => {
   const doc = diagram();
   M.resizeBy(doc, { kind: "shape", id: "a" }, 10, -100);
   assert.deepEqual(M.frameOf(shape(doc, "a")), { x: 10, y: 20, w: 110, h: 4 });
+});
+
+test("sameSelection: a shape by id, a field by index, nothing only as nothing", () => {
+  const shape = (id) => ({ kind: "shape", id });
+  const field = (index) => ({ kind: "field", index });
+  assert.equal(M.sameSelection(shape("a"), shape("a")), true);
+  assert.equal(M.sameSelection(shape("a"), shape("b")), false);
+  assert.equal(M.sameSelection(field(0), field(0)), true);
+  assert.equal(M.sameSelection(field(0), field(1)), false);
+  // A shape and a field never match, even where an id and an index would.
+  assert.equal(M.sameSelection({ kind: "shape", id: 0 }, field(0)), false);
+  assert.equal(M.sameSelection(field(0), { kind: "shape", index: 0 }), false);
+  // Clearing no selection is no change; nothing never marks an item selected.
+  assert.equal(M.sameSelection(null, null), true);
+  assert.equal(M.sameSelection(null, undefined), true);
+  assert.equal(M.sameSelection(null, shape("a")), false);
+  assert.equal(M.sameSelection(field(0), undefined), false);
 });
 
 test("selections: page, frame, existence, delete", () => {

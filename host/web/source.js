@@ -3,6 +3,8 @@
 // the text as an upload would and draws one page with the SVG exporter), and Save as a new
 // version with If-Match. Without scripts the form still posts the text.
 
+import { sendJson } from "./request.js";
+
 /** Quiet time after the last keystroke before the preview is drawn. */
 const DEBOUNCE_MS = 400;
 
@@ -38,12 +40,6 @@ function enhance(form) {
   let shownUrl = null;
 
   const body = () => JSON.stringify({ [field]: textarea.value });
-  const headers = (extra = {}) => ({
-    "Content-Type": "application/json",
-    Accept: "application/json",
-    "X-CSRF-Token": csrf,
-    ...extra,
-  });
 
   const showProblem = (detail) => {
     const place = placeOf(detail);
@@ -81,11 +77,7 @@ function enhance(form) {
     state.textContent = "Drawing…";
     let response;
     try {
-      response = await fetch(`/d/${id}/source/preview?page=${page}`, {
-        method: "POST",
-        headers: headers(),
-        body: body(),
-      });
+      response = await sendJson(`/d/${id}/source/preview?page=${page}`, { csrf, body: body() });
     } catch {
       state.textContent = "The preview could not be drawn: the server did not answer.";
       return;
@@ -124,10 +116,10 @@ function enhance(form) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     saveState.textContent = "Saving…";
-    const response = await fetch(`/d/${id}/source`, {
-      method: "POST",
-      headers: headers({ "If-Match": `"${form.dataset.version}"` }),
+    const response = await sendJson(`/d/${id}/source`, {
+      csrf,
       body: body(),
+      headers: { "If-Match": `"${form.dataset.version}"` },
     });
     const answer = await response.json().catch(() => ({}));
     if (response.ok && answer.open) {

@@ -4,6 +4,8 @@
 // shown; the server answers where to go next (the document, with what the conversion
 // said). Without scripts the form posts as it is.
 
+import { CSRF_FIELD, CSRF_HEADER } from "./request.js";
+
 const KIB = 1024;
 
 /** 1536 → "1.5 KiB", as the pages write sizes (`html::bytes`). */
@@ -53,10 +55,10 @@ function enhance(form) {
     const body = new FormData();
     body.append("file", file, file.name);
     const action = new URL(form.action, location.href);
-    action.searchParams.delete("_csrf");
+    action.searchParams.delete(CSRF_FIELD);
     const request = new XMLHttpRequest();
     request.open("POST", action.pathname + action.search);
-    request.setRequestHeader("X-CSRF-Token", form.dataset.csrf);
+    request.setRequestHeader(CSRF_HEADER, form.dataset.csrf);
     request.setRequestHeader("Accept", "application/json");
     if (form.dataset.version) request.setRequestHeader("If-Match", `"${form.dataset.version}"`);
     request.responseType = "json";

@@ -2,15 +2,12 @@
 // lines, field boxes and selection handles. Overlay coordinates are page points.
 
 import {
-  FIELD_TYPES,
   HANDLES,
-  MAX_LABEL,
   connectorPoints,
   fieldLabel,
   hasFrame,
-  isChoosing,
-  parseOptions,
   plainText,
+  sameSelection,
   selectionFrame,
   shapeIndex,
   shapeLabel,
@@ -46,11 +43,6 @@ function set(el, name, value) {
   }
   const v = String(value);
   if (el.getAttribute(name) !== v) el.setAttribute(name, v);
-}
-
-function sameSel(a, b) {
-  if (!a || !b || a.kind !== b.kind) return false;
-  return a.kind === "field" ? a.index === b.index : a.id === b.id;
 }
 
 /** The selection an overlay element stands for, or null. */
@@ -223,7 +215,7 @@ export class PageView {
         set(el, "width", Math.max(0, shape.w));
         set(el, "height", Math.max(0, shape.h));
         set(el, "aria-label", shapeLabel(shape, index));
-        mark(el, sameSel(sel, { kind: "shape", id: shape.id }));
+        mark(el, sameSelection(sel, { kind: "shape", id: shape.id }));
         el.classList.toggle("connect-from", opts.connectFrom === shape.id);
       },
     });
@@ -251,7 +243,7 @@ export class PageView {
           const pts = pointsAttr(points);
           for (const line of g.children) set(line, "points", pts);
           set(g, "aria-label", shapeLabel(c, index));
-          mark(g, sameSel(sel, { kind: "shape", id: c.id }));
+          mark(g, sameSelection(sel, { kind: "shape", id: c.id }));
         },
       });
     }
@@ -281,7 +273,7 @@ export class PageView {
           set(label, "y", f.y + Math.min(f.h, size) - 1);
           set(label, "font-size", +size.toFixed(2));
           if (label.textContent !== f.key) label.textContent = f.key;
-          mark(g, sameSel(sel, { kind: "field", index: i }));
+          mark(g, sameSelection(sel, { kind: "field", index: i }));
           g.classList.toggle("required", !!f.required);
         },
       });
@@ -322,7 +314,7 @@ export class PageView {
   /** Marks which item is selected without redrawing anything else. */
   markSelection(doc, sel) {
     for (const map of Object.values(this.keyed)) {
-      for (const el of map.values()) mark(el, sameSel(sel, selOf(el)));
+      for (const el of map.values()) mark(el, sameSelection(sel, selOf(el)));
     }
     this.renderHandles(doc, sel);
   }
@@ -380,93 +372,4 @@ export function textEditor(pv, rect, shape, label) {
   st.textAlign = (text && text.align) || (shape.type === "text" ? "left" : "center");
   if (typeof run.color === "string") st.color = run.color.slice(0, 7);
   return ta;
-}
-
-/**
- * The field panel: a form with key, type, label, required and options (shown only for
- * types that choose), Apply and Delete field. It keeps its column while no field is
- * selected (a hint shows instead), so the pages never rescale under the pointer.
- */
-export class FieldPanel {
-  constructor({ onApply, onDelete, kind = "pdf" }) {
-    const id = (n) => `qe-field-${n}`;
-    const inputs = (this.inputs = {
-      key: h("input", { id: id("key"), name: "key", type: "text", autocomplete: "off", spellcheck: "false", maxlength: 64, required: true, "aria-describedby": id("error") }),
-      type: h("select", { id: id("type"), name: "type" }, ...FIELD_TYPES.map((t) => h("option", { value: t, text: t }))),
-      label: h("input", { id: id("label"), name: "label", type: "text", maxlength: MAX_LABEL }),
-      required: h("input", { id: id("required"), name: "required", type: "checkbox" }),
-      options: h("textarea", { id: id("options"), name: "options", rows: 4, placeholder: "Yes\nNo" }),
-    });
-    const row = (label, input) => h("div", { class: "qe-row" }, h("label", { for: input.id, text: label }), input);
-    this.optionsRow = row("Options (one per line)", inputs.options);
-    this.error = h("p", { id: id("error"), class: "qe-form-error", "aria-live": "polite" });
-    this.title = h("h2", { id: id("title"), class: "qe-panel-title", text: "Field" });
-    const del = h("button", { type: "button", class: "qe-button qe-danger", text: "Delete field" });
-    this.form = h(
-      "form",
-      { class: "qe-field-form", novalidate: true, hidden: true, "aria-labelledby": id("title") },
-      this.title,
-      row("Key", inputs.key),
-      row("Type", inputs.type),
-      row("Label", inputs.label),
-      h("div", { class: "qe-row qe-check" }, inputs.required, h("label", { for: inputs.required.id, text: "Required" })),
-      this.optionsRow,
-      this.error,
-      h("div", { class: "qe-actions" }, h("button", { type: "submit", class: "qe-button qe-primary", text: "Apply" }), del),
-    );
-    this.form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      onApply();
-    });
-    inputs.type.addEventListener("change", () => {
-      this.optionsRow.hidden = !isChoosing(inputs.type.value);
-    });
-    del.addEventListener("click", () => onDelete());
-    // What the panel says before anything is selected: a diagram is edited through its
-    // nodes, a paged document through its fields.
-    const hint =
-      kind === "diagram"
-        ? "Select a node to move, resize or delete it; double-click it to change its text. Add node and Connect draw new ones."
-        : "Select a field to edit it, or press Add field and drag a box on a page.";
-    this.hint = h("p", { class: "qe-panel-hint", text: hint });
-    this.el = h("aside", { class: "qe-panel", "aria-label": "Field" }, this.hint, this.form);
-  }
-
-  /** Fills the form from `field`, or shows the hint when null. */
-  show(field) {
-    this.form.hidden = !field;
-    this.hint.hidden = !!field;
-    if (!field) return;
-    const i = this.inputs;
-    this.title.textContent = `Field on page ${field.page}`;
-    i.key.value = field.key;
-    i.type.value = field.type;
-    i.label.value = field.label || "";
-    i.required.checked = !!field.required;
-    i.options.value = (field.options || []).join("\n");
-    this.optionsRow.hidden = !isChoosing(field.type);
-    this.showError("");
-  }
-
-  values() {
-    const i = this.inputs;
-    return {
-      key: i.key.value.trim(),
-      type: i.type.value,
-      label: i.label.value,
-      required: i.required.checked,
-      options: parseOptions(i.options.value),
-    };
-  }
-
-  showError(problem) {
-    this.error.textContent = problem;
-    if (problem && /key/i.test(problem)) this.inputs.key.setAttribute("aria-invalid", "true");
-    else this.inputs.key.removeAttribute("aria-invalid");
-  }
-
-  focusKey() {
-    this.inputs.key.focus();
-    this.inputs.key.select();
-  }
 }

@@ -183,7 +183,19 @@ try {
     }
     await page.mouse.up();
     const panel = page.locator('form.qe-field-form');
-    await panel.getByLabel('Key', { exact: true }).fill(cfg.markdown.key);
+    // The panel checks a key by the server's rule (sent with the model), not by one of its
+    // own: a key longer than the server's limit is refused with that limit, and one the
+    // server takes (a space, a leading digit) is applied.
+    const key = panel.getByLabel('Key', { exact: true });
+    const apply = panel.getByRole('button', { name: 'Apply' });
+    await key.fill('k'.repeat(201));
+    await apply.click();
+    const longKeyProblem = await panel.locator('.qe-form-error').textContent();
+    if (!/longer than 200 characters/.test(longKeyProblem)) throw new Error(`a 201-character key: ${longKeyProblem}`);
+    await key.fill('2nd signer');
+    await apply.click();
+    if ((await page.locator('[data-field-key="2nd signer"]').count()) !== 1) throw new Error('the key "2nd signer" was not applied');
+    await key.fill(cfg.markdown.key);
     await panel.getByLabel('Type', { exact: true }).selectOption('text');
     await panel.getByLabel('Label', { exact: true }).fill('Your name');
     await panel.getByLabel('Required', { exact: true }).check();

@@ -31,6 +31,46 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/editor.js"),
     ),
     (
+        "editor-chrome.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor-chrome.js"),
+    ),
+    (
+        "editor-diagram.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor-diagram.js"),
+    ),
+    (
+        "editor-keyboard.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor-keyboard.js"),
+    ),
+    (
+        "editor-pointer.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor-pointer.js"),
+    ),
+    (
+        "editor-previews.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor-previews.js"),
+    ),
+    (
+        "editor-saving.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor-saving.js"),
+    ),
+    (
+        "editor-text.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/editor-text.js"),
+    ),
+    (
+        "field-panel.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/field-panel.js"),
+    ),
+    (
         "form.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/form.js"),
@@ -39,6 +79,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "model.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/model.js"),
+    ),
+    (
+        "request.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/request.js"),
     ),
     (
         "share.js",

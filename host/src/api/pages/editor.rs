@@ -1,5 +1,6 @@
-//! What the editor at /d/{id} (host/web/editor.js) calls: the model to edit, a page of a
-//! draft drawn by the SVG exporter (so what the editor shows is what exports), and save.
+//! What the editor at /d/{id} (host/web/editor.js) calls: the model to edit (with the rule
+//! a field key follows), a page of a draft drawn by the SVG exporter (so what the editor
+//! shows is what exports), and save.
 //!
 //! Save is the API's replace: the same validation of the model, the same new version with
 //! `If-Match`, the same form bookkeeping. Refusals are JSON, as the API's are.
@@ -21,7 +22,8 @@ use crate::app::App;
 use crate::documents::{self, Content};
 use crate::sessions::Session;
 
-/// GET /d/{id}/model: `{version, model}`.
+/// GET /d/{id}/model: `{version, kind, model, field_key}`, where `field_key` is
+/// [`field_key_rule`].
 pub async fn model(
     State(app): State<App>,
     Signed(session): Signed,
@@ -33,9 +35,26 @@ pub async fn model(
             (header::ETAG, format!("\"{}\"", row.version)),
             (header::CACHE_CONTROL, "no-store".to_string()),
         ],
-        Json(json!({"version": row.version, "kind": row.kind.as_str(), "model": document})),
+        Json(json!({
+            "version": row.version,
+            "kind": row.kind.as_str(),
+            "model": document,
+            "field_key": field_key_rule(),
+        })),
     )
         .into_response())
+}
+
+/// The rule a form field's key follows, `{pattern, max_length}` (a JSON Schema pattern and
+/// the most characters), read from the schema the API publishes for a placed field, so the
+/// editor's field panel checks keys by the server's rule instead of a copy of its own.
+fn field_key_rule() -> &'static serde_json::Value {
+    static RULE: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+        let schema = schemars::schema_for!(crate::forms::fields::PlacedField);
+        let key = &schema.as_value()["properties"]["key"];
+        json!({"pattern": key["pattern"], "max_length": key["maxLength"]})
+    });
+    &RULE
 }
 
 /// Reads a draft model from the body with the API's model reader (the same 64 MiB cap,
@@ -164,4 +183,14 @@ pub(super) async fn drawn_page(
         out.value.bytes,
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_field_key_rule_comes_from_the_placed_field_schema() {
+        let rule = super::field_key_rule();
+        assert!(rule["pattern"].is_string(), "{rule}");
+        assert!(rule["max_length"].as_u64().is_some_and(|n| n > 0), "{rule}");
+    }
 }
