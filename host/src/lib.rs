@@ -14,6 +14,7 @@ pub mod forms;
 pub mod mail;
 pub mod memory;
 pub mod metrics;
+pub mod page_urls;
 pub mod runtime;
 pub mod schema;
 pub mod sessions;

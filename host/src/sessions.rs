@@ -12,6 +12,7 @@ use sqlx::Row;
 use crate::accounts::{self, hash_secret, Account};
 use crate::error::{Error, Result};
 use crate::mail::{self, Mail};
+use crate::page_urls::PageUrls;
 use crate::store::{now, Db};
 
 /// How long a sign-in link may wait in a mailbox.
@@ -83,14 +84,9 @@ pub async fn issue_link(db: &Db, account_id: &str) -> Result<String> {
     Ok(token)
 }
 
-/// The address a sign-in link opens.
-pub fn link_url(base_url: &str, token: &str) -> String {
-    format!("{base_url}/signin/{token}")
-}
-
 /// Sends a sign-in link to the account with `email`, if there is one. Whether there is
 /// is not told to the caller: the page says the same either way.
-pub async fn mail_link(db: &Db, base_url: &str, email: &str) -> Result<()> {
+pub async fn mail_link(db: &Db, urls: &dyn PageUrls, email: &str) -> Result<()> {
     let email = email.trim();
     if email.is_empty() || email.chars().count() > 254 {
         return Ok(());
@@ -119,7 +115,7 @@ pub async fn mail_link(db: &Db, base_url: &str, email: &str) -> Result<()> {
             subject: "Your Quire sign-in link".into(),
             body: format!(
                 "Open this link to sign in to Quire:\n\n{}\n\nIt works once, within {} minutes. If you did not ask for it, ignore this mail.\n",
-                link_url(base_url, &token),
+                urls.sign_in(&token),
                 (LINK_LIFETIME / 60.0) as i64
             ),
         },

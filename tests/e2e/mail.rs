@@ -98,6 +98,10 @@ fn mail_waits_for_smtp_and_is_then_delivered() {
     );
     assert_eq!(r.status, 200, "{}", r.text());
     let response_id = r.json()["response"]["id"].as_str().unwrap().to_string();
+    let filled_copy = r.json()["response"]["document"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     // SMTP is down: both messages wait, with the failure recorded.
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -166,13 +170,38 @@ fn mail_waits_for_smtp_and_is_then_delivered() {
         body.contains("ann@example.org") && body.contains("Ann \"Nan\" Example"),
         "{body}"
     );
-    // Its links are pages a browser opens, not the API (which wants a token).
-    assert!(
-        body.contains(&s.url(&format!("/forms/{id}/responses/{response_id}")))
-            && body.contains(&s.url(&format!("/forms/{id}\n"))),
+    // Its links are pages a browser opens, not the API (which wants a token): the
+    // response's, the form's and the filled copy's, each open to the signed-in owner.
+    let links: Vec<(&str, &str)> = body
+        .lines()
+        .filter_map(|line| line.split_once(": "))
+        .filter(|(_, url)| url.starts_with("http"))
+        .collect();
+    let (response_page, form_page, copy_page) = (
+        s.url(&format!("/forms/{id}/responses/{response_id}")),
+        s.url(&format!("/forms/{id}")),
+        s.url(&format!("/d/{filled_copy}")),
+    );
+    assert_eq!(
+        links,
+        [
+            ("This response", response_page.as_str()),
+            ("All responses", form_page.as_str()),
+            ("The filled copy", copy_page.as_str()),
+        ],
         "{body}"
     );
     assert!(!body.contains("/api/v1"), "{body}");
+    let (owner_session, _) = crate::pages::sign_in(&s, &a.id);
+    for (name, url) in links {
+        let page = crate::pages::browse("GET", url, Some(&owner_session), None);
+        assert_eq!(page.status, 200, "{name}: {url}: {}", page.text());
+        assert!(
+            page.header("content-type")
+                .is_some_and(|t| t.starts_with("text/html")),
+            "{name}: {url}"
+        );
+    }
     // Sent mail stays listed with --all, marked sent.
     let all = s.cli_json(&["admin", "outbox", "--all", "--json"]);
     assert!(all["mail"]

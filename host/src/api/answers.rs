@@ -10,9 +10,11 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::urls::Urls;
 use crate::documents::DocRow;
 use crate::forms::responses::ResponseRow;
 use crate::forms::{self, shares::Share, FormRow};
+use crate::page_urls::PageUrls as _;
 
 /// `"ok": true`, the first member of every success.
 #[derive(Debug, Clone, Copy, Default)]
@@ -78,14 +80,15 @@ pub struct Links {
 
 impl Links {
     pub fn new(base: &str, id: &str) -> Links {
-        let doc = format!("{base}/api/v1/documents/{id}");
+        let urls = Urls(base);
+        let doc = urls.api_document(id);
         Links {
             pdf: format!("{doc}.pdf"),
             svg: format!("{doc}.svg"),
             png: format!("{doc}.png"),
             model: format!("{doc}.json"),
             mermaid: format!("{doc}.mmd"),
-            open: format!("{base}/d/{id}"),
+            open: urls.document(id),
             this: doc,
         }
     }
@@ -107,13 +110,14 @@ pub struct FormLinks {
 
 impl FormLinks {
     pub fn new(base: &str, id: &str) -> FormLinks {
-        let form = format!("{base}/api/v1/forms/{id}");
+        let urls = Urls(base);
+        let form = urls.api_form(id);
         FormLinks {
             document: Links::new(base, id),
             fields: format!("{form}/fields"),
             responses: format!("{form}/responses"),
             csv: format!("{form}/responses.csv"),
-            fill: format!("{base}/f/{id}"),
+            fill: urls.fill(id),
             form,
         }
     }

@@ -12,6 +12,7 @@ use base64::Engine as _;
 use serde_json::json;
 
 use super::error::ApiError;
+use super::urls::Urls;
 use crate::accounts::{self, AuthError, AuthenticateError, TokenError};
 use crate::app::App;
 use crate::store::memo::ChangesSeen;
@@ -202,12 +203,14 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 fn unauthorized(base_url: &str, e: AuthError) -> ApiError {
+    let urls = Urls(base_url);
+    let token_endpoint = urls.token_endpoint();
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        format!("{e}; the token endpoint is {base_url}/auth/oauth/token"),
+        format!("{e}; the token endpoint is {token_endpoint}"),
     )
-    .with("token_endpoint", format!("{base_url}/auth/oauth/token"))
-    .with("reference", format!("{base_url}/api/v1"))
+    .with("token_endpoint", token_endpoint)
+    .with("reference", urls.api())
     .header(
         header::WWW_AUTHENTICATE,
         "Bearer realm=\"quire\", error=\"invalid_token\"",

@@ -10,6 +10,7 @@ use super::answers::{self, True};
 use super::error::ApiError;
 use super::formats::Formats;
 use super::routes::ROUTES;
+use super::urls::Urls;
 use crate::accounts::{self, Principal};
 use crate::app::App;
 use crate::store::now;
@@ -74,10 +75,10 @@ pub async fn surface(
     Ok(Json(answers::Surface {
         ok: True,
         version: 1,
-        docs: format!("{base}/api/v1/openapi.json"),
+        docs: Urls(base).openapi(),
         authentication: answers::Authentication {
             grant: "client_credentials".into(),
-            token_endpoint: format!("{base}/auth/oauth/token"),
+            token_endpoint: Urls(base).token_endpoint(),
             how: "Authorization: Bearer <ACCESS_TOKEN>".into(),
             scopes: accounts::ALL_SCOPES.map(String::from).to_vec(),
         },

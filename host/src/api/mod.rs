@@ -24,6 +24,7 @@ mod routes;
 mod service;
 mod tls;
 mod upload;
+pub mod urls;
 mod webhooks;
 
 pub use formats::Formats;

@@ -11,6 +11,7 @@ use super::multipart::TEXT_PARTS;
 use super::queries;
 use super::routes::{Route, Takes, ROUTES};
 use super::upload::{self, Endpoint};
+use super::urls::Urls;
 use crate::accounts;
 use quire_sdk::Kind;
 
@@ -56,7 +57,7 @@ pub fn document(base: &str, formats: &Formats) -> Value {
     let mut schemas = generator.take_definitions(true);
     schemas.insert(
         "Model".into(),
-        json!({"type": "object", "description": format!("the document model; its JSON Schema is {base}/api/v1/model.schema.json")}),
+        json!({"type": "object", "description": format!("the document model; its JSON Schema is {}", Urls(base).model_schema())}),
     );
     schemas.insert(
         "Error".into(),
@@ -71,7 +72,7 @@ pub fn document(base: &str, formats: &Formats) -> Value {
         "paths": paths,
         "components": {
             "securitySchemes": {"oauth2": {"type": "oauth2", "flows": {"clientCredentials": {
-                "tokenUrl": format!("{base}/auth/oauth/token"),
+                "tokenUrl": Urls(base).token_endpoint(),
                 "scopes": {accounts::READ: "read documents, forms, responses and usage", accounts::WRITE: "create, replace, delete"}
             }}}},
             "schemas": schemas,

@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::error::ApiError;
 use super::page_pictures::{self, Audience, PAGE_DPI};
 use super::pages::html::esc;
+use super::urls::Urls;
 use crate::app::App;
 use crate::error::Error;
 use crate::forms::responses::{self, Submission, Via};
@@ -559,7 +560,7 @@ pub async fn submit(
     let submitted = responses::submit(
         &app.db,
         &app.blobs,
-        &base_url,
+        &Urls(&base_url),
         &form,
         Submission {
             answers: values.clone(),

@@ -12,6 +12,7 @@ use super::callers::FormsCaller;
 use super::error::ApiError;
 use super::queries::{parse, Flag, Params, ResponseDelete, ResponseList, ShareRemove};
 use super::requests::{self, Answers, Invitation};
+use super::urls::Urls;
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::forms::responses::{self, Submission, Via};
@@ -128,14 +129,13 @@ pub async fn submit(
     FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Json<ResponseAnswer>, ApiError> {
-    let base_url = app.config.base_url.clone();
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let Answers { answers, from } = requests::read_json(&app, &p, req, TAKES).await?;
     let r = responses::submit(
         &app.db,
         &app.blobs,
-        &base_url,
+        &Urls(&app.config.base_url),
         &form,
         Submission {
             answers,
@@ -172,11 +172,11 @@ pub async fn add_share(
     FormsCaller(p): FormsCaller<Principal>,
     req: Request,
 ) -> Result<Json<Shares>, ApiError> {
-    let base_url = app.config.base_url.clone();
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let Invitation { email, mode: _ } =
         requests::read_json(&app, &p, req, "{email: <address>, mode: \"fill\"}").await?;
-    let list = shares::add(&app.db, &base_url, &p.account, &form, &email).await?;
+    let urls = Urls(&app.config.base_url);
+    let list = shares::add(&app.db, &urls, &p.account, &form, &email).await?;
     Ok(Json(Shares::new(list)))
 }
 

@@ -6,7 +6,9 @@ use serde_json::json;
 use anyhow::Context;
 
 use crate::accounts;
+use crate::api::urls::Urls;
 use crate::config::Config;
+use crate::page_urls::PageUrls as _;
 use crate::store::{BlobLocation, Blobs, Db};
 
 #[derive(clap::Subcommand, Debug)]
@@ -315,7 +317,7 @@ pub async fn run(db: &Db, base_url: &str, cmd: AdminCommand) -> anyhow::Result<(
     match cmd {
         AdminCommand::Account(AccountCommand::LoginLink { id, json }) => {
             let token = crate::sessions::issue_link(db, &id).await?;
-            let url = crate::sessions::link_url(base_url, &token);
+            let url = Urls(base_url).sign_in(&token);
             let minutes = (crate::sessions::LINK_LIFETIME / 60.0) as i64;
             say(
                 json,

@@ -10,6 +10,7 @@ use crate::accounts;
 use crate::documents::{self, Content, Owner};
 use crate::error::{Error, Result};
 use crate::mail::{self, Mail};
+use crate::page_urls::PageUrls;
 use crate::store::{now, Blobs, Db};
 use crate::webhooks::{self, Event};
 
@@ -74,7 +75,7 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
 pub async fn submit(
     db: &Db,
     blobs: &Blobs,
-    base_url: &str,
+    urls: &dyn PageUrls,
     form: &FormRow,
     submission: Submission,
 ) -> Result<ResponseRow> {
@@ -198,12 +199,12 @@ pub async fn submit(
                     to: owner.email.clone(),
                     subject: format!("New response to {}", form.doc.title),
                     body: format!(
-                        // Links a person opens in a browser: the pages, not the API.
-                        "{who} answered your form \"{}\" ({}).\n\n{summary}\n\nThis response: {base_url}/forms/{form_id}/responses/{id}\nAll responses: {base_url}/forms/{form_id}\nThe filled copy: {base_url}/d/{}\n",
+                        "{who} answered your form \"{}\" ({}).\n\n{summary}\n\nThis response: {}\nAll responses: {}\nThe filled copy: {}\n",
                         form.doc.title,
                         submission.via.as_str(),
-                        copy.id,
-                        form_id = form.doc.id,
+                        urls.response(&form.doc.id, &id),
+                        urls.form(&form.doc.id),
+                        urls.document(&copy.id),
                     ),
                 },
             )

@@ -8,6 +8,7 @@ use super::{answers, FormRow};
 use crate::accounts::Account;
 use crate::error::{Error, Result};
 use crate::mail::{self, Mail};
+use crate::page_urls::PageUrls;
 use crate::store::{now, Db};
 
 #[derive(Debug, Clone)]
@@ -49,7 +50,7 @@ pub const MAX_SHARES: i64 = 1_000;
 /// Inviting someone already invited mails them again only after a day.
 pub async fn add(
     db: &Db,
-    base_url: &str,
+    urls: &dyn PageUrls,
     account: &Account,
     form: &FormRow,
     email: &str,
@@ -167,8 +168,10 @@ pub async fn add(
             to: email.to_string(),
             subject: format!("{} asks you to fill in \"{}\"", account.email, form.doc.title),
             body: format!(
-                "{} asks you to fill in the form \"{}\".\n\nOpen it here: {base_url}/f/{}\n\nYou need no account; the link is all you need.\n",
-                account.email, form.doc.title, form.doc.id
+                "{} asks you to fill in the form \"{}\".\n\nOpen it here: {}\n\nYou need no account; the link is all you need.\n",
+                account.email,
+                form.doc.title,
+                urls.fill(&form.doc.id)
             ),
         },
     )

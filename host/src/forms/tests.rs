@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::responses::{self, Submission, Via};
 use super::{fields, shares};
+use crate::api::urls::Urls;
 use crate::documents::{self, Content, Owner};
 use crate::store::{Blobs, Db};
 
@@ -58,7 +59,7 @@ async fn purging_a_binned_form_takes_its_rows_and_gives_back_its_storage() {
     let answer = responses::submit(
         &db,
         &blobs,
-        "http://localhost",
+        &Urls("http://localhost"),
         &form,
         Submission {
             answers: json!({"name": "Ann"}).as_object().unwrap().clone(),
@@ -70,7 +71,7 @@ async fn purging_a_binned_form_takes_its_rows_and_gives_back_its_storage() {
     .unwrap();
     shares::add(
         &db,
-        "http://localhost",
+        &Urls("http://localhost"),
         &account,
         &form,
         "guest@example.org",

@@ -15,6 +15,7 @@ use super::share;
 use super::{notice_of, see_other, PageResult};
 use crate::api::callers::FormsCaller;
 use crate::api::error::ApiError;
+use crate::api::urls::Urls;
 use crate::app::App;
 use crate::forms::responses::{self, ResponseRow};
 use crate::forms::{self, answers, shares, Patch};
@@ -95,7 +96,6 @@ pub async fn show(
     Query(q): Query<HashMap<String, String>>,
     FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
-    let base_url = app.config.base_url.clone();
     let form = forms::get(&app.db, &session.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let invited = shares::list(&app.db, &id).await?;
@@ -130,7 +130,7 @@ pub async fn show(
     body.push_str(&share::section(
         &id,
         &form.doc.title,
-        &base_url,
+        Urls(&app.config.base_url),
         &app.config.frame_ancestors,
     ));
     let _ = write!(
@@ -288,13 +288,13 @@ pub async fn invite(
     FormsCaller(session): FormsCaller<Session>,
     req: Request,
 ) -> PageResult {
-    let base_url = app.config.base_url.clone();
     let Form(form): Form<HashMap<String, String>> = Form::from_request(req, &app)
         .await
         .map_err(|e| ApiError::bad_request(e.body_text()))?;
     let email = form.get("email").map(|e| e.trim()).unwrap_or("");
     let row = forms::get(&app.db, &session.account.id, &id).await?;
-    shares::add(&app.db, &base_url, &session.account, &row, email).await?;
+    let urls = Urls(&app.config.base_url);
+    shares::add(&app.db, &urls, &session.account, &row, email).await?;
     Ok(see_other(
         &session,
         &format!("/forms/{id}"),

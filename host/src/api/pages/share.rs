@@ -12,18 +12,15 @@ use super::html::esc;
 use super::PageResult;
 use crate::api::callers::FormsCaller;
 use crate::api::error::ApiError;
+use crate::api::urls::Urls;
 use crate::app::App;
 use crate::config::FrameAncestors;
 use crate::forms;
+use crate::page_urls::PageUrls as _;
 use crate::sessions::Session;
 
 /// Side of the QR picture in pixels: readable by a phone from a screen or a printed page.
 const QR_SIZE: u32 = 240;
-
-/// The public page's address.
-pub fn link(base_url: &str, id: &str) -> String {
-    format!("{base_url}/f/{id}")
-}
 
 /// The link as a QR code, an SVG picture with its quiet zone.
 fn qr_svg(link: &str) -> Result<String, ApiError> {
@@ -44,8 +41,8 @@ fn embed_snippet(link: &str, title: &str) -> String {
 }
 
 /// The Share section of a form's page.
-pub fn section(id: &str, title: &str, base_url: &str, frames: &FrameAncestors) -> String {
-    let link = link(base_url, id);
+pub fn section(id: &str, title: &str, urls: Urls<'_>, frames: &FrameAncestors) -> String {
+    let link = urls.fill(id);
     let eid = esc(id);
     let elink = esc(&link);
     let embed = if frames.origins().is_empty() {
@@ -80,7 +77,7 @@ pub async fn qr(
     FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
     let form = forms::get(&app.db, &session.account.id, &id).await?;
-    let picture = qr_svg(&link(&app.config.base_url, &form.doc.id))?;
+    let picture = qr_svg(&Urls(&app.config.base_url).fill(&form.doc.id))?;
     Ok((
         [
             (header::CONTENT_TYPE, "image/svg+xml"),

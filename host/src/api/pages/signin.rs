@@ -15,6 +15,7 @@ use super::html::{bare_page, esc};
 use super::{session_cookie, PageResult, SESSION_COOKIE};
 use crate::api::error::ApiError;
 use crate::api::service::Client;
+use crate::api::urls::Urls;
 use crate::app::App;
 use crate::sessions;
 
@@ -126,7 +127,7 @@ pub async fn request_link(
     let client = client.map(|Extension(c)| c);
     throttle(&app, client.as_ref())?;
     let email = form.get("email").map(String::as_str).unwrap_or("");
-    sessions::mail_link(&app.db, &app.config.base_url, email).await?;
+    sessions::mail_link(&app.db, &Urls(&app.config.base_url), email).await?;
     let next = safe_next(form.get("next"));
     Ok(Html(bare_page(
         "Check your mail",
