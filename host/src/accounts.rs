@@ -267,7 +267,7 @@ pub async fn create_account(db: &Db, email: &str, plan_name: &str) -> Result<Str
         .execute(&db.pool)
         .await
         .map_err(|e| match e {
-            sqlx::Error::Database(d) if d.message().to_lowercase().contains("unique") => {
+            sqlx::Error::Database(d) if d.is_unique_violation() => {
                 Error::Invalid(format!("an account with the email {email} exists already"))
             }
             e => e.into(),
@@ -292,11 +292,12 @@ pub const LIST_LIMIT: i64 = 10_000;
 /// Accounts, oldest first (at most [`LIST_LIMIT`]), those whose email contains `email` when
 /// it is given.
 pub async fn list(db: &Db, email: Option<&str>) -> Result<Vec<Account>> {
-    // `instr`/`strpos` rather than LIKE: the text is matched as it is, `%` and `_` included.
-    let filter = match (email, db.backend == crate::store::Backend::Postgres) {
-        (None, _) => "",
-        (Some(_), false) => "WHERE instr(lower(a.email), lower($1)) > 0",
-        (Some(_), true) => "WHERE strpos(lower(a.email), lower($1)) > 0",
+    // A substring test both databases have, rather than LIKE: the text is matched as it
+    // is, `%` and `_` included. Every email contains the empty text.
+    let email = email.filter(|e| !e.is_empty());
+    let filter = match email {
+        None => "",
+        Some(_) => "WHERE replace(lower(a.email), lower($1), '') <> lower(a.email)",
     };
     let sql = format!(
         "SELECT {ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.name = a.plan {filter}

@@ -57,6 +57,7 @@ on_both_databases! {
     tokens_scopes_and_plans => |s: &Server| auth_errors(s, &s.account("pro"));
     accounts_see_only_their_own_and_routes_answer_json => with_token(isolation_and_routes);
     the_surface_and_usage => with_token(surface_and_usage);
+    the_account_list_matches_email_text_as_written => account_list_by_email;
 }
 
 fn documents_round_trip(s: &Server, t: &str) {
@@ -706,4 +707,34 @@ impl oauth2::SyncHttpClient for UreqClient {
         out.body(body)
             .map_err(|e| oauth2::HttpClientError::Other(e.to_string()))
     }
+}
+
+/// `admin account list --email` matches the text as it is written, in any case, with no
+/// pattern characters (`%` and `_` are letters of an address), the same on both databases.
+fn account_list_by_email(s: &Server) {
+    let tag = rand_hex();
+    let create = |email: &str| {
+        s.cli_json(&["admin", "account", "create", "--email", email, "--plan", "free", "--json"]);
+    };
+    create(&format!("Ann_{tag}@example.com"));
+    create(&format!("annx{tag}@example.com"));
+    let emails = |filter: &str| -> Vec<String> {
+        let listed = s.cli_json(&["admin", "account", "list", "--email", filter, "--json"]);
+        let mut emails: Vec<String> = listed["accounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["email"].as_str().unwrap().to_string())
+            .filter(|e| e.contains(&tag))
+            .collect();
+        emails.sort();
+        emails
+    };
+    assert_eq!(
+        emails(&format!("ANN_{tag}")),
+        [format!("Ann_{tag}@example.com")],
+        "`_` is a letter, not any letter, and case does not matter"
+    );
+    assert_eq!(emails(&format!("ann%{tag}")), Vec::<String>::new());
+    assert_eq!(emails(&tag).len(), 2);
 }

@@ -248,18 +248,10 @@ impl Registry {
         Ok(())
     }
 
-    /// A transaction that changes the active set. Hosts poll `MAX(id)` of the history, so
-    /// ids must become visible in order: on Postgres (where an id is taken at insert, not
-    /// at commit) such transactions queue on a lock that readers do not wait for; SQLite's
-    /// `BEGIN IMMEDIATE` already lets one writer in at a time.
+    /// A transaction that changes the active set: hosts poll `MAX(id)` of the history, so
+    /// ids must become visible in order.
     async fn begin_history(&self) -> sqlx::Result<crate::store::Tx<'static>> {
-        let mut tx = self.db.begin().await?;
-        if self.db.backend == crate::store::Backend::Postgres {
-            sqlx::query("LOCK TABLE plugin_activations IN SHARE ROW EXCLUSIVE MODE")
-                .execute(&mut *tx)
-                .await?;
-        }
-        Ok(tx)
+        self.db.begin_in_id_order("plugin_activations").await
     }
 
     /// Takes `name` out of the active set (its formats stop being readable or servable on

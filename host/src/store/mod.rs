@@ -254,6 +254,20 @@ impl Db {
         })
     }
 
+    /// A write transaction whose rows in `table` become visible in the order of their ids,
+    /// for readers that poll `MAX(id)`: on Postgres an id is taken at insert, not at commit,
+    /// so such transactions queue on a lock of the table that readers do not wait for;
+    /// SQLite's `BEGIN IMMEDIATE` already lets one writer in at a time.
+    pub async fn begin_in_id_order(&self, table: &'static str) -> sqlx::Result<Tx<'static>> {
+        let mut tx = self.begin().await?;
+        if self.backend == Backend::Postgres {
+            sqlx::query(&format!("LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE"))
+                .execute(&mut *tx)
+                .await?;
+        }
+        Ok(tx)
+    }
+
     /// Runs `script` as one write transaction of its own, committed before this returns.
     /// On SQLite the writer thread runs it, in a group with the writes queued beside it;
     /// elsewhere it runs in a transaction of the pool. Never call it while holding a
