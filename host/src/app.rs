@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
+use crate::body_memory::BodyMemory;
 use crate::config::Config;
-use crate::memory::MemoryBudget;
 use crate::runtime::{PluginSettings, Plugins};
 use crate::store::{Blobs, Db};
 use crate::throttle::Throttle;
@@ -26,7 +26,7 @@ pub struct App {
     /// The converters' font library as GET /api/v1 describes it.
     pub fonts: Arc<crate::fonts::Fonts>,
     /// Request bodies held in memory, across every request.
-    pub bodies: MemoryBudget,
+    pub body_memory: BodyMemory,
     /// Answers through form links, per client address and per form.
     pub link_limits: Arc<LinkLimits>,
     /// Wrong secrets at the token endpoint, per client id (brute force).
@@ -86,7 +86,7 @@ impl App {
             plugins.fonts().clone(),
             config.font_roots_listed,
         ));
-        let bodies = MemoryBudget::new(config.body_memory);
+        let body_memory = BodyMemory::new(config.body_memory);
         let burst = |per_minute| Throttle::new(per_minute, per_minute);
         let link_limits = Arc::new(LinkLimits {
             views_per_client: burst(config.link_views_per_client),
@@ -108,7 +108,7 @@ impl App {
                 PAGE_CONVERSIONS_PER_MINUTE,
                 PAGE_CONVERSIONS_PER_MINUTE,
             )),
-            bodies,
+            body_memory,
             link_limits,
             config: Arc::new(config),
             db,

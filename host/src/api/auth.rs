@@ -282,7 +282,7 @@ mod tests {
     use super::*;
     use crate::store::Db;
 
-    async fn answer_of(refusal: TokenError) -> (StatusCode, Option<String>, serde_json::Value) {
+    async fn reply_to(refusal: TokenError) -> (StatusCode, Option<String>, serde_json::Value) {
         let response = token_error(refusal);
         let status = response.status();
         let retry_after = response
@@ -304,7 +304,7 @@ mod tests {
             .await
             .err()
             .expect("no token without a database");
-        let (status, retry_after, body) = answer_of(refused).await;
+        let (status, retry_after, body) = reply_to(refused).await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
         assert!(retry_after.is_some(), "{body}");
         assert_eq!(body["error"], "temporarily_unavailable");
@@ -313,7 +313,7 @@ mod tests {
     #[tokio::test]
     async fn a_database_fault_at_the_token_endpoint_stays_a_500() {
         let (status, retry_after, body) =
-            answer_of(TokenError::from(sqlx::Error::RowNotFound)).await;
+            reply_to(TokenError::from(sqlx::Error::RowNotFound)).await;
         assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{body}");
         assert_eq!(retry_after, None);
         assert_eq!(body["error"], "server_error");

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use crate::app::App;
-use crate::memory::{self, BudgetError, Reservation};
+use crate::body_memory::{self, BodyMemoryError, Reservation};
 
 /// Reads at most `limit` bytes. A Content-Length over the limit is refused before reading
 /// anything; a body without one is refused as soon as the running count passes it. The
@@ -60,12 +60,12 @@ pub async fn read_capped(
         }
         return Err(too_large(len));
     }
-    let mut held = app.bodies.none();
+    let mut held = app.body_memory.none();
     if let Some(len) = declared {
-        app.bodies
+        app.body_memory
             .grow(&mut held, len, app.config.body_wait)
             .await
-            .map_err(budget_refusal)?;
+            .map_err(body_memory_refusal)?;
     }
     let mut out = Vec::with_capacity(declared.unwrap_or(0) as usize);
     let mut seen: u64 = 0;
@@ -82,11 +82,11 @@ pub async fn read_capped(
             continue;
         }
         if seen > held.bytes() {
-            let want = seen.div_ceil(memory::STEP) * memory::STEP;
-            app.bodies
+            let want = seen.div_ceil(body_memory::STEP) * body_memory::STEP;
+            app.body_memory
                 .grow(&mut held, want.min(limit), app.config.body_wait)
                 .await
-                .map_err(budget_refusal)?;
+                .map_err(body_memory_refusal)?;
         }
         out.extend_from_slice(&chunk);
     }
@@ -114,14 +114,14 @@ async fn next_piece(
         })
 }
 
-fn budget_refusal(e: BudgetError) -> ApiError {
+fn body_memory_refusal(e: BodyMemoryError) -> ApiError {
     match e {
-        BudgetError::TooLarge { total, .. } => ApiError::new(
+        BodyMemoryError::TooLarge { total, .. } => ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("{e}; this server holds at most {total} bytes of request bodies (QUIRE_BODY_MEMORY_MB)"),
         )
         .with("limit", total),
-        BudgetError::Busy => ApiError::new(
+        BodyMemoryError::Busy => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "the server is receiving as much as it holds at once; send this again shortly",
         )

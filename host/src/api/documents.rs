@@ -7,13 +7,13 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use quire_sdk::{validate, Kind};
 
-use super::answers::{self, DocumentAnswer, True};
 use super::body;
 use super::error::ApiError;
 use super::formats::{self, MODEL_EXTENSION};
 use super::queries::{
     self, Bounded, DocumentList, DocumentRead, Download, Include, KindFilter, PageNumber, Params,
 };
+use super::replies::{self, DocumentReply, Succeeded};
 use super::upload::{self, Endpoint, Source, SourceQuery, Upload};
 use crate::accounts::{Account, Principal};
 use crate::app::App;
@@ -152,9 +152,9 @@ fn created_response(
     row: &DocRow,
     warnings: Vec<String>,
 ) -> Response {
-    let body = DocumentAnswer {
-        ok: True,
-        document: answers::Document::new(base, row),
+    let body = DocumentReply {
+        ok: Succeeded,
+        document: replies::Document::new(base, row),
         warnings,
     };
     let (name, value) = etag(row.version);
@@ -273,6 +273,7 @@ pub async fn replace_from_upload(
         kind,
         expected,
         content,
+        crate::forms::NewFields::KeptUnlessGiven,
     )
     .await?;
     warnings.extend(dropped);
@@ -337,7 +338,7 @@ pub async fn list(
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Params(q): Params<DocumentList>,
-) -> Result<Json<answers::DocumentList>, ApiError> {
+) -> Result<Json<replies::DocumentList>, ApiError> {
     let kind = q.kind.map(|k| match k {
         KindFilter::Pdf => Kind::Pdf,
         KindFilter::Diagram => Kind::Diagram,
@@ -356,12 +357,12 @@ pub async fn list(
     )
     .await?;
     let base = &base_url;
-    Ok(Json(answers::DocumentList {
-        ok: True,
+    Ok(Json(replies::DocumentList {
+        ok: Succeeded,
         total,
         documents: rows
             .iter()
-            .map(|r| answers::Document::new(base, r))
+            .map(|r| replies::Document::new(base, r))
             .collect(),
     }))
 }
@@ -386,9 +387,9 @@ pub async fn get(
         Some(Include::Model) => {
             let (row, document, _) =
                 documents::load(&app.db, &app.blobs, &p.account.id, &raw).await?;
-            let mut doc = answers::Document::new(base, &row);
+            let mut doc = replies::Document::new(base, &row);
             let data = serde_json::to_value(&document).map_err(anyhow::Error::from)?;
-            doc.data = Some(answers::Model(data));
+            doc.data = Some(replies::Model(data));
             (row, doc)
         }
         None => {
@@ -396,15 +397,15 @@ pub async fn get(
                 .known_documents
                 .get(&app.db, seen, &p.account.id, &raw)
                 .await?;
-            let doc = answers::Document::new(base, &row);
+            let doc = replies::Document::new(base, &row);
             (row, doc)
         }
     };
     let (name, value) = etag(row.version);
     Ok((
         [(name, value)],
-        Json(DocumentAnswer {
-            ok: True,
+        Json(DocumentReply {
+            ok: Succeeded,
             document: body,
             warnings: Vec::new(),
         }),
@@ -504,7 +505,7 @@ pub async fn delete(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<Json<answers::Binned>, ApiError> {
+) -> Result<Json<replies::Binned>, ApiError> {
     // `{id}.{format}` shares this axum route; a download is read, never deleted.
     if id.contains('.') {
         return Err(super::method_not_allowed(
@@ -513,8 +514,8 @@ pub async fn delete(
         ));
     }
     documents::bin(&app.db, &p.account.id, &id).await?;
-    Ok(Json(answers::Binned {
-        ok: True,
+    Ok(Json(replies::Binned {
+        ok: Succeeded,
         binned: id,
     }))
 }

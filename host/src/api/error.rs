@@ -257,9 +257,9 @@ fn from_convert_error(e: ConvertError) -> ApiError {
 mod tests {
     use super::*;
 
-    /// The answer to a create whose blob pin write stopped with `script`: the error arrives
+    /// The reply to a create whose blob pin write stopped with `script`: the error arrives
     /// wrapped as a pin write wraps it.
-    fn answer_to_a_failed_pin_write(script: ScriptError) -> ApiError {
+    fn reply_to_a_failed_pin_write(script: ScriptError) -> ApiError {
         let pins = BlobError::Other(anyhow::Error::from(script).context("blob pins"));
         ApiError::from(anyhow::Error::from(pins))
     }
@@ -267,9 +267,9 @@ mod tests {
     #[test]
     fn a_database_outage_inside_a_blob_pin_write_is_a_503() {
         // What a pin write gives when the database goes away under it (CI saw a 500).
-        let answer = answer_to_a_failed_pin_write(ScriptError::Database(sqlx::Error::PoolTimedOut));
-        assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
-        assert!(answer
+        let reply = reply_to_a_failed_pin_write(ScriptError::Database(sqlx::Error::PoolTimedOut));
+        assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(reply
             .headers
             .iter()
             .any(|(name, _)| name == header::RETRY_AFTER));
@@ -277,27 +277,27 @@ mod tests {
 
     #[test]
     fn a_busy_or_full_sqlite_under_a_blob_pin_write_is_a_503_or_a_507() {
-        let answer = |code: std::os::raw::c_int| {
+        let reply = |code: std::os::raw::c_int| {
             let sqlite = rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None);
-            answer_to_a_failed_pin_write(ScriptError::Sqlite(sqlite)).status
+            reply_to_a_failed_pin_write(ScriptError::Sqlite(sqlite)).status
         };
         assert_eq!(
-            answer(rusqlite::ffi::SQLITE_BUSY),
+            reply(rusqlite::ffi::SQLITE_BUSY),
             StatusCode::SERVICE_UNAVAILABLE
         );
         assert_eq!(
-            answer(rusqlite::ffi::SQLITE_FULL),
+            reply(rusqlite::ffi::SQLITE_FULL),
             StatusCode::INSUFFICIENT_STORAGE
         );
         assert_eq!(
-            answer(rusqlite::ffi::SQLITE_CORRUPT),
+            reply(rusqlite::ffi::SQLITE_CORRUPT),
             StatusCode::INTERNAL_SERVER_ERROR
         );
     }
 
     #[test]
     fn a_statement_the_database_refused_stays_a_500() {
-        let answer = answer_to_a_failed_pin_write(ScriptError::Database(sqlx::Error::RowNotFound));
-        assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR);
+        let reply = reply_to_a_failed_pin_write(ScriptError::Database(sqlx::Error::RowNotFound));
+        assert_eq!(reply.status, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

@@ -1,5 +1,5 @@
 //! Forms and their fields: create, list, read, replace, configure, place and suggest.
-//! Responses and invitations are in `responses`.
+//! Responses and invitations are in `form_responses`.
 
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
@@ -7,18 +7,18 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use quire_sdk::Field;
 
-use super::answers::{self, Form, FormAnswer, FormStatus, PlacedQuestion, Question, True};
 use super::body;
 use super::callers::FormsCaller;
 use super::documents::{expected_version, page_within, receive};
 use super::error::ApiError;
 use super::queries::{Flag, FormList, FormState, OnePage, Params};
+use super::replies::{self, Form, FormReply, FormStatus, PlacedQuestion, Question, Succeeded};
 use super::requests::{self, FormSettings, PlaceFields};
 use super::upload::{FormSourceQuery, Upload, FORMS};
 use crate::accounts::Principal;
 use crate::app::App;
 use crate::documents::{Content, Owner};
-use crate::forms::{self, detect, fields, Patch};
+use crate::forms::{self, detect, fields, NewFields, Patch};
 
 /// `detect` from the body, else the query string.
 fn wants_detection(upload: &Upload, q: &FormSourceQuery) -> bool {
@@ -68,8 +68,8 @@ pub async fn create(
     let placed = requested_fields(&app, &content, &mut upload, detect_too).await?;
     let form = forms::create(&app.db, &app.blobs, Owner::of(&p.account), content, placed).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    let body = FormAnswer {
-        ok: True,
+    let body = FormReply {
+        ok: Succeeded,
         form: Form::new(&base_url, &form, Some(&questions)),
         warnings,
     };
@@ -81,18 +81,18 @@ pub async fn list(
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Params(q): Params<FormList>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Json<answers::FormList>, ApiError> {
+) -> Result<Json<replies::FormList>, ApiError> {
     let open = q.state.map(|s| matches!(s, FormState::Open));
     let limit = q.limit.map_or(50, |b| b.0);
     let offset = q.offset.map_or(0, |b| b.0);
     let (total, rows) = forms::list(&app.db, &p.account.id, open, limit, offset).await?;
     let base = &base_url;
-    Ok(Json(answers::FormList {
-        ok: True,
+    Ok(Json(replies::FormList {
+        ok: Succeeded,
         total,
         forms: rows
             .iter()
-            .map(|f| answers::ListedForm::new(base, f))
+            .map(|f| replies::ListedForm::new(base, f))
             .collect(),
     }))
 }
@@ -102,11 +102,11 @@ pub async fn get(
     super::service::BaseUrl(base_url): super::service::BaseUrl,
     Path(id): Path<String>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Json<FormAnswer>, ApiError> {
+) -> Result<Json<FormReply>, ApiError> {
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    Ok(Json(FormAnswer {
-        ok: True,
+    Ok(Json(FormReply {
+        ok: Succeeded,
         form: Form::new(&base_url, &form, Some(&questions)),
         warnings: Vec::new(),
     }))
@@ -118,7 +118,7 @@ pub async fn replace(
     Params(q): Params<FormSourceQuery>,
     FormsCaller(p): FormsCaller<Principal>,
     req: Request,
-) -> Result<Json<FormAnswer>, ApiError> {
+) -> Result<Json<FormReply>, ApiError> {
     let base_url = app.config.base_url.clone();
     let expected = expected_version(req.headers())?;
     if let Err(e) = forms::get(&app.db, &p.account.id, &id).await {
@@ -129,20 +129,20 @@ pub async fn replace(
         receive(&app, &p.account, FORMS, &q.source, req).await?;
     let detect_too = wants_detection(&upload, &q);
     let placed = requested_fields(&app, &content, &mut upload, detect_too).await?;
-    let (form, dropped) = forms::replace(
+    let (form, dropped) = forms::replace_form(
         &app.db,
         &app.blobs,
         Owner::of(&p.account),
         &id,
         expected,
         content,
-        placed,
+        placed.map_or(NewFields::KeptUnlessGiven, NewFields::Exactly),
     )
     .await?;
     warnings.extend(dropped);
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    let body = FormAnswer {
-        ok: True,
+    let body = FormReply {
+        ok: Succeeded,
         form: Form::new(&base_url, &form, Some(&questions)),
         warnings,
     };
@@ -154,7 +154,7 @@ pub async fn patch(
     Path(id): Path<String>,
     FormsCaller(p): FormsCaller<Principal>,
     req: Request,
-) -> Result<Json<answers::PatchedForm>, ApiError> {
+) -> Result<Json<replies::PatchedForm>, ApiError> {
     let base_url = app.config.base_url.clone();
     const TAKES: &str = "any of open, multiple, notify (true or false) and confirm (text)";
     let settings: FormSettings = requests::read_json(&app, &p, req, TAKES).await?;
@@ -165,9 +165,9 @@ pub async fn patch(
         confirm: settings.confirm,
     };
     let form = forms::patch(&app.db, &p.account.id, &id, patch).await?;
-    Ok(Json(answers::PatchedForm {
-        ok: True,
-        form: answers::PatchedFormMember {
+    Ok(Json(replies::PatchedForm {
+        ok: Succeeded,
+        form: replies::PatchedFormMember {
             form: Form::new(&base_url, &form, None),
             state: FormStatus::new(&form, None),
         },
@@ -178,11 +178,11 @@ pub async fn get_fields(
     State(app): State<App>,
     Path(id): Path<String>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Json<answers::Questions>, ApiError> {
+) -> Result<Json<replies::Questions>, ApiError> {
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
-    Ok(Json(answers::Questions {
-        ok: True,
+    Ok(Json(replies::Questions {
+        ok: Succeeded,
         fields: Question::all(&questions),
         form: FormStatus::new(&form, None),
     }))
@@ -193,7 +193,7 @@ pub async fn put_fields(
     Path(id): Path<String>,
     FormsCaller(p): FormsCaller<Principal>,
     req: Request,
-) -> Result<Json<answers::PlacedFields>, ApiError> {
+) -> Result<Json<replies::PlacedFields>, ApiError> {
     let expected = expected_version(req.headers())?;
     const TAKES: &str = "{fields: [{key, type, label, required, page, x, y, w, h, options}], keep}";
     let body: PlaceFields = requests::read_json(&app, &p, req, TAKES).await?;
@@ -211,8 +211,8 @@ pub async fn put_fields(
         keep,
     )
     .await?;
-    Ok(Json(answers::PlacedFields {
-        ok: True,
+    Ok(Json(replies::PlacedFields {
+        ok: Succeeded,
         fields: all.iter().map(PlacedQuestion::new).collect(),
         count: form.questions,
         version: form.doc.version,
@@ -224,14 +224,14 @@ pub async fn suggest(
     Path(id): Path<String>,
     Params(q): Params<OnePage>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Json<answers::Suggestions>, ApiError> {
+) -> Result<Json<replies::Suggestions>, ApiError> {
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let page = page_within(q.page, form.doc.pages, "form")?;
     let (document, assets) = forms::load(&app.db, &app.blobs, &form).await?;
     let first = detect::next_number(&document.fields);
     let found = detect::find(&app.plugins, &document, &assets, page, first).await?;
-    Ok(Json(answers::Suggestions {
-        ok: True,
-        fields: found.iter().map(answers::Suggestion::new).collect(),
+    Ok(Json(replies::Suggestions {
+        ok: Succeeded,
+        fields: found.iter().map(replies::Suggestion::new).collect(),
     }))
 }

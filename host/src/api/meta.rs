@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::{Extension, Json};
 use serde_json::Value;
 
-use super::answers::{self, True};
+use super::replies::{self, Succeeded};
 
 use super::error::ApiError;
 use super::formats::Formats;
@@ -19,21 +19,21 @@ use crate::usage;
 pub async fn usage(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
-) -> Result<Json<answers::Usage>, ApiError> {
+) -> Result<Json<replies::Usage>, ApiError> {
     // What this host took and did not spend is not spent.
     app.allowance.release(&app.db, &p.account.id).await?;
     let today = usage::calls_today(&app.db, &p.account.id).await?;
     let account = accounts::account(&app.db, &p.account.id).await?;
     let plan = &account.plan;
-    Ok(Json(answers::Usage {
-        ok: True,
+    Ok(Json(replies::Usage {
+        ok: Succeeded,
         day: usage::utc_day(now()),
-        calls: answers::Calls {
+        calls: replies::Calls {
             today,
             allowed: plan.daily_calls,
             left: plan.daily_calls.map(|a| (a - today).max(0)),
         },
-        storage: answers::Storage {
+        storage: replies::Storage {
             used: account.storage_used,
             quota: plan.storage_quota,
             left: plan
@@ -47,7 +47,7 @@ pub async fn usage(
 pub async fn surface(
     State(app): State<App>,
     super::service::BaseUrl(base_url): super::service::BaseUrl,
-) -> Result<Json<answers::Surface>, ApiError> {
+) -> Result<Json<replies::Surface>, ApiError> {
     // The first answer may open the font library: off the executor. Later ones find the
     // summary made.
     let fonts = match app.fonts.ready_summary() {
@@ -68,15 +68,15 @@ pub async fn surface(
             .map(|r| format!("{} {}", r.method, r.path))
             .collect()
     };
-    let entry = |extension: &str, media_type: &str| answers::FormatEntry {
+    let entry = |extension: &str, media_type: &str| replies::FormatEntry {
         media_type: media_type.to_string(),
         extension: extension.to_string(),
     };
-    Ok(Json(answers::Surface {
-        ok: True,
+    Ok(Json(replies::Surface {
+        ok: Succeeded,
         version: 1,
         docs: Urls(base).openapi(),
-        authentication: answers::Authentication {
+        authentication: replies::Authentication {
             grant: "client_credentials".into(),
             token_endpoint: Urls(base).token_endpoint(),
             how: "Authorization: Bearer <ACCESS_TOKEN>".into(),
@@ -84,7 +84,7 @@ pub async fn surface(
         },
         read: list(true),
         write: list(false),
-        formats: answers::SurfaceFormats {
+        formats: replies::SurfaceFormats {
             readable: formats
                 .readable
                 .iter()
@@ -93,19 +93,19 @@ pub async fn surface(
             downloads: formats
                 .servable
                 .iter()
-                .map(|(e, m)| answers::DownloadEntry {
+                .map(|(e, m)| replies::DownloadEntry {
                     media_type: m.clone(),
                     extension: e.clone(),
                     kinds: formats.kinds_of(e),
                 })
                 .collect(),
         },
-        fonts: answers::SurfaceFonts {
+        fonts: replies::SurfaceFonts {
             digest: fonts.digest.clone(),
             families: fonts
                 .families
                 .iter()
-                .map(|f| answers::SurfaceFontFamily {
+                .map(|f| replies::SurfaceFontFamily {
                     family: f.name.clone(),
                     styles: f.styles.clone(),
                     scripts: f.scripts.clone(),

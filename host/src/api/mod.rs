@@ -2,12 +2,12 @@
 //! only module that knows HTTP; it turns requests into calls on the domain modules and
 //! domain errors into contract responses (see `error`).
 
-mod answers;
 mod auth;
 mod body;
 mod callers;
 mod documents;
 pub mod error;
+mod form_responses;
 mod formats;
 mod forms;
 mod meta;
@@ -18,8 +18,8 @@ mod page_pictures;
 mod pages;
 mod public;
 mod queries;
+mod replies;
 mod requests;
-mod responses;
 mod routes;
 mod service;
 mod tls;

@@ -20,7 +20,7 @@ use super::urls::Urls;
 use crate::app::App;
 use crate::error::Error;
 use crate::forms::responses::{self, Submission, Via};
-use crate::forms::{self, answers, fields, signature, FormRow};
+use crate::forms::{self, answer_rules, fields, signature, FormRow};
 
 /// The name of the "who are you" input; answers use `a.<key>`, which never collides.
 const FROM_INPUT: &str = "_as";
@@ -129,7 +129,7 @@ fn question_html(
         String::new()
     };
     let attrs = format!("{required}{disabled}{invalid}");
-    let text_value = value.map(answers::text).unwrap_or_default();
+    let text_value = value.map(answer_rules::text).unwrap_or_default();
     let error = problem
         .map(|p| format!("<p class=\"error\" id=\"{id}-error\">{}</p>", esc(p)))
         .unwrap_or_default();
@@ -160,8 +160,8 @@ fn question_html(
         FieldType::Select | FieldType::List => {
             let multiple = q.field_type == FieldType::List;
             let chosen: Vec<String> = match value {
-                Some(Value::Array(a)) => a.iter().map(answers::text).collect(),
-                Some(v) => vec![answers::text(v)],
+                Some(Value::Array(a)) => a.iter().map(answer_rules::text).collect(),
+                Some(v) => vec![answer_rules::text(v)],
                 None => Vec::new(),
             };
             let mut s = format!(
@@ -215,7 +215,7 @@ fn signature_html(
     };
     let (typed, drawing) = match value {
         Some(v) if signature::is_drawn(v) => (String::new(), v.to_string()),
-        Some(v) => (answers::text(v), String::new()),
+        Some(v) => (answer_rules::text(v), String::new()),
         None => (String::new(), String::new()),
     };
     // The pad takes the box's proportions, within reason for a phone's width.
@@ -468,11 +468,11 @@ fn check_posted(form: &FormRow, questions: &[Field], pairs: &[(String, String)])
         .find(|(k, _)| k == FROM_INPUT)
         .map(|(_, v)| v.trim().to_string())
         .unwrap_or_default();
-    let mut problems = match answers::check_all(questions, &values) {
+    let mut problems = match answer_rules::check_all(questions, &values) {
         Ok(_) => Vec::new(),
         Err(p) => p,
     };
-    if !from.is_empty() && !answers::is_email(&from) {
+    if !from.is_empty() && !answer_rules::is_email(&from) {
         problems.insert(
             0,
             (

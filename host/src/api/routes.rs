@@ -5,7 +5,7 @@
 use axum::routing::{delete, get, patch, post, put, MethodRouter};
 
 use super::upload::{Endpoint, FormSourceQuery, SourceQuery, DIAGRAMS, FORMS, PDFS};
-use super::{documents, forms, meta, responses, webhooks};
+use super::{documents, form_responses, forms, meta, webhooks};
 use crate::app::App;
 
 /// What an operation reads from its request body, for the OpenAPI document.
@@ -30,8 +30,8 @@ pub struct Route {
     pub takes: Takes,
     /// Its query parameters, described from the type the handler reads them into.
     pub query: Option<fn() -> Vec<serde_json::Value>>,
-    /// The schema of its JSON answer, derived from the type the handler returns (see
-    /// `answers`); `None` for the operations that answer a file, CSV or a schema.
+    /// The schema of its JSON reply, derived from the type the handler returns (see
+    /// `replies`); `None` for the operations that answer a file, CSV or a schema.
     pub gives: Option<fn(&mut schemars::SchemaGenerator) -> schemars::Schema>,
     /// `None` where another entry's handler serves the path: `{id}.{format}` is one axum
     /// segment, read by GET `{id}`, which splits it at the dot.
@@ -79,13 +79,13 @@ fn json<T: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerator) -> s
     generator.subschema_for::<T>()
 }
 
-use super::answers as a;
 use super::queries::{self, describe};
+use super::replies;
 use super::requests::{Answers, FormSettings, Invitation, PlaceFields};
 use Takes::{Nothing, Source};
 
 pub static ROUTES: &[Route] = &[
-    route("GET", "/api/v1", "Describe the API surface", 200, Nothing, || get(meta::surface)).gives(json::<a::Surface>),
+    route("GET", "/api/v1", "Describe the API surface", 200, Nothing, || get(meta::surface)).gives(json::<replies::Surface>),
     route("GET", "/api/v1/openapi.json", "This OpenAPI 3.1 document", 200, Nothing, || {
         get(meta::openapi)
     }),
@@ -99,7 +99,7 @@ pub static ROUTES: &[Route] = &[
     ),
     route("GET", "/api/v1/usage", "Calls and storage used today", 200, Nothing, || {
         get(meta::usage)
-    }).gives(json::<a::Usage>),
+    }).gives(json::<replies::Usage>),
     route(
         "POST",
         "/api/v1/pdfs",
@@ -107,7 +107,7 @@ pub static ROUTES: &[Route] = &[
         201,
         Source(PDFS),
         || post(documents::create_pdf),
-    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
+    ).gives(json::<replies::DocumentReply>).reads(describe::<SourceQuery>),
     route(
         "PUT",
         "/api/v1/pdfs/{id}",
@@ -115,7 +115,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Source(PDFS),
         || put(documents::replace_pdf),
-    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
+    ).gives(json::<replies::DocumentReply>).reads(describe::<SourceQuery>),
     route(
         "POST",
         "/api/v1/diagrams",
@@ -123,7 +123,7 @@ pub static ROUTES: &[Route] = &[
         201,
         Source(DIAGRAMS),
         || post(documents::create_diagram),
-    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
+    ).gives(json::<replies::DocumentReply>).reads(describe::<SourceQuery>),
     route(
         "PUT",
         "/api/v1/diagrams/{id}",
@@ -131,10 +131,10 @@ pub static ROUTES: &[Route] = &[
         200,
         Source(DIAGRAMS),
         || put(documents::replace_diagram),
-    ).gives(json::<a::DocumentAnswer>).reads(describe::<SourceQuery>),
+    ).gives(json::<replies::DocumentReply>).reads(describe::<SourceQuery>),
     route("GET", "/api/v1/documents", "List documents", 200, Nothing, || {
         get(documents::list)
-    }).gives(json::<a::DocumentList>).reads(describe::<queries::DocumentList>),
+    }).gives(json::<replies::DocumentList>).reads(describe::<queries::DocumentList>),
     route(
         "GET",
         "/api/v1/documents/{id}",
@@ -142,7 +142,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(documents::get),
-    ).gives(json::<a::DocumentAnswer>).reads(describe::<queries::DocumentRead>),
+    ).gives(json::<replies::DocumentReply>).reads(describe::<queries::DocumentRead>),
     Route {
         method: "GET",
         path: "/api/v1/documents/{id}.{format}",
@@ -160,7 +160,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || delete(documents::delete),
-    ).gives(json::<a::Binned>),
+    ).gives(json::<replies::Binned>),
     route(
         "POST",
         "/api/v1/forms",
@@ -168,13 +168,13 @@ pub static ROUTES: &[Route] = &[
         201,
         Source(FORMS),
         || post(forms::create),
-    ).gives(json::<a::FormAnswer>).reads(describe::<FormSourceQuery>),
+    ).gives(json::<replies::FormReply>).reads(describe::<FormSourceQuery>),
     route("GET", "/api/v1/forms", "List forms (state, limit, offset)", 200, Nothing, || {
         get(forms::list)
-    }).gives(json::<a::FormList>).reads(describe::<queries::FormList>),
+    }).gives(json::<replies::FormList>).reads(describe::<queries::FormList>),
     route("GET", "/api/v1/forms/{id}", "One form with its schema", 200, Nothing, || {
         get(forms::get)
-    }).gives(json::<a::FormAnswer>),
+    }).gives(json::<replies::FormReply>),
     route(
         "PUT",
         "/api/v1/forms/{id}",
@@ -182,7 +182,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Source(FORMS),
         || put(forms::replace),
-    ).gives(json::<a::FormAnswer>).reads(describe::<FormSourceQuery>),
+    ).gives(json::<replies::FormReply>).reads(describe::<FormSourceQuery>),
     route(
         "PATCH",
         "/api/v1/forms/{id}",
@@ -190,10 +190,10 @@ pub static ROUTES: &[Route] = &[
         200,
         Takes::Json(json::<FormSettings>),
         || patch(forms::patch),
-    ).gives(json::<a::PatchedForm>),
+    ).gives(json::<replies::PatchedForm>),
     route("GET", "/api/v1/forms/{id}/fields", "The form's questions", 200, Nothing, || {
         get(forms::get_fields)
-    }).gives(json::<a::Questions>),
+    }).gives(json::<replies::Questions>),
     route(
         "PUT",
         "/api/v1/forms/{id}/fields",
@@ -201,7 +201,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Takes::Json(json::<PlaceFields>),
         || put(forms::put_fields),
-    ).gives(json::<a::PlacedFields>),
+    ).gives(json::<replies::PlacedFields>),
     route(
         "GET",
         "/api/v1/forms/{id}/suggest",
@@ -209,30 +209,30 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || get(forms::suggest),
-    ).gives(json::<a::Suggestions>).reads(describe::<queries::OnePage>),
+    ).gives(json::<replies::Suggestions>).reads(describe::<queries::OnePage>),
     route(
         "GET",
         "/api/v1/forms/{id}/responses",
         "Responses, newest first (limit, offset)",
         200,
         Nothing,
-        || get(responses::list),
-    ).gives(json::<a::ResponseList>).reads(describe::<queries::ResponseList>),
+        || get(form_responses::list),
+    ).gives(json::<replies::ResponseList>).reads(describe::<queries::ResponseList>),
     route(
         "POST",
         "/api/v1/forms/{id}/responses",
         "Submit answers (answers, as)",
         200,
         Takes::Json(json::<Answers>),
-        || post(responses::submit),
-    ).gives(json::<a::ResponseAnswer>),
+        || post(form_responses::submit),
+    ).gives(json::<replies::ResponseReply>),
     route(
         "GET",
         "/api/v1/forms/{id}/responses.csv",
         "All responses as CSV",
         200,
         Nothing,
-        || get(responses::csv_download),
+        || get(form_responses::csv_download),
     ),
     route(
         "GET",
@@ -240,40 +240,40 @@ pub static ROUTES: &[Route] = &[
         "One response",
         200,
         Nothing,
-        || get(responses::one),
-    ).gives(json::<a::ResponseAnswer>),
+        || get(form_responses::one),
+    ).gives(json::<replies::ResponseReply>),
     route(
         "DELETE",
         "/api/v1/forms/{id}/responses/{rid}",
         "Delete a response (its filled copy binned unless keepDocument=1)",
         200,
         Nothing,
-        || delete(responses::delete),
-    ).gives(json::<a::ResponseDeleted>).reads(describe::<queries::ResponseDelete>),
+        || delete(form_responses::delete),
+    ).gives(json::<replies::ResponseDeleted>).reads(describe::<queries::ResponseDelete>),
     route(
         "POST",
         "/api/v1/forms/{id}/shares",
         "Invite someone by email to fill the form",
         200,
         Takes::Json(json::<Invitation>),
-        || post(responses::add_share),
-    ).gives(json::<a::Shares>),
+        || post(form_responses::add_share),
+    ).gives(json::<replies::Shares>),
     route(
         "GET",
         "/api/v1/forms/{id}/shares",
         "Who the form was sent to",
         200,
         Nothing,
-        || get(responses::list_shares),
-    ).gives(json::<a::Shares>),
+        || get(form_responses::list_shares),
+    ).gives(json::<replies::Shares>),
     route(
         "DELETE",
         "/api/v1/forms/{id}/shares",
         "Withdraw an invitation (email)",
         200,
         Nothing,
-        || delete(responses::remove_share),
-    ).gives(json::<a::Shares>).reads(describe::<queries::ShareRemove>),
+        || delete(form_responses::remove_share),
+    ).gives(json::<replies::Shares>).reads(describe::<queries::ShareRemove>),
     route(
         "POST",
         "/api/v1/webhooks",
@@ -281,13 +281,13 @@ pub static ROUTES: &[Route] = &[
         201,
         Takes::Json(json::<webhooks::NewWebhook>),
         || post(webhooks::create),
-    ).gives(json::<webhooks::WebhookAnswer>),
+    ).gives(json::<webhooks::WebhookReply>),
     route("GET", "/api/v1/webhooks", "The account's webhook endpoints", 200, Nothing, || {
         get(webhooks::list)
     }).gives(json::<webhooks::WebhookList>),
     route("GET", "/api/v1/webhooks/{id}", "One webhook endpoint", 200, Nothing, || {
         get(webhooks::one)
-    }).gives(json::<webhooks::WebhookAnswer>),
+    }).gives(json::<webhooks::WebhookReply>),
     route(
         "DELETE",
         "/api/v1/webhooks/{id}",
@@ -303,7 +303,7 @@ pub static ROUTES: &[Route] = &[
         200,
         Nothing,
         || post(webhooks::rotate),
-    ).gives(json::<webhooks::WebhookAnswer>),
+    ).gives(json::<webhooks::WebhookReply>),
     route(
         "GET",
         "/api/v1/webhooks/{id}/deliveries",
@@ -385,7 +385,7 @@ mod tests {
     }
 
     #[test]
-    fn every_json_answer_names_its_type() {
+    fn every_json_reply_names_its_type() {
         for r in ROUTES.iter().filter(|r| r.gives.is_none()) {
             let file = r.path.ends_with(".{format}")
                 || r.path.ends_with(".csv")

@@ -246,7 +246,7 @@ pub async fn metrics_page(State(app): State<App>) -> Response {
         Gauge {
             name: "quire_request_body_memory_bytes",
             help: "Bytes of request bodies held in memory now.",
-            value: app.bodies.in_use() as f64,
+            value: app.body_memory.in_use() as f64,
         },
     ];
     (

@@ -8,8 +8,8 @@ use axum::{Extension, Json};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::answers::True;
 use super::error::ApiError;
+use super::replies::Succeeded;
 use super::requests;
 use crate::accounts::Principal;
 use crate::app::App;
@@ -54,23 +54,24 @@ impl WebhookView {
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct WebhookAnswer {
-    pub ok: True,
+// Clients know the schema by its name from before the rename.
+#[schemars(deny_unknown_fields, rename = "WebhookAnswer")]
+pub struct WebhookReply {
+    pub ok: Succeeded,
     pub webhook: WebhookView,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct WebhookList {
-    pub ok: True,
+    pub ok: Succeeded,
     pub webhooks: Vec<WebhookView>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct WebhookDeleted {
-    pub ok: True,
+    pub ok: Succeeded,
     /// The endpoint's id.
     pub deleted: String,
 }
@@ -116,7 +117,7 @@ impl From<Delivery> for DeliveryView {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct DeliveryLog {
-    pub ok: True,
+    pub ok: Succeeded,
     pub deliveries: Vec<DeliveryView>,
 }
 
@@ -124,7 +125,7 @@ pub struct DeliveryLog {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct TestQueued {
-    pub ok: True,
+    pub ok: Succeeded,
     pub delivery: DeliveryView,
 }
 
@@ -132,7 +133,7 @@ pub async fn create(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     req: Request,
-) -> Result<(StatusCode, Json<WebhookAnswer>), ApiError> {
+) -> Result<(StatusCode, Json<WebhookReply>), ApiError> {
     let NewWebhook { url, events } = requests::read_json(
         &app,
         &p,
@@ -150,8 +151,8 @@ pub async fn create(
     .await?;
     Ok((
         StatusCode::CREATED,
-        Json(WebhookAnswer {
-            ok: True,
+        Json(WebhookReply {
+            ok: Succeeded,
             webhook: WebhookView::new(webhook, Some(secret)),
         }),
     ))
@@ -163,7 +164,7 @@ pub async fn list(
 ) -> Result<Json<WebhookList>, ApiError> {
     let webhooks = webhooks::list(&app.db, &p.account.id).await?;
     Ok(Json(WebhookList {
-        ok: True,
+        ok: Succeeded,
         webhooks: webhooks
             .into_iter()
             .map(|w| WebhookView::new(w, None))
@@ -175,10 +176,10 @@ pub async fn one(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<Json<WebhookAnswer>, ApiError> {
+) -> Result<Json<WebhookReply>, ApiError> {
     let webhook = webhooks::get(&app.db, &p.account.id, &id).await?;
-    Ok(Json(WebhookAnswer {
-        ok: True,
+    Ok(Json(WebhookReply {
+        ok: Succeeded,
         webhook: WebhookView::new(webhook, None),
     }))
 }
@@ -190,7 +191,7 @@ pub async fn delete(
 ) -> Result<Json<WebhookDeleted>, ApiError> {
     webhooks::remove(&app.db, &p.account.id, &id).await?;
     Ok(Json(WebhookDeleted {
-        ok: True,
+        ok: Succeeded,
         deleted: id,
     }))
 }
@@ -199,10 +200,10 @@ pub async fn rotate(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<Json<WebhookAnswer>, ApiError> {
+) -> Result<Json<WebhookReply>, ApiError> {
     let (webhook, secret) = webhooks::rotate(&app.db, &p.account.id, &id).await?;
-    Ok(Json(WebhookAnswer {
-        ok: True,
+    Ok(Json(WebhookReply {
+        ok: Succeeded,
         webhook: WebhookView::new(webhook, Some(secret)),
     }))
 }
@@ -214,7 +215,7 @@ pub async fn deliveries(
 ) -> Result<Json<DeliveryLog>, ApiError> {
     let log = webhooks::deliveries(&app.db, &p.account.id, &id).await?;
     Ok(Json(DeliveryLog {
-        ok: True,
+        ok: Succeeded,
         deliveries: log.into_iter().map(DeliveryView::from).collect(),
     }))
 }
@@ -228,7 +229,7 @@ pub async fn send_test(
     Ok((
         StatusCode::ACCEPTED,
         Json(TestQueued {
-            ok: True,
+            ok: Succeeded,
             delivery: delivery.into(),
         }),
     ))

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::answers;
+use super::answer_rules;
 use super::responses::ResponseRow;
 
 pub const TIME_COLUMN: &str = "submitted";
@@ -60,7 +60,7 @@ pub fn line(columns: &[String], r: &ResponseRow) -> String {
         .chain(
             columns
                 .iter()
-                .map(|k| answers::text(r.answers.get(k).unwrap_or(&Value::Null))),
+                .map(|k| answer_rules::text(r.answers.get(k).unwrap_or(&Value::Null))),
         ))
 }
 

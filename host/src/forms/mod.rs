@@ -3,7 +3,7 @@
 //! `forms` row holds the settings, the question count and the CSV's column order. Every
 //! change that touches both commits in one transaction.
 
-pub mod answers;
+pub mod answer_rules;
 pub mod csv;
 pub mod detect;
 pub mod fields;
@@ -226,9 +226,9 @@ pub async fn list(
     Ok((total, forms))
 }
 
-/// Stores `document` (with its final fields) as the form's next version and brings the
+/// Stores `content` (with its final fields) as the form's next version and brings the
 /// question count and the columns along, in one transaction.
-async fn new_version(
+async fn store_version(
     db: &Db,
     blobs: &Blobs,
     owner: Owner<'_>,
@@ -261,23 +261,35 @@ async fn new_version(
     staged.settle(db, blobs, outcome).await
 }
 
-/// Replaces what the form is made of. Without `placed`, the fields that still fit the new
-/// pages are kept; the ones that no longer do are named in the returned warnings.
-pub async fn replace(
+/// What a new version of a form does with the form's fields.
+#[derive(Debug)]
+pub enum NewFields {
+    /// The new content's own; when it brings none, the form's current fields that still fit
+    /// the new pages (the others are named in the warnings). A file knows nothing of the
+    /// fields placed on the form, so replacing the file keeps them.
+    KeptUnlessGiven,
+    /// Exactly these, none included: fields placed through the API, or the editor's model,
+    /// in which deleting every field means it.
+    Exactly(Vec<Field>),
+}
+
+/// Replaces what the form is made of, its fields as `fields` says. Returns the form and
+/// warnings naming fields that no longer fit.
+pub async fn replace_form(
     db: &Db,
     blobs: &Blobs,
     owner: Owner<'_>,
     id: &str,
     expected: Option<i64>,
     mut content: Content,
-    placed: Option<Vec<Field>>,
+    fields: NewFields,
 ) -> Result<(FormRow, Vec<String>)> {
     let form = get(db, owner.account_id, id).await?;
     let mut warnings = Vec::new();
-    match placed {
-        Some(p) => content.document.fields = p,
-        None if !content.document.fields.is_empty() => {}
-        None => {
+    match fields {
+        NewFields::Exactly(given) => content.document.fields = given,
+        NewFields::KeptUnlessGiven if !content.document.fields.is_empty() => {}
+        NewFields::KeptUnlessGiven => {
             let (old, _) = load(db, blobs, &form).await?;
             for f in old.fields {
                 let fits = content
@@ -299,7 +311,7 @@ pub async fn replace(
             }
         }
     }
-    new_version(db, blobs, owner, &form, expected, content).await?;
+    store_version(db, blobs, owner, &form, expected, content).await?;
     Ok((get(db, owner.account_id, id).await?, warnings))
 }
 
@@ -328,7 +340,7 @@ pub async fn set_fields(
         source: None,
         title: None,
     };
-    new_version(db, blobs, owner, &form, expected, content).await?;
+    store_version(db, blobs, owner, &form, expected, content).await?;
     Ok((get(db, owner.account_id, id).await?, all))
 }
 
@@ -381,9 +393,11 @@ pub async fn patch(db: &Db, account_id: &str, id: &str, patch: Patch) -> Result<
     get(db, account_id, id).await
 }
 
-/// Replaces any document's content (the document endpoints' PUT). A form replaced this way
-/// keeps its fields and its question bookkeeping, exactly as through [`replace`]; the
-/// warnings say which fields no longer fit.
+/// A new version of any document, which may be a form: a form's version keeps its
+/// question bookkeeping and takes its fields as `fields` says (see [`replace_form`]); any
+/// other document is replaced as it is. The document endpoints' PUT and a restored version
+/// keep the form's fields ([`NewFields::KeptUnlessGiven`]).
+#[allow(clippy::too_many_arguments)]
 pub async fn replace_document(
     db: &Db,
     blobs: &Blobs,
@@ -392,13 +406,18 @@ pub async fn replace_document(
     kind: Kind,
     expected: Option<i64>,
     content: Content,
+    fields: NewFields,
 ) -> Result<(DocRow, Vec<String>)> {
-    replace_any(db, blobs, owner, id, kind, expected, content, None).await
+    if is_form(db, id).await? {
+        let (form, dropped) = replace_form(db, blobs, owner, id, expected, content, fields).await?;
+        return Ok((form.doc, dropped));
+    }
+    let row = documents::replace(db, blobs, owner, id, kind, expected, content).await?;
+    Ok((row, Vec::new()))
 }
 
-/// A new version from the editor: as [`replace_document`], except that a form takes the
-/// fields of the edited model as they are, none included (a replace from a file keeps the
-/// old fields when the file brings none; an edit that deleted them means it).
+/// The editor's save: [`replace_document`] with the edited model's fields exactly as they
+/// are, none included.
 pub async fn save_edit(
     db: &Db,
     blobs: &Blobs,
@@ -408,28 +427,8 @@ pub async fn save_edit(
     expected: Option<i64>,
     content: Content,
 ) -> Result<(DocRow, Vec<String>)> {
-    let fields = content.document.fields.clone();
-    replace_any(db, blobs, owner, id, kind, expected, content, Some(fields)).await
-}
-
-/// A new version of a document that may be a form; `placed` as for [`replace`].
-#[allow(clippy::too_many_arguments)]
-async fn replace_any(
-    db: &Db,
-    blobs: &Blobs,
-    owner: Owner<'_>,
-    id: &str,
-    kind: Kind,
-    expected: Option<i64>,
-    content: Content,
-    placed: Option<Vec<Field>>,
-) -> Result<(DocRow, Vec<String>)> {
-    if is_form(db, id).await? {
-        let (form, dropped) = replace(db, blobs, owner, id, expected, content, placed).await?;
-        return Ok((form.doc, dropped));
-    }
-    let row = documents::replace(db, blobs, owner, id, kind, expected, content).await?;
-    Ok((row, Vec::new()))
+    let edited = NewFields::Exactly(content.document.fields.clone());
+    replace_document(db, blobs, owner, id, kind, expected, content, edited).await
 }
 
 /// Makes one of the account's PDF-kind documents a form, asking the questions its fields
@@ -459,9 +458,7 @@ pub async fn adopt(db: &Db, blobs: &Blobs, account_id: &str, id: &str) -> Result
     .execute(&db.pool)
     .await
     .map_err(|e| match e {
-        sqlx::Error::Database(d) if d.message().to_lowercase().contains("unique")
-            || d.message().to_lowercase().contains("duplicate") =>
-        {
+        sqlx::Error::Database(d) if d.is_unique_violation() => {
             Error::Conflict(format!("{id} is a form already"))
         }
         e => e.into(),

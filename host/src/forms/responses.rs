@@ -5,7 +5,7 @@ use quire_sdk::Kind;
 use serde_json::{Map, Value};
 use sqlx::Row;
 
-use super::{answers, fields, load, FormRow};
+use super::{answer_rules, fields, load, FormRow};
 use crate::accounts;
 use crate::documents::{self, Content, Owner};
 use crate::error::{Error, Result};
@@ -111,9 +111,9 @@ pub async fn submit(
     };
     let (mut document, assets) = load(db, blobs, form).await?;
     let questions = fields::questions(&document.fields);
-    let checked = answers::check(&questions, &submission.answers)?;
-    let summary = answers::summary(&questions, &checked);
-    answers::fill(&mut document, &checked);
+    let checked = answer_rules::check(&questions, &submission.answers)?;
+    let summary = answer_rules::summary(&questions, &checked);
+    answer_rules::fill(&mut document, &checked);
     let owner = accounts::account(db, &form.account_id).await?;
     if !owner.plan.forms {
         // The owner's plan lapsed to one without forms: the link stops taking answers,

@@ -4,7 +4,7 @@
 
 use sqlx::Row;
 
-use super::{answers, FormRow};
+use super::{answer_rules, FormRow};
 use crate::accounts::Account;
 use crate::error::{Error, Result};
 use crate::mail::{self, Mail};
@@ -68,7 +68,7 @@ pub async fn add(
         )));
     }
     let email = email.trim();
-    if !answers::is_email(email) {
+    if !answer_rules::is_email(email) {
         return Err(Error::InvalidField {
             field: "email".into(),
             detail: format!("`{email}` is not an email address"),

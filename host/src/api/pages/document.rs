@@ -297,6 +297,7 @@ pub async fn restore_version(
         row.kind,
         Some(row.version),
         content,
+        crate::forms::NewFields::KeptUnlessGiven,
     )
     .await
     .map_err(PageError::from)?;

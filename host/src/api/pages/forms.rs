@@ -18,7 +18,7 @@ use crate::api::error::ApiError;
 use crate::api::urls::Urls;
 use crate::app::App;
 use crate::forms::responses::{self, ResponseRow};
-use crate::forms::{self, answers, shares, Patch};
+use crate::forms::{self, answer_rules, shares, Patch};
 use crate::sessions::Session;
 
 const FORMS_PER_PAGE: i64 = 50;
@@ -86,7 +86,10 @@ fn summary(id: &str, total: i64, newest: Option<f64>) -> String {
 
 /// The text of one answer for a table cell.
 fn cell(r: &ResponseRow, key: &str) -> String {
-    r.answers.get(key).map(answers::text).unwrap_or_default()
+    r.answers
+        .get(key)
+        .map(answer_rules::text)
+        .unwrap_or_default()
 }
 
 /// GET /forms/{id}: settings, link, invitations, responses.
@@ -326,7 +329,7 @@ pub async fn csv(
     FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
     let form = forms::get(&app.db, &session.account.id, &id).await?;
-    Ok(crate::api::responses::csv_response(&app, &form))
+    Ok(crate::api::form_responses::csv_response(&app, &form))
 }
 
 /// GET /forms/{id}/responses/{rid}: every answer, and the filled copy.
@@ -368,7 +371,7 @@ pub async fn response(
                 body,
                 "<dt>{} <span class=\"hint\">(no longer asked)</span></dt><dd>{}</dd>",
                 esc(key),
-                esc(&answers::text(value))
+                esc(&answer_rules::text(value))
             );
         }
     }

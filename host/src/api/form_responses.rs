@@ -7,10 +7,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures_util::StreamExt;
 
-use super::answers::{self, ListedResponse, Question, ResponseAnswer, Shares, True};
 use super::callers::FormsCaller;
 use super::error::ApiError;
 use super::queries::{parse, Flag, Params, ResponseDelete, ResponseList, ShareRemove};
+use super::replies::{self, ListedResponse, Question, ResponseReply, Shares, Succeeded};
 use super::requests::{self, Answers, Invitation};
 use super::urls::Urls;
 use crate::accounts::Principal;
@@ -23,14 +23,14 @@ pub async fn list(
     Path(id): Path<String>,
     Params(q): Params<ResponseList>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Json<answers::ResponseList>, ApiError> {
+) -> Result<Json<replies::ResponseList>, ApiError> {
     let limit = q.limit.map_or(200, |b| b.0);
     let offset = q.offset.map_or(0, |b| b.0);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let (total, rows) = responses::list(&app.db, &id, limit, offset).await?;
-    Ok(Json(answers::ResponseList {
-        ok: True,
+    Ok(Json(replies::ResponseList {
+        ok: Succeeded,
         total,
         fields: Question::all(&questions),
         responses: rows.iter().map(ListedResponse::new).collect(),
@@ -114,12 +114,12 @@ pub async fn one(
     State(app): State<App>,
     Path((id, rid)): Path<(String, String)>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Json<ResponseAnswer>, ApiError> {
+) -> Result<Json<ResponseReply>, ApiError> {
     forms::get(&app.db, &p.account.id, &id).await?;
     let r = responses::one(&app.db, &id, &rid).await?;
-    Ok(Json(ResponseAnswer {
-        ok: True,
-        response: answers::Response::new(r, true),
+    Ok(Json(ResponseReply {
+        ok: Succeeded,
+        response: replies::Response::new(r, true),
     }))
 }
 
@@ -128,7 +128,7 @@ pub async fn submit(
     Path(id): Path<String>,
     FormsCaller(p): FormsCaller<Principal>,
     req: Request,
-) -> Result<Json<ResponseAnswer>, ApiError> {
+) -> Result<Json<ResponseReply>, ApiError> {
     const TAKES: &str = "{answers: {<key>: <answer>}, as: <who answers>}";
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let Answers { answers, from } = requests::read_json(&app, &p, req, TAKES).await?;
@@ -144,9 +144,9 @@ pub async fn submit(
         },
     )
     .await?;
-    Ok(Json(ResponseAnswer {
-        ok: True,
-        response: answers::Response::new(r, false),
+    Ok(Json(ResponseReply {
+        ok: Succeeded,
+        response: replies::Response::new(r, false),
     }))
 }
 
@@ -155,12 +155,12 @@ pub async fn delete(
     Path((id, rid)): Path<(String, String)>,
     Params(q): Params<ResponseDelete>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Json<answers::ResponseDeleted>, ApiError> {
+) -> Result<Json<replies::ResponseDeleted>, ApiError> {
     let keep = Flag::is_set(q.keep_document);
     let form = forms::get(&app.db, &p.account.id, &id).await?;
     let binned = responses::delete(&app.db, &form, &rid, keep).await?;
-    Ok(Json(answers::ResponseDeleted {
-        ok: True,
+    Ok(Json(replies::ResponseDeleted {
+        ok: Succeeded,
         deleted: rid,
         binned,
     }))

@@ -1,7 +1,8 @@
-//! The API's JSON answers as types. Each handler returns one of these, and its route names
+//! The API's JSON replies as types. Each handler returns one of these, and its route names
 //! the same type (`Route::gives`), from which the OpenAPI document derives the success
 //! schema: what a client receives and what the document promises are one definition, and
-//! schemathesis checks every answer against it.
+//! schemathesis checks every reply against it. (A form's answers, what a respondent sends,
+//! are `requests::Answers`; the rules they meet are `forms::answer_rules`.)
 
 use std::borrow::Cow;
 
@@ -16,19 +17,19 @@ use crate::forms::responses::ResponseRow;
 use crate::forms::{self, shares::Share, FormRow};
 use crate::page_urls::PageUrls as _;
 
-/// `"ok": true`, the first member of every success.
+/// The `ok` member of every success, which is always `true`.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct True;
+pub struct Succeeded;
 
-impl Serialize for True {
+impl Serialize for Succeeded {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_bool(true)
     }
 }
 
-impl JsonSchema for True {
+impl JsonSchema for Succeeded {
     fn schema_name() -> Cow<'static, str> {
-        "True".into()
+        "Succeeded".into()
     }
     fn inline_schema() -> bool {
         true
@@ -170,9 +171,10 @@ impl<L> Document<L> {
 
 /// A create, replace or read of a document.
 #[derive(Debug, Serialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct DocumentAnswer {
-    pub ok: True,
+// Clients know the schema by its name from before the rename.
+#[schemars(deny_unknown_fields, rename = "DocumentAnswer")]
+pub struct DocumentReply {
+    pub ok: Succeeded,
     pub document: Document<Links>,
     /// What the conversion could not keep, one sentence each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -182,7 +184,7 @@ pub struct DocumentAnswer {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct DocumentList {
-    pub ok: True,
+    pub ok: Succeeded,
     /// How many documents there are, beyond this page too.
     pub total: i64,
     pub documents: Vec<Document<Links>>,
@@ -192,7 +194,7 @@ pub struct DocumentList {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Binned {
-    pub ok: True,
+    pub ok: Succeeded,
     /// The document's id.
     pub binned: String,
 }
@@ -311,9 +313,10 @@ impl Form {
 
 /// A create, replace or read of a form.
 #[derive(Debug, Serialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct FormAnswer {
-    pub ok: True,
+// Clients know the schema by its name from before the rename.
+#[schemars(deny_unknown_fields, rename = "FormAnswer")]
+pub struct FormReply {
+    pub ok: Succeeded,
     pub form: Form,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -325,7 +328,7 @@ pub struct FormAnswer {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct PatchedForm {
-    pub ok: True,
+    pub ok: Succeeded,
     pub form: PatchedFormMember,
 }
 
@@ -373,7 +376,7 @@ impl ListedForm {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct FormList {
-    pub ok: True,
+    pub ok: Succeeded,
     pub total: i64,
     pub forms: Vec<ListedForm>,
 }
@@ -382,7 +385,7 @@ pub struct FormList {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Questions {
-    pub ok: True,
+    pub ok: Succeeded,
     pub fields: Vec<Question>,
     pub form: FormStatus,
 }
@@ -391,7 +394,7 @@ pub struct Questions {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct PlacedFields {
-    pub ok: True,
+    pub ok: Succeeded,
     pub fields: Vec<PlacedQuestion>,
     /// How many questions (boxes sharing a key are one).
     pub count: i64,
@@ -403,7 +406,7 @@ pub struct PlacedFields {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Suggestions {
-    pub ok: True,
+    pub ok: Succeeded,
     pub fields: Vec<Suggestion>,
 }
 
@@ -469,7 +472,7 @@ impl ListedResponse {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct ResponseList {
-    pub ok: True,
+    pub ok: Succeeded,
     pub total: i64,
     pub fields: Vec<Question>,
     pub responses: Vec<ListedResponse>,
@@ -503,16 +506,17 @@ impl Response {
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct ResponseAnswer {
-    pub ok: True,
+// Clients know the schema by its name from before the rename.
+#[schemars(deny_unknown_fields, rename = "ResponseAnswer")]
+pub struct ResponseReply {
+    pub ok: Succeeded,
     pub response: Response,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct ResponseDeleted {
-    pub ok: True,
+    pub ok: Succeeded,
     /// The response's id.
     pub deleted: String,
     /// The filled copy moved to the bin, if there was one and it was not kept.
@@ -533,14 +537,14 @@ pub struct Invited {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Shares {
-    pub ok: True,
+    pub ok: Succeeded,
     pub shares: Vec<Invited>,
 }
 
 impl Shares {
     pub fn new(list: Vec<Share>) -> Shares {
         Shares {
-            ok: True,
+            ok: Succeeded,
             shares: list
                 .into_iter()
                 .map(|s| Invited {
@@ -557,7 +561,7 @@ impl Shares {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Usage {
-    pub ok: True,
+    pub ok: Succeeded,
     /// The UTC day the counts are for, `YYYY-MM-DD`.
     pub day: String,
     pub calls: Calls,
@@ -586,7 +590,7 @@ pub struct Storage {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Surface {
-    pub ok: True,
+    pub ok: Succeeded,
     pub version: u32,
     /// The OpenAPI document.
     pub docs: String,
@@ -670,7 +674,7 @@ mod tests {
     }
 
     #[test]
-    fn a_flattened_answer_lists_every_member_and_no_other() {
+    fn a_flattened_reply_lists_every_member_and_no_other() {
         let form = schema_of::<PatchedForm>();
         let member = &form["$defs"]["PatchedFormMember"];
         assert_eq!(member["additionalProperties"], false, "{member:#}");
@@ -689,8 +693,8 @@ mod tests {
 
     #[test]
     fn members_left_out_when_empty_are_optional() {
-        let answer = schema_of::<DocumentAnswer>();
-        let required = answer["required"].as_array().unwrap();
+        let reply = schema_of::<DocumentReply>();
+        let required = reply["required"].as_array().unwrap();
         assert!(required.contains(&Value::from("document")));
         assert!(!required.contains(&Value::from("warnings")));
         let question = &schema_of::<Questions>()["$defs"]["Question"];

@@ -1,5 +1,6 @@
-//! Answers against a form's questions: checking them (the same rules for the API and the
-//! public page), writing them into a filled copy, and the one-line summary and CSV cells.
+//! The rules a form's answers meet against its questions: checking them (the same rules for
+//! the API and the public page), writing them into a filled copy, and the one-line summary
+//! and CSV cells.
 
 use std::collections::HashSet;
 

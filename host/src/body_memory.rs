@@ -1,6 +1,7 @@
-//! A process-wide budget for bytes held in memory on a caller's behalf (request bodies
-//! being read and converted), so many large uploads at once queue or are refused instead of
-//! taking the machine's memory between them.
+//! The process's body memory: the bytes of request bodies held in memory at once, across
+//! every request (`QUIRE_BODY_MEMORY_MB`), while they are read and converted, so many large
+//! uploads at once queue or are refused instead of taking the machine's memory between
+//! them.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +14,7 @@ const UNIT: u64 = 1024;
 pub const STEP: u64 = 256 << 10;
 
 #[derive(Clone)]
-pub struct MemoryBudget {
+pub struct BodyMemory {
     units: Arc<Semaphore>,
     total: u64,
 }
@@ -25,7 +26,7 @@ pub struct Reservation {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum BudgetError {
+pub enum BodyMemoryError {
     #[error("{wanted} bytes cannot be held at once; at most {total} are")]
     TooLarge { wanted: u64, total: u64 },
     #[error("too much is held in memory for other requests now")]
@@ -38,10 +39,10 @@ impl Reservation {
     }
 }
 
-impl MemoryBudget {
-    pub fn new(total: u64) -> MemoryBudget {
+impl BodyMemory {
+    pub fn new(total: u64) -> BodyMemory {
         let units = (total / UNIT).clamp(1, Semaphore::MAX_PERMITS as u64) as usize;
-        MemoryBudget {
+        BodyMemory {
             units: Arc::new(Semaphore::new(units)),
             total: units as u64 * UNIT,
         }
@@ -71,25 +72,25 @@ impl MemoryBudget {
         held: &mut Reservation,
         bytes: u64,
         wait: Duration,
-    ) -> Result<(), BudgetError> {
+    ) -> Result<(), BodyMemoryError> {
         if bytes <= held.bytes {
             return Ok(());
         }
         if bytes > self.total {
-            return Err(BudgetError::TooLarge {
+            return Err(BodyMemoryError::TooLarge {
                 wanted: bytes,
                 total: self.total,
             });
         }
         let more = (bytes - held.bytes).div_ceil(UNIT);
-        let more = u32::try_from(more).map_err(|_| BudgetError::TooLarge {
+        let more = u32::try_from(more).map_err(|_| BodyMemoryError::TooLarge {
             wanted: bytes,
             total: self.total,
         })?;
         let permit = tokio::time::timeout(wait, self.units.clone().acquire_many_owned(more))
             .await
-            .map_err(|_| BudgetError::Busy)?
-            .map_err(|_| BudgetError::Busy)?;
+            .map_err(|_| BodyMemoryError::Busy)?
+            .map_err(|_| BodyMemoryError::Busy)?;
         match &mut held.permit {
             Some(p) => p.merge(permit),
             None => held.permit = Some(permit),
@@ -104,26 +105,26 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn reservations_queue_while_the_budget_is_spent_and_return_when_dropped() {
-        let budget = MemoryBudget::new(1 << 20);
-        let mut first = budget.none();
-        budget
+    async fn reservations_queue_while_the_memory_is_held_and_return_when_dropped() {
+        let memory = BodyMemory::new(1 << 20);
+        let mut first = memory.none();
+        memory
             .grow(&mut first, 600 << 10, Duration::ZERO)
             .await
             .unwrap();
-        let mut second = budget.none();
-        let busy = budget
+        let mut second = memory.none();
+        let busy = memory
             .grow(&mut second, 600 << 10, Duration::from_millis(20))
             .await;
-        assert!(matches!(busy, Err(BudgetError::Busy)), "{busy:?}");
+        assert!(matches!(busy, Err(BodyMemoryError::Busy)), "{busy:?}");
         drop(first);
-        budget
+        memory
             .grow(&mut second, 600 << 10, Duration::from_millis(20))
             .await
             .unwrap();
-        let too_large = budget
-            .grow(&mut budget.none(), 2 << 20, Duration::ZERO)
+        let too_large = memory
+            .grow(&mut memory.none(), 2 << 20, Duration::ZERO)
             .await;
-        assert!(matches!(too_large, Err(BudgetError::TooLarge { .. })));
+        assert!(matches!(too_large, Err(BodyMemoryError::TooLarge { .. })));
     }
 }
