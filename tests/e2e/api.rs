@@ -714,7 +714,9 @@ impl oauth2::SyncHttpClient for UreqClient {
 fn account_list_by_email(s: &Server) {
     let tag = rand_hex();
     let create = |email: &str| {
-        s.cli_json(&["admin", "account", "create", "--email", email, "--plan", "free", "--json"]);
+        s.cli_json(&[
+            "admin", "account", "create", "--email", email, "--plan", "free", "--json",
+        ]);
     };
     create(&format!("Ann_{tag}@example.com"));
     create(&format!("annx{tag}@example.com"));
