@@ -297,7 +297,10 @@ impl Vertex<'_> {
                 self.ids,
                 self.assets,
             );
-            if let Some(children) = drawn {
+            if let Some(mut children) = drawn {
+                if self.style.flag("shadow") {
+                    cast_shadows(&mut children);
+                }
                 return Some(self.drawn_group(children));
             }
         }
@@ -432,6 +435,19 @@ fn oriented_outline(g: Geometry, frame: Rect, direction: f64) -> Vec<Segment> {
     let quarter = direction == 90.0 || direction == 270.0;
     let base = if quarter { shapes::quarter_turn(r) } else { r };
     rotate(geometry::outline(g, base), c, direction)
+}
+
+/// Every node and path of a drawing casts a shadow (draw.io shadows a picture's whole
+/// drawing, not its box); groups cast none of their own, their members do.
+fn cast_shadows(shapes: &mut [Shape]) {
+    for shape in shapes {
+        match shape {
+            Shape::Node(n) => n.shadow = true,
+            Shape::Path(p) => p.shadow = true,
+            Shape::Group(g) => cast_shadows(&mut g.children),
+            Shape::Text(_) | Shape::Image(_) | Shape::Connector(_) => {}
+        }
+    }
 }
 
 /// Painted parts as path shapes with ids under `owner`'s (`<owner>.1`, ...), each casting a

@@ -459,7 +459,9 @@ fn shadows_are_kept_drawn_and_written_back() {
          <mxCell id=\"flat\" value=\"B\" style=\"rounded=0;\" vertex=\"1\" parent=\"1\">\
            <mxGeometry x=\"500\" y=\"50\" width=\"60\" height=\"30\" as=\"geometry\"/></mxCell>\
          <mxCell id=\"router\" style=\"shape=mxgraph.cisco.routers.router;shadow=1;\" vertex=\"1\" parent=\"1\">\
-           <mxGeometry x=\"500\" y=\"150\" width=\"80\" height=\"50\" as=\"geometry\"/></mxCell>",
+           <mxGeometry x=\"500\" y=\"150\" width=\"80\" height=\"50\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"rule\" style=\"line;shadow=1;strokeWidth=2;\" vertex=\"1\" parent=\"1\">\
+           <mxGeometry x=\"100\" y=\"300\" width=\"200\" height=\"10\" as=\"geometry\"/></mxCell>",
     )]);
     let imported = import(&xml).unwrap();
     let Shape::Group(card) = find(&imported, "card") else {
@@ -497,7 +499,9 @@ fn shadows_are_kept_drawn_and_written_back() {
     })
     .expect("exports");
     let text = String::from_utf8(written.bytes).unwrap();
-    assert_eq!(text.matches("shadow=1;").count(), 3, "{text}");
+    // The card, the ellipse, the router's stencil cell and the rule (a path, written as an
+    // SVG picture cell whose drawing casts the shadow when read back).
+    assert_eq!(text.matches("shadow=1;").count(), 4, "{text}");
     let again = import(&text).unwrap();
     let casting = |i: &Imported| {
         i.document
