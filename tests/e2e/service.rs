@@ -53,6 +53,74 @@ fn health_and_readiness_need_no_token_on_either_listener() {
     }
 }
 
+#[test]
+fn a_wrong_method_anywhere_names_the_methods_the_path_takes() {
+    let s = shared();
+    let a = s.account("pro");
+    let t = s.token(&a);
+    let (form, _) = name_form(s, &t);
+    let allow_of = |r: &Resp| -> Vec<String> {
+        let mut allow: Vec<String> = r
+            .header("allow")
+            .unwrap_or_default()
+            .split(',')
+            .map(|m| m.trim().to_string())
+            .filter(|m| !m.is_empty())
+            .collect();
+        allow.sort();
+        allow
+    };
+    // Outside the API's route table: JSON, with the router's methods in Allow and body.
+    for (method, path, takes) in [
+        ("PUT", "/healthz".to_string(), vec!["GET", "HEAD"]),
+        ("POST", "/readyz".to_string(), vec!["GET", "HEAD"]),
+        ("GET", "/auth/oauth/token".to_string(), vec!["POST"]),
+        ("DELETE", format!("/f/{form}"), vec!["GET", "HEAD", "POST"]),
+        ("PUT", format!("/f/{form}/pages/1.png"), vec!["GET", "HEAD"]),
+    ] {
+        let r = request(method, &s.url(&path), &[], None);
+        assert_eq!(r.status, 405, "{method} {path}: {}", r.text());
+        assert_eq!(allow_of(&r), takes, "{method} {path}");
+        let body = r.json();
+        assert_eq!(body["ok"], false, "{method} {path}");
+        let mut listed: Vec<String> = body["allow"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        listed.sort();
+        assert_eq!(listed, takes, "{method} {path}");
+    }
+    // In the table, as before.
+    let auth = format!("Bearer {t}");
+    let r = request(
+        "DELETE",
+        &s.url("/api/v1/pdfs"),
+        &[("authorization", auth.as_str())],
+        None,
+    );
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow").as_deref(), Some("POST"));
+    // A page's path: a page, with the methods in Allow (signed in, past the pages' gate,
+    // which answers first on the pages that need a session).
+    let (cookie, _) = crate::pages::sign_in(s, &a.id);
+    let cookie = format!("quire_session={cookie}");
+    for (method, path, takes) in [
+        ("DELETE", "/signin", vec!["GET", "HEAD", "POST"]),
+        ("GET", "/signout", vec!["POST"]),
+        ("GET", "/bin/x/restore", vec!["POST"]),
+    ] {
+        let r = request(method, &s.url(path), &[("cookie", cookie.as_str())], None);
+        assert_eq!(r.status, 405, "{method} {path}: {}", r.text());
+        assert_eq!(allow_of(&r), takes, "{method} {path}");
+        let kind = r.header("content-type").unwrap_or_default();
+        assert!(kind.starts_with("text/html"), "{method} {path}: {kind}");
+        assert!(r.text().contains("Method Not Allowed"), "{}", r.text());
+        assert!(r.header("x-request-id").is_some(), "{method} {path}");
+    }
+}
+
 /// The samples of a Prometheus text page as Python's prometheus_client parser reads them:
 /// `[{name, labels, value}]`.
 fn scrape(s: &Server) -> Vec<Value> {

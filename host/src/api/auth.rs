@@ -226,7 +226,7 @@ pub async fn gate(
 ) -> Result<Response, ApiError> {
     let base_url = app.config.base_url.clone();
     let Some(token) = bearer(req.headers()).map(str::to_string) else {
-        if super::pages::has_session_cookie(req.headers()) {
+        if super::callers::has_session_cookie(req.headers()) {
             return Err(unauthorized(&base_url, AuthError::BrowserSession));
         }
         return Err(unauthorized(&base_url, AuthError::Missing));

@@ -335,7 +335,7 @@ pub fn page_within(
 
 pub async fn list(
     State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Params(q): Params<DocumentList>,
 ) -> Result<Json<replies::DocumentList>, ApiError> {
@@ -370,7 +370,7 @@ pub async fn list(
 /// GET /api/v1/documents/{id} and /api/v1/documents/{id}.{format}.
 pub async fn get(
     State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
     Extension(p): Extension<Principal>,
     Extension(seen): Extension<ChangesSeen>,
     Path(raw): Path<String>,

@@ -78,7 +78,7 @@ pub async fn create(
 
 pub async fn list(
     State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
     Params(q): Params<FormList>,
     FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<replies::FormList>, ApiError> {
@@ -99,7 +99,7 @@ pub async fn list(
 
 pub async fn get(
     State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
     Path(id): Path<String>,
     FormsCaller(p): FormsCaller<Principal>,
 ) -> Result<Json<FormReply>, ApiError> {

@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::replies::{self, Succeeded};
 
+use super::contract::RouteTable;
 use super::error::ApiError;
 use super::formats::Formats;
-use super::routes::ROUTES;
 use super::urls::Urls;
 use crate::accounts::{self, Principal};
 use crate::app::App;
@@ -46,7 +46,8 @@ pub async fn usage(
 
 pub async fn surface(
     State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    Extension(RouteTable(routes)): Extension<RouteTable>,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
 ) -> Result<Json<replies::Surface>, ApiError> {
     // The first answer may open the font library: off the executor. Later ones find the
     // summary made.
@@ -62,7 +63,7 @@ pub async fn surface(
     let base = &base_url;
     let formats = Formats::of(&app);
     let list = |read: bool| -> Vec<String> {
-        ROUTES
+        routes
             .iter()
             .filter(|r| (r.method == "GET") == read)
             .map(|r| format!("{} {}", r.method, r.path))
@@ -125,7 +126,12 @@ pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], Str
 
 pub async fn openapi(
     State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    Extension(RouteTable(routes)): Extension<RouteTable>,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
 ) -> Json<Value> {
-    Json(super::openapi::document(&base_url, &Formats::of(&app)))
+    Json(super::openapi::document(
+        &base_url,
+        &Formats::of(&app),
+        routes,
+    ))
 }

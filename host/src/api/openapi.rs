@@ -1,15 +1,15 @@
-//! The OpenAPI 3.1 document, generated from the route table (`routes::ROUTES`): the JSON
-//! bodies' schemas are derived from the types the handlers read them into
+//! The OpenAPI 3.1 document, generated from a route table (the API's is `routes::ROUTES`,
+//! handed in): the JSON bodies' schemas are derived from the types the handlers read them into
 //! (`api::requests`), the formats from the active converters, and links tell a client
 //! (or schemathesis) which answer gives the id another operation takes.
 
 use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
+use super::contract::{Route, Takes};
 use super::formats::Formats;
 use super::multipart::TEXT_PARTS;
 use super::queries;
-use super::routes::{Route, Takes, ROUTES};
 use super::upload::{self, Endpoint};
 use super::urls::Urls;
 use crate::accounts;
@@ -39,7 +39,8 @@ const REFUSALS: &[(&str, &str)] = &[
     ("507", "storage quota exceeded"),
 ];
 
-pub fn document(base: &str, formats: &Formats) -> Value {
+/// The document of the operations in `routes`.
+pub fn document(base: &str, formats: &Formats, routes: &[Route]) -> Value {
     let mut generator = SchemaSettings::draft2020_12()
         .with(|s| {
             s.definitions_path = "/components/schemas".into();
@@ -47,8 +48,8 @@ pub fn document(base: &str, formats: &Formats) -> Value {
         })
         .into_generator();
     let mut paths = Map::new();
-    for route in ROUTES {
-        let op = operation(route, formats, &mut generator);
+    for route in routes {
+        let op = operation(route, routes, formats, &mut generator);
         let entry = paths
             .entry(route.path.to_string())
             .or_insert_with(|| json!({}));
@@ -95,7 +96,12 @@ pub fn operation_id(method: &str, path: &str) -> String {
     }
 }
 
-fn operation(route: &Route, formats: &Formats, generator: &mut schemars::SchemaGenerator) -> Value {
+fn operation(
+    route: &Route,
+    routes: &[Route],
+    formats: &Formats,
+    generator: &mut schemars::SchemaGenerator,
+) -> Value {
     let scope = if route.method == "GET" {
         accounts::READ
     } else {
@@ -129,7 +135,7 @@ fn operation(route: &Route, formats: &Formats, generator: &mut schemars::SchemaG
     }
     let mut responses = Map::new();
     let mut success = success_response(route, formats, generator);
-    if let Some(links) = links(route) {
+    if let Some(links) = links(route, routes) {
         success["links"] = links;
     }
     responses.insert(route.status.to_string(), success);
@@ -140,7 +146,7 @@ fn operation(route: &Route, formats: &Formats, generator: &mut schemars::SchemaG
         );
     }
     if route.method != "GET"
-        && ROUTES
+        && routes
             .iter()
             .any(|r| r.path == format!("{}.{{format}}", route.path))
     {
@@ -282,7 +288,7 @@ fn source_body(
 }
 
 /// Which operations take the id this one's answer gives, and where in the answer it is.
-fn links(route: &Route) -> Option<Value> {
+fn links(route: &Route, routes: &[Route]) -> Option<Value> {
     let (id_at, targets): (&str, Vec<&str>) = match (route.method, route.path) {
         ("POST", "/api/v1/pdfs") | ("POST", "/api/v1/diagrams") => (
             "$response.body#/document/id",
@@ -296,7 +302,7 @@ fn links(route: &Route) -> Option<Value> {
         ),
         ("POST", "/api/v1/forms/{id}/responses") => {
             let mut links = Map::new();
-            for target in ROUTES
+            for target in routes
                 .iter()
                 .filter(|r| r.path == "/api/v1/forms/{id}/responses/{rid}")
             {
@@ -311,7 +317,7 @@ fn links(route: &Route) -> Option<Value> {
         _ => return None,
     };
     let mut links = Map::new();
-    for target in ROUTES.iter().filter(|r| {
+    for target in routes.iter().filter(|r| {
         r.path.contains("{id}")
             && !r.path.contains("{rid}")
             && targets

@@ -35,12 +35,12 @@ pub fn router(app: App, token: String) -> Router {
             },
         ))
         // For load balancers and scrapers: no operator token (the listener is private).
-        .route("/metrics", get(super::service::metrics_page))
-        .route("/healthz", get(super::service::healthz))
-        .route("/readyz", get(super::service::readyz))
+        .route("/metrics", get(crate::http::service::metrics_page))
+        .route("/healthz", get(crate::http::service::healthz))
+        .route("/readyz", get(crate::http::service::readyz))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            super::service::request_context,
+            crate::http::service::request_context,
         ))
         .with_state(app)
 }

@@ -2,82 +2,13 @@
 //! surface description (GET /api/v1), the OpenAPI document and the `Allow` header of a 405,
 //! so none of them can name a route the others lack.
 
-use axum::routing::{delete, get, patch, post, put, MethodRouter};
+use axum::routing::{delete, get, patch, post, put};
+use axum::Extension;
 
-use super::upload::{Endpoint, FormSourceQuery, SourceQuery, DIAGRAMS, FORMS, PDFS};
+use super::contract::{json, route, Route, RouteTable, Takes};
+use super::upload::{FormSourceQuery, SourceQuery, DIAGRAMS, FORMS, PDFS};
 use super::{documents, form_responses, forms, meta, webhooks};
 use crate::app::App;
-
-/// What an operation reads from its request body, for the OpenAPI document.
-#[derive(Clone, Copy)]
-pub enum Takes {
-    /// No body.
-    Nothing,
-    /// A create or replace at this endpoint: JSON with one source field (its schema derived
-    /// from `upload::SourceBody`), multipart, or the file itself.
-    Source(Endpoint),
-    /// A JSON object of this type (its schema is derived from the type).
-    Json(fn(&mut schemars::SchemaGenerator) -> schemars::Schema),
-}
-
-/// One operation: method, path (OpenAPI style, which axum shares), summary, success
-/// status, what it reads, and its handler.
-pub struct Route {
-    pub method: &'static str,
-    pub path: &'static str,
-    pub summary: &'static str,
-    pub status: u16,
-    pub takes: Takes,
-    /// Its query parameters, described from the type the handler reads them into.
-    pub query: Option<fn() -> Vec<serde_json::Value>>,
-    /// The schema of its JSON reply, derived from the type the handler returns (see
-    /// `replies`); `None` for the operations that answer a file, CSV or a schema.
-    pub gives: Option<fn(&mut schemars::SchemaGenerator) -> schemars::Schema>,
-    /// `None` where another entry's handler serves the path: `{id}.{format}` is one axum
-    /// segment, read by GET `{id}`, which splits it at the dot.
-    handler: Option<fn() -> MethodRouter<App>>,
-}
-
-impl Route {
-    /// The route, reading its query string into `Q` (see `queries`).
-    const fn reads(mut self, query: fn() -> Vec<serde_json::Value>) -> Route {
-        self.query = Some(query);
-        self
-    }
-
-    /// The route, answering JSON of the type `schema` describes.
-    const fn gives(
-        mut self,
-        schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
-    ) -> Route {
-        self.gives = Some(schema);
-        self
-    }
-}
-
-const fn route(
-    method: &'static str,
-    path: &'static str,
-    summary: &'static str,
-    status: u16,
-    takes: Takes,
-    handler: fn() -> MethodRouter<App>,
-) -> Route {
-    Route {
-        method,
-        path,
-        summary,
-        status,
-        takes,
-        query: None,
-        gives: None,
-        handler: Some(handler),
-    }
-}
-
-fn json<T: schemars::JsonSchema>(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    generator.subschema_for::<T>()
-}
 
 use super::queries::{self, describe};
 use super::replies;
@@ -323,6 +254,7 @@ pub static ROUTES: &[Route] = &[
 ];
 
 /// The API's routes, each path's methods merged into one axum route.
+/// The handlers that describe the API find this table in their request.
 pub fn api_router() -> axum::Router<App> {
     ROUTES
         .iter()
@@ -330,6 +262,7 @@ pub fn api_router() -> axum::Router<App> {
         .fold(axum::Router::new(), |router, (path, handler)| {
             router.route(path, handler)
         })
+        .layer(Extension(RouteTable(ROUTES)))
 }
 
 /// Whether a concrete path segment fits a pattern segment: `{x}` is one segment without a

@@ -104,7 +104,7 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
         // container must, since the kernel ignores signals PID 1 has no handler for.
         Command::Serve(_) => tokio::select! {
             app = App::open(config) => app?,
-            signal = crate::api::stop_signal() => {
+            signal = crate::http::stop_signal() => {
                 tracing::info!("{signal} while starting: stopped before serving");
                 std::process::exit(0);
             }
@@ -112,7 +112,7 @@ pub async fn run(cli: Cli, settings: anyhow::Result<Settings>) -> anyhow::Result
         _ => App::open(config).await?,
     };
     match cli.command {
-        Command::Serve(_) => crate::api::serve(app).await,
+        Command::Serve(_) => crate::server::serve(app).await,
         Command::Convert(args) => convert::run(&app, args).await,
         Command::Plugins(cmd) => plugins::run(&app, cmd).await,
         // The formats in it are the active converters', so it needs the registry.

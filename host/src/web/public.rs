@@ -13,10 +13,10 @@ use axum::Form;
 use quire_sdk::{Document, Field, FieldType};
 use serde_json::{Map, Value};
 
-use super::error::ApiError;
 use super::page_pictures::{self, Audience, PAGE_DPI};
 use super::pages::html::esc;
-use super::urls::Urls;
+use crate::api::error::ApiError;
+use crate::api::urls::Urls;
 use crate::app::App;
 use crate::error::Error;
 use crate::forms::responses::{self, Submission, Via};
@@ -498,7 +498,7 @@ fn check_posted(form: &FormRow, questions: &[Field], pairs: &[(String, String)])
 
 pub async fn submit(
     State(app): State<App>,
-    super::service::BaseUrl(base_url): super::service::BaseUrl,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
     Path(id): Path<String>,
     posted: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
 ) -> Response {
@@ -602,7 +602,7 @@ pub async fn limit_link_use(
 ) -> Response {
     let client = req
         .extensions()
-        .get::<super::service::Client>()
+        .get::<crate::http::service::Client>()
         .and_then(|c| c.ip)
         .map(crate::throttle::client_key);
     let limits = &app.link_limits;

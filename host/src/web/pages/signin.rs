@@ -14,9 +14,9 @@ use axum::{Extension, Form};
 use super::html::{bare_page, esc};
 use super::{session_cookie, PageResult, SESSION_COOKIE};
 use crate::api::error::ApiError;
-use crate::api::service::Client;
 use crate::api::urls::Urls;
 use crate::app::App;
+use crate::http::service::Client;
 use crate::sessions;
 
 /// Where to go after signing in: a path of ours, never another site. Control characters

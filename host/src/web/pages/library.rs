@@ -9,9 +9,9 @@ use quire_sdk::Kind;
 
 use super::html::{self, esc, Section};
 use super::{notice_of, see_other, upload, PageResult, Signed};
-use crate::api::page_pictures::{self, Audience};
 use crate::app::App;
 use crate::documents;
+use crate::web::page_pictures::{self, Audience};
 
 /// Rows on one page of a list.
 const PER_PAGE: i64 = 24;

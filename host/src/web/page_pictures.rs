@@ -13,7 +13,7 @@ use bytes::Bytes;
 use quire_sdk::{Asset, Document};
 use tokio::sync::OnceCell;
 
-use super::error::ApiError;
+use crate::api::error::ApiError;
 use crate::app::App;
 
 /// Resolution of page pictures: sharp on a laptop screen, small enough to load fast. The

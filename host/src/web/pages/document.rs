@@ -15,10 +15,10 @@ use super::{notice_of, see_other, PageError, PageResult, Signed};
 use crate::api::documents::download as export_download;
 use crate::api::error::ApiError;
 use crate::api::formats::fitting;
-use crate::api::page_pictures::{self, Audience, PAGE_DPI};
 use crate::api::queries::{Download, Params};
 use crate::app::App;
 use crate::documents::{self, Owner};
+use crate::web::page_pictures::{self, Audience, PAGE_DPI};
 
 /// Pages drawn on one document page; a longer document links to its PDF for the rest.
 const PAGES_SHOWN: i64 = 60;

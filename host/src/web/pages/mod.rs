@@ -30,12 +30,12 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::error::ApiError;
+use crate::api::callers::Caller;
+pub(crate) use crate::api::callers::{session_cookie, SESSION_COOKIE};
+use crate::api::error::ApiError;
 use crate::app::App;
 use crate::sessions::{self, Session};
 
-/// The cookie that names a session.
-pub const SESSION_COOKIE: &str = "quire_session";
 /// Pages may load our own scripts, styles and pictures (and page pictures the editor makes
 /// as blob: URLs), talk to us, and post to us; nothing else, and nothing may frame them.
 const PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -98,6 +98,35 @@ pub fn router(app: App) -> Router<App> {
         .route("/assets/{file}", get(assets::serve))
         .merge(signed_in)
         .route_layer(from_fn(page_headers))
+        .layer(from_fn(mark_page_paths))
+}
+
+/// Marks a 405 as a page path's, so that `server` (which writes every 405's body, outside
+/// the router, where axum's `Allow` is known) answers it with a page.
+#[derive(Clone, Copy)]
+pub struct PagePath;
+
+async fn mark_page_paths(req: Request, next: Next) -> Response {
+    let mut response = next.run(req).await;
+    if response.status() == StatusCode::METHOD_NOT_ALLOWED {
+        response.extensions_mut().insert(PagePath);
+    }
+    response
+}
+
+/// A wrong method on a page's path, refused with a page.
+pub fn method_not_allowed(refusal: ApiError) -> Response {
+    let mut page = PageError(refusal).into_response();
+    let headers = page.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(PAGE_POLICY),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-cache"),
+    );
+    page
 }
 
 /// Pages set their own policy (anything else they answer, downloads and pictures, keeps
@@ -146,24 +175,6 @@ pub(super) async fn spend_conversion(app: &App, session: &Session) -> Result<(),
         .count_call(&app.db, &account.id, None)
         .await
         .map_err(ApiError::from)
-}
-
-/// The session cookie's value, if the request carries one.
-fn session_cookie(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.trim())
-}
-
-/// Whether a request carries a session cookie (the API answers such a request 401: a
-/// browser session never reaches /api/v1).
-pub fn has_session_cookie(headers: &HeaderMap) -> bool {
-    session_cookie(headers).is_some()
 }
 
 /// Whether the request comes from a script (the editor) rather than a page navigation:
@@ -279,6 +290,15 @@ impl FromRequestParts<App> for Signed {
             .cloned()
             .map(Signed)
             .ok_or_else(|| PageError(ApiError::new(StatusCode::UNAUTHORIZED, "sign in first")))
+    }
+}
+
+/// A signed-in person calls as their session and is refused with a page.
+impl Caller for Session {
+    type Refusal = PageError;
+
+    fn account(&self) -> &crate::accounts::Account {
+        &self.account
     }
 }
 

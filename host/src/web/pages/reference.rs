@@ -46,7 +46,7 @@ pub async fn show(Signed(session): Signed) -> PageResult {
 pub async fn openapi(
     State(app): State<App>,
     Signed(_): Signed,
-    crate::api::service::BaseUrl(base_url): crate::api::service::BaseUrl,
+    crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
 ) -> PageResult {
     let document = crate::api::openapi_document(&base_url, &Formats::of(&app));
     Ok((
