@@ -102,7 +102,7 @@ pub async fn receive(
             // The importer says what kind of document it made. A diagram drawn on pages is
             // a fine PDF-kind document (the contract takes mermaid at /pdfs), but pages of
             // text are no diagram: send them where they belong.
-            if kind == Kind::Diagram && converted.value.document.kind == Kind::Pdf {
+            if kind == Kind::Diagram && converted.value.document.kind == Kind::Paged {
                 return Err(ApiError::new(
                     StatusCode::UNSUPPORTED_MEDIA_TYPE,
                     format!(
@@ -171,7 +171,7 @@ pub async fn create_from_upload(
     req: Request,
 ) -> Result<(DocRow, Vec<String>), ApiError> {
     let endpoint = Endpoint {
-        kind: kind.unwrap_or(Kind::Pdf),
+        kind: kind.unwrap_or(Kind::Paged),
         form: false,
     };
     let (content, _, warnings) = receive(app, account, endpoint, query, req).await?;
@@ -211,7 +211,7 @@ pub async fn create_pdf(
     Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
-    create(app, p, Kind::Pdf, q, req).await
+    create(app, p, Kind::Paged, q, req).await
 }
 
 pub async fn create_diagram(
@@ -301,7 +301,7 @@ pub async fn replace_pdf(
     Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
-    replace(app, p, Kind::Pdf, id, q, req).await
+    replace(app, p, Kind::Paged, id, q, req).await
 }
 
 pub async fn replace_diagram(
@@ -340,7 +340,7 @@ pub async fn list(
     Params(q): Params<DocumentList>,
 ) -> Result<Json<replies::DocumentList>, ApiError> {
     let kind = q.kind.map(|k| match k {
-        KindFilter::Pdf => Kind::Pdf,
+        KindFilter::Paged => Kind::Paged,
         KindFilter::Diagram => Kind::Diagram,
     });
     let limit = q.limit.map_or(50, |b| b.0);

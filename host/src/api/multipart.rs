@@ -255,7 +255,7 @@ fn media_type(
 }
 
 fn takes(endpoint: Endpoint) -> String {
-    let pdf = endpoint.kind == Kind::Pdf;
+    let pdf = endpoint.kind == Kind::Paged;
     format!(
         "multipart/form-data takes one file part (`file`, `model` or {}){}, and the text parts title, type{}{}",
         endpoint.named_sources().map(|s| s.name).collect::<Vec<_>>().join(", "),

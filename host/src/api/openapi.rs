@@ -252,7 +252,7 @@ fn source_body(
             parts.insert(name.to_string(), schema);
         }
     }
-    if endpoint.kind == Kind::Pdf {
+    if endpoint.kind == Kind::Paged {
         parts.insert("images".into(), json!({"type": "array", "items": binary}));
     }
     let mut encoding = Map::new();

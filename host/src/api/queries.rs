@@ -133,7 +133,8 @@ pub type PageNumber = Bounded<1, { u32::MAX as i64 }>;
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum KindFilter {
-    Pdf,
+    #[serde(rename = "pdf")]
+    Paged,
     Diagram,
 }
 
@@ -324,7 +325,7 @@ mod tests {
         );
         let ok = parse::<DocumentList>("kind=pdf&limit=0&cache=1").unwrap();
         assert_eq!(ok.limit, Some(Bounded(0)));
-        assert!(matches!(ok.kind, Some(KindFilter::Pdf)));
+        assert!(matches!(ok.kind, Some(KindFilter::Paged)));
         assert!(Flag::is_set(
             parse::<ResponseDelete>("keepDocument=true")
                 .unwrap()

@@ -37,7 +37,7 @@ pub struct Endpoint {
 }
 
 pub const PDFS: Endpoint = Endpoint {
-    kind: Kind::Pdf,
+    kind: Kind::Paged,
     form: false,
 };
 pub const DIAGRAMS: Endpoint = Endpoint {
@@ -45,7 +45,7 @@ pub const DIAGRAMS: Endpoint = Endpoint {
     form: false,
 };
 pub const FORMS: Endpoint = Endpoint {
-    kind: Kind::Pdf,
+    kind: Kind::Paged,
     form: true,
 };
 
@@ -65,25 +65,25 @@ const ANY_IMAGE: &str = "image/*";
 pub const NAMED_SOURCES: &[NamedSource] = &[
     NamedSource {
         name: "markdown",
-        kind: Kind::Pdf,
+        kind: Kind::Paged,
         media_type: "text/markdown",
         take: |b| b.markdown.take().map(String::into_bytes),
     },
     NamedSource {
         name: "html",
-        kind: Kind::Pdf,
+        kind: Kind::Paged,
         media_type: "text/html",
         take: |b| b.html.take().map(String::into_bytes),
     },
     NamedSource {
         name: "image",
-        kind: Kind::Pdf,
+        kind: Kind::Paged,
         media_type: ANY_IMAGE,
         take: |b| b.image.take().map(|d| d.0),
     },
     NamedSource {
         name: "pdf",
-        kind: Kind::Pdf,
+        kind: Kind::Paged,
         media_type: "application/pdf",
         take: |b| b.pdf.take().map(|d| d.0),
     },
@@ -141,7 +141,7 @@ impl Endpoint {
     pub fn members(self) -> Vec<&'static str> {
         let mut out = self.sources();
         out.extend(["type", "title"]);
-        if self.kind == Kind::Pdf {
+        if self.kind == Kind::Paged {
             out.extend(PDF_MEMBERS);
         }
         if self.form {
@@ -155,7 +155,7 @@ impl Endpoint {
         format!(
             "this endpoint takes a JSON object with exactly one source field ({}; `file` is base64 with its media type in `type`), plus optional title{}{}; or the file itself as the body with its Content-Type ({}) and ?title=",
             self.sources().join(", "),
-            if self.kind == Kind::Pdf { ", images, mode, unlock, password" } else { "" },
+            if self.kind == Kind::Paged { ", images, mode, unlock, password" } else { "" },
             if self.form { ", fields, detect" } else { "" },
             readable.list()
         )

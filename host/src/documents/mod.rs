@@ -80,7 +80,7 @@ pub(crate) fn kind_from(s: &str) -> Kind {
     if s == "diagram" {
         Kind::Diagram
     } else {
-        Kind::Pdf
+        Kind::Paged
     }
 }
 
@@ -101,7 +101,7 @@ pub(crate) const DOC_COLUMNS: &str = "id, title, kind, pages, shapes, version, c
 
 pub fn default_title(kind: Kind) -> &'static str {
     match kind {
-        Kind::Pdf => "Untitled PDF",
+        Kind::Paged => "Untitled PDF",
         Kind::Diagram => "Untitled diagram",
     }
 }

@@ -330,7 +330,7 @@ mod tests {
     }
 
     fn doc() -> Document {
-        let mut d = Document::new(Kind::Pdf);
+        let mut d = Document::new(Kind::Paged);
         d.pages.push(Page {
             name: None,
             width: 612.0,

@@ -82,7 +82,7 @@ fn row_to_form(row: &sqlx::any::AnyRow) -> Result<FormRow> {
             kind: if kind == "diagram" {
                 Kind::Diagram
             } else {
-                Kind::Pdf
+                Kind::Paged
             },
             pages: row.try_get("pages")?,
             shapes: row.try_get("shapes")?,
@@ -124,10 +124,10 @@ pub async fn create(
     let mut columns = Vec::new();
     fields::extend_columns(&mut columns, &fields)?;
     let questions = fields::questions(&fields).len() as i64;
-    let staged = documents::stage(db, blobs, owner, Kind::Pdf, content, None).await?;
+    let staged = documents::stage(db, blobs, owner, Kind::Paged, content, None).await?;
     let outcome = async {
         let mut tx = db.begin().await?;
-        let doc = documents::create_in(&mut tx, owner, Kind::Pdf, &staged).await?;
+        let doc = documents::create_in(&mut tx, owner, Kind::Paged, &staged).await?;
         sqlx::query(
             "INSERT INTO forms (doc_id, account_id, questions, columns, created) VALUES ($1, $2, $3, $4, $5)",
         )
@@ -242,9 +242,10 @@ async fn store_version(
     fields::extend_columns(&mut columns, &fields)?;
     let questions = fields::questions(&fields).len() as i64;
     let current =
-        documents::current_of_kind(db, owner.account_id, &form.doc.id, Kind::Pdf, expected).await?;
+        documents::current_of_kind(db, owner.account_id, &form.doc.id, Kind::Paged, expected)
+            .await?;
     let staged =
-        documents::stage(db, blobs, owner, Kind::Pdf, content, Some(&current.title)).await?;
+        documents::stage(db, blobs, owner, Kind::Paged, content, Some(&current.title)).await?;
     let outcome = async {
         let mut tx: Tx<'_> = db.begin().await?;
         documents::replace_in(&mut tx, owner, &current, expected, &staged).await?;
@@ -435,7 +436,7 @@ pub async fn save_edit(
 /// ask. It takes answers at once, as a form created through the API does.
 pub async fn adopt(db: &Db, blobs: &Blobs, account_id: &str, id: &str) -> Result<FormRow> {
     let (doc, document, _) = documents::load(db, blobs, account_id, id).await?;
-    if doc.kind != Kind::Pdf {
+    if doc.kind != Kind::Paged {
         return Err(Error::Invalid(
             "only a PDF-kind document can be a form; a diagram has no pages to fill".into(),
         ));

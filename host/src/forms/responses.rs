@@ -139,13 +139,13 @@ pub async fn submit(
         account_id: &owner.id,
         quota: owner.plan.storage_quota,
     };
-    let staged = documents::stage(db, blobs, charged_to, Kind::Pdf, content, None).await?;
+    let staged = documents::stage(db, blobs, charged_to, Kind::Paged, content, None).await?;
     let outcome = async {
         let mut tx = db.begin().await?;
         let copy = documents::create_in(
             &mut tx,
             charged_to,
-            Kind::Pdf,
+            Kind::Paged,
             &staged,
         )
         .await?;

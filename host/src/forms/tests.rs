@@ -37,7 +37,7 @@ async fn purging_a_binned_form_takes_its_rows_and_gives_back_its_storage() {
         account_id: &account_id,
         quota: account.plan.storage_quota,
     };
-    let mut document = Document::new(Kind::Pdf);
+    let mut document = Document::new(Kind::Paged);
     document.pages.push(page());
     let placed = fields::place(
         serde_json::from_value(

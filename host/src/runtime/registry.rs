@@ -494,8 +494,8 @@ mod kinds_tests {
         let mut info = writer();
         apply_export_kinds(&mut info, said("TEXT/VND.MERMAID", &["diagram", "diagram"])).unwrap();
         assert_eq!(info.exports[0].kinds, [Kind::Diagram]);
-        assert!(!info.exports[0].fits(Kind::Pdf) && info.exports[0].fits(Kind::Diagram));
-        assert!(info.exports[1].fits(Kind::Pdf) && info.exports[1].fits(Kind::Diagram));
+        assert!(!info.exports[0].fits(Kind::Paged) && info.exports[0].fits(Kind::Diagram));
+        assert!(info.exports[1].fits(Kind::Paged) && info.exports[1].fits(Kind::Diagram));
 
         let row = serde_json::to_string(&StoredInfo::from(&info)).unwrap();
         let back: PluginInfo = serde_json::from_str::<StoredInfo>(&row).unwrap().into();
@@ -503,7 +503,7 @@ mod kinds_tests {
         // A row written before kinds existed reads as "every export fits every kind".
         let old = r#"{"name":"mermaid","version":"1.1.0","imports":[],"exports":[["text/vnd.mermaid","mmd"]],"options":[]}"#;
         let old: PluginInfo = serde_json::from_str::<StoredInfo>(old).unwrap().into();
-        assert!(old.exports[0].kinds.is_empty() && old.exports[0].fits(Kind::Pdf));
+        assert!(old.exports[0].kinds.is_empty() && old.exports[0].fits(Kind::Paged));
     }
 
     #[test]

@@ -285,7 +285,7 @@ mod tests {
     use quire_sdk::{Kind, Page};
 
     fn one_page() -> Document {
-        let mut d = Document::new(Kind::Pdf);
+        let mut d = Document::new(Kind::Paged);
         d.pages.push(Page::new(612.0, 792.0));
         d
     }
@@ -376,7 +376,7 @@ mod tests {
         stored
             .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .unwrap();
-        let mut d = Document::new(Kind::Pdf);
+        let mut d = Document::new(Kind::Paged);
         let mut page = Page::new(800.0, 600.0);
         page.rotate = rotate;
         page.shapes.push(Shape::Image(quire_sdk::Image {

@@ -257,7 +257,7 @@ fn drawn_form() -> Document {
         // A page-sized frame is a border, not a blank.
         empty_box("frame", Rect::new(20.0, 20.0, 572.0, 752.0)),
     ];
-    let mut d = Document::new(Kind::Pdf);
+    let mut d = Document::new(Kind::Paged);
     d.pages.push(page);
     d
 }
@@ -345,7 +345,7 @@ fn hostile_models_do_not_panic() {
             even_odd: false,
         }),
     ];
-    let mut d = Document::new(Kind::Pdf);
+    let mut d = Document::new(Kind::Paged);
     d.pages.push(page);
     let fields = detect(&d);
     for f in fields {
@@ -353,7 +353,7 @@ fn hostile_models_do_not_panic() {
         assert!([r.x, r.y, r.w, r.h].iter().all(|v| v.is_finite()), "{f:?}");
     }
     // A picture asset that is not a picture is a warning, not a failure.
-    let mut d = Document::new(Kind::Pdf);
+    let mut d = Document::new(Kind::Paged);
     let mut p = Page::new(100.0, 100.0);
     p.shapes.push(Shape::Image(Image {
         id: "i".into(),
@@ -408,7 +408,7 @@ fn png_header(width: u32, height: u32) -> Vec<u8> {
 
 #[test]
 fn huge_pictures_are_skipped_before_they_are_decoded() {
-    let mut d = Document::new(Kind::Pdf);
+    let mut d = Document::new(Kind::Paged);
     for n in 0..2 {
         let mut p = Page::new(612.0, 792.0);
         p.shapes.push(Shape::Image(Image {
@@ -453,7 +453,7 @@ fn a_page_of_thousands_of_blanks_stays_bounded() {
         shapes.push(line(&format!("l{i}"), 40.0, 580.0, y));
     }
     page.shapes = shapes;
-    let mut d = Document::new(Kind::Pdf);
+    let mut d = Document::new(Kind::Paged);
     d.pages.push(page);
     let start = std::time::Instant::now();
     let found = quire_detect::detect(&d, &[], None).unwrap();

@@ -180,7 +180,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     warnings.extend(image_warnings);
     warnings.extend(flow_warnings);
 
-    let mut document = Document::new(Kind::Pdf);
+    let mut document = Document::new(Kind::Paged);
     document.title = title;
     document.lang = lang;
     document.pages = pages;

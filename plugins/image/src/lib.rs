@@ -94,7 +94,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         alt: None,
         link: None,
     }));
-    let mut document = Document::new(Kind::Pdf);
+    let mut document = Document::new(Kind::Paged);
     document.title = request
         .option("title")
         .map(str::trim)

@@ -110,7 +110,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         )));
     }
 
-    let mut document = Document::new(Kind::Pdf);
+    let mut document = Document::new(Kind::Paged);
     document.title = title.or(heading_title);
     document.lang = front.lang;
     document.pages = pages;

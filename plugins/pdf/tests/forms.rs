@@ -49,7 +49,7 @@ fn with_options(mut f: Field, options: &[&str]) -> Field {
 /// A two-page form with all ten types: `initials` has a box on each page, `size` one box per
 /// option, `contact` and `again` one box for all their options.
 fn form_document() -> Document {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     doc.title = Some("Quire form test".into());
     let mut p1 = Page::new(A4.0, A4.1);
     let mut p2 = Page::new(A4.0, A4.1);

@@ -311,7 +311,7 @@ fn damaged_pictures_become_grey_boxes() {
             link: None,
         }));
     }
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     doc.pages.push(page);
     let out = export(doc, assets);
     qpdf_accepts(&out.bytes, "damaged-pictures");

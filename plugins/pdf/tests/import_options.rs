@@ -249,7 +249,7 @@ fn option_page_imports_that_page_alone() {
         let (page, want) = (&one.document.pages[0], &whole.document.pages[n - 1]);
         assert_eq!((page.width, page.height), (want.width, want.height));
         let text = |p: &Page| {
-            let mut doc = Document::new(Kind::Pdf);
+            let mut doc = Document::new(Kind::Paged);
             doc.pages.push(p.clone());
             model_text(&doc)
         };

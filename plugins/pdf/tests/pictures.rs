@@ -18,7 +18,7 @@ fn image(id: &str, frame: Rect, asset: &str) -> Shape {
 
 #[test]
 fn pictures_png_and_jpeg_embed_and_a_broken_one_is_a_grey_box() {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(600.0, 500.0);
     page.background = Some(Color::rgb(0x30, 0x60, 0x90));
     let pngs = [
@@ -336,7 +336,7 @@ fn every_png_colour_type_and_depth_renders_its_pixels() {
         cases.push((name, s, want));
     }
 
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(200.0, 40.0 * cases.len() as f64);
     page.background = Some(Color::rgb(BG[0], BG[1], BG[2]));
     let mut assets = Vec::new();

@@ -73,7 +73,7 @@ fn a_shaped_cluster_is_narrower_than_its_letters_and_never_broken() {
 #[test]
 fn arabic_hindi_and_chinese_come_back_from_embedded_subsets() {
     with_fonts();
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(595.0, 842.0);
     for (i, s) in [
         "الإعلان العالمي لحقوق الإنسان",
@@ -133,7 +133,7 @@ fn a_character_no_font_has_is_a_visible_box_that_reads_back_as_itself() {
 #[test]
 fn a_filled_form_shows_answers_in_any_script_in_embedded_fonts() {
     with_fonts();
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     doc.pages.push(Page::new(595.0, 842.0));
     for (i, (key, value)) in [
         ("name", "Анна Каренина"),
@@ -178,7 +178,7 @@ fn a_filled_form_shows_answers_in_any_script_in_embedded_fonts() {
 #[test]
 fn the_standard_families_are_embedded_as_liberation_subsets() {
     with_fonts();
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(595.0, 842.0);
     let families = [
         (FontFamily::Helvetica, "LiberationSans"),
@@ -307,7 +307,7 @@ fn a_viewer_can_type_an_answer_in_the_forms_script() {
         ("type-ru", "Фамилия и имя", "Щукин Юрий Эдуардович"),
         ("type-ja", "氏名（ふりがな）", "やまだ たろう ヤマダ"),
     ] {
-        let mut doc = Document::new(Kind::Pdf);
+        let mut doc = Document::new(Kind::Paged);
         let mut page = Page::new(595.0, 842.0);
         page.shapes.push(text_box(
             "label",
@@ -363,7 +363,7 @@ fn a_viewer_can_type_an_answer_in_the_forms_script() {
     }
     // A Western form whose only other character is a symbol stays typed in Helvetica, which
     // every viewer has: the symbol font has no letters.
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     doc.pages.push(Page::new(595.0, 842.0));
     doc.fields.push(Field {
         key: "agree".into(),
@@ -417,7 +417,7 @@ fn a_face_drawn_as_standard_and_library_font_is_embedded_once() {
 
 /// An A4 document whose one text box holds `text` in Helvetica at `size`.
 fn one_line_page(text: &str, frame: Rect, size: f64) -> Document {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(595.0, 842.0);
     page.shapes.push(text_box(
         "t",

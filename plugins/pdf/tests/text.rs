@@ -10,7 +10,7 @@ use quire_sdk::*;
 /// Page 1: text in several fonts, decorations, links, characters outside WinAnsi.
 /// Page 2: a page that page 1 links to, rotated, with a coloured background.
 fn text_document() -> Document {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     doc.title = Some("Quire PDF – text test".into());
     let mut p1 = Page::new(595.0, 842.0);
     let title = Run {
@@ -278,7 +278,7 @@ fn describes_itself() {
     let info = quire_pdf::Pdf::describe();
     assert_eq!(
         (info.name.as_str(), info.version.as_str()),
-        ("pdf", "1.6.0")
+        ("pdf", "1.6.1")
     );
     assert_eq!(info.exports, vec![Format::new("application/pdf", "pdf")]);
     // The importer (tests/import_*.rs) reads the same format.

@@ -104,7 +104,7 @@ fn paragraph(id: &str, frame: Rect, font: FontFamily, words: &str) -> Shape {
 
 /// Text boxes in Helvetica, Times and Courier, and a small diagram.
 fn sample() -> Document {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(612.0, 792.0);
     let words = "The quick brown fox jumps over the lazy dog while the well-known \
                  typesetter measures every line the same way.";
@@ -331,7 +331,7 @@ fn text_in_other_scripts_is_drawn_as_the_pdf_draws_it() {
         "the default fonts are missing: `make fonts` installs them"
     );
     quire_sdk::fonts::install(Box::new(library));
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(612.0, 792.0);
     let texts = [
         ("arabic", "يولد جميع الناس أحرارًا متساوين في الكرامة والحقوق (المادة 1)."),

@@ -57,16 +57,21 @@ impl Document {
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
-    Pdf,
+    // Pages of flowing text, pictures and fields that print as a PDF (Markdown, HTML, PDF
+    // and images make one); named `pdf` on the wire, as the contract's kinds are. (Plain
+    // comments: a doc comment here would change the published schema.)
+    #[serde(rename = "pdf")]
+    Paged,
+    // A drawing of shapes and connectors (mermaid, draw.io, Visio, SVG).
     Diagram,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 2] = [Kind::Pdf, Kind::Diagram];
+    pub const ALL: [Kind; 2] = [Kind::Paged, Kind::Diagram];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Pdf => "pdf",
+            Kind::Paged => "pdf",
             Kind::Diagram => "diagram",
         }
     }

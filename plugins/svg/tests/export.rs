@@ -16,7 +16,7 @@ fn export(req: &ExportRequest) -> String {
 }
 
 fn page_with(shapes: Vec<Shape>) -> Document {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(612.0, 792.0);
     page.shapes = shapes;
     doc.pages.push(page);

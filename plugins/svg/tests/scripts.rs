@@ -22,7 +22,7 @@ const TEXTS: [&str; 6] = [
 ];
 
 fn document() -> Document {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(612.0, 792.0);
     for (i, words) in TEXTS.iter().enumerate() {
         page.shapes.push(Shape::Text(TextBox {
@@ -146,7 +146,7 @@ fn the_outlines_render_without_the_fonts_where_the_layout_put_the_text() {
 #[test]
 fn right_to_left_punctuation_is_drawn_in_visual_order_with_mirrored_brackets() {
     with_fonts();
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     let mut page = Page::new(612.0, 792.0);
     page.shapes.push(Shape::Text(TextBox {
         id: "a".into(),

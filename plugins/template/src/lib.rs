@@ -56,7 +56,7 @@ impl Converter for Plugin {
             ruled: true,
         };
         let (pages, warnings) = flow::layout(&[table], &PageSetup::default());
-        let mut document = Document::new(Kind::Pdf);
+        let mut document = Document::new(Kind::Paged);
         document.title = request.option("title").map(str::to_string);
         document.pages = pages;
         Ok(Imported {

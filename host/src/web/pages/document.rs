@@ -105,7 +105,7 @@ pub async fn show(
             body,
             "<a class=\"button\" href=\"/forms/{eid}\">Form settings and responses</a>"
         );
-    } else if row.kind == Kind::Pdf && session.account.plan.forms {
+    } else if row.kind == Kind::Paged && session.account.plan.forms {
         body.push_str(&html::post_button(
             &session,
             &format!("/forms/{id}/make"),

@@ -45,7 +45,7 @@ pub async fn documents(
         .map(|s| s.trim().chars().take(MAX_SEARCH).collect())
         .unwrap_or_default();
     let kind = match q.get("kind").map(String::as_str) {
-        Some("pdf") => Some(Kind::Pdf),
+        Some("pdf") => Some(Kind::Paged),
         Some("diagram") => Some(Kind::Diagram),
         _ => None,
     };
@@ -85,7 +85,7 @@ pub async fn documents(
 <button type=\"submit\">Show</button></form>",
         esc(&search),
         selected(None),
-        selected(Some(Kind::Pdf)),
+        selected(Some(Kind::Paged)),
         selected(Some(Kind::Diagram)),
         if copies { " checked" } else { "" },
     );

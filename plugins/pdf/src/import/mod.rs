@@ -215,7 +215,7 @@ pub fn import_pdf(request: ImportRequest) -> Result<Imported, ConvertError> {
     warnings.extend(form_warnings);
     warnings.extend(note_warnings(&reader.notes));
 
-    let mut document = Document::new(Kind::Pdf);
+    let mut document = Document::new(Kind::Paged);
     document.title = title.or_else(|| pdf.metadata().title.as_deref().and_then(text_string));
     document.pages = out;
     document.fields = fields;

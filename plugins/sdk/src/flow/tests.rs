@@ -34,7 +34,7 @@ fn words(s: &str) -> Vec<&str> {
 
 /// The output is a valid model, boxes hold their text exactly and stay inside the margins.
 fn check(pages: &[Page], assets: &[&str]) {
-    let mut doc = Document::new(Kind::Pdf);
+    let mut doc = Document::new(Kind::Paged);
     doc.pages = pages.to_vec();
     crate::validate::check(&doc, assets.iter().copied()).unwrap();
     let setup = PageSetup::default();
