@@ -235,7 +235,10 @@ pub async fn serve(app: App) -> anyhow::Result<()> {
     let (db, drain, allowance) = (app.db.clone(), app.config.drain, app.allowance.clone());
     let tls_files = (app.config.tls.clone(), app.config.admin_tls.clone());
     let stopping_admin = stopping.clone();
-    let admin_router = api::operator::router(app.clone(), token);
+    // The operator's 405s get the same JSON body as the public API's.
+    let admin_router = Router::new()
+        .fallback_service(api::operator::router(app.clone(), token))
+        .layer(from_fn(method_not_allowed_answered));
     let public_router = router(app);
     let public_server =
         http::listener_server(public, public_router, tls_files.0.as_ref(), stopping)?;

@@ -235,6 +235,52 @@ fn the_operator_api_takes_large_components_and_refuses_larger_ones_in_json() {
     assert_eq!(operator(&s, "GET", "/plugins", None).status, 200);
 }
 
+/// The operator API refuses in JSON like the public one: a malformed activation body, a
+/// query value it cannot read, an unknown path and a wrong method (with `Allow`).
+#[test]
+fn the_operator_api_refuses_in_json() {
+    let s = Server::start(&[]);
+    let json_refusal = |r: &Resp, status: u16| {
+        assert_eq!(r.status, status, "{}", r.text());
+        assert!(
+            r.header("content-type")
+                .is_some_and(|t| t.starts_with("application/json")),
+            "{:?}: {}",
+            r.header("content-type"),
+            r.text()
+        );
+        let body = r.json();
+        assert_eq!(body["ok"], false, "{body}");
+        assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()), "{body}");
+        body
+    };
+    let r = operator(
+        &s,
+        "POST",
+        "/plugins/markdown/activate",
+        Some(("application/json", b"{\"version\": 7}".to_vec())),
+    );
+    assert_eq!(json_refusal(&r, 400)["field"], "version");
+    let r = operator(
+        &s,
+        "POST",
+        "/plugins/markdown/activate",
+        Some(("application/json", b"not json".to_vec())),
+    );
+    json_refusal(&r, 400);
+    let r = operator(
+        &s,
+        "POST",
+        "/plugins?activate=perhaps",
+        Some(("application/wasm", b"\0asm".to_vec())),
+    );
+    json_refusal(&r, 400);
+    json_refusal(&operator(&s, "GET", "/nothing/here", None), 404);
+    let r = operator(&s, "GET", "/plugins/markdown/activate", None);
+    let body = json_refusal(&r, 405);
+    assert_eq!(r.header("allow").as_deref(), Some("POST"), "{body}");
+}
+
 fn base64_encode(bytes: &[u8]) -> String {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD.encode(bytes)

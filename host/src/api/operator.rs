@@ -2,7 +2,7 @@
 //! activate, rollback. It takes only the operator token; bearer tokens of /api/v1 are a
 //! different namespace and never open it.
 
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -10,6 +10,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
+use super::queries::Params;
+use super::requests;
 use crate::app::App;
 
 pub fn router(app: App, token: String) -> Router {
@@ -20,6 +22,7 @@ pub fn router(app: App, token: String) -> Router {
         .route("/plugins/{name}/activate", post(activate))
         .route("/plugins/{name}/rollback", post(rollback))
         .route("/plugins/{name}/deactivate", post(deactivate))
+        .fallback(no_route)
         .layer(axum::middleware::from_fn(
             move |req: axum::extract::Request, next: axum::middleware::Next| {
                 let token = token.clone();
@@ -43,6 +46,14 @@ pub fn router(app: App, token: String) -> Router {
             crate::http::service::request_context,
         ))
         .with_state(app)
+}
+
+async fn no_route(req: Request) -> ApiError {
+    ApiError::not_found(format!(
+        "the operator API has no {} {}; it has /plugins and /plugins/{{name}}/activate, rollback and deactivate",
+        req.method(),
+        req.uri().path()
+    ))
 }
 
 fn operator_authorized(headers: &HeaderMap, token: &str) -> bool {
@@ -76,7 +87,7 @@ pub const MAX_COMPONENT: u64 = 64 << 20;
 
 async fn install(
     State(app): State<App>,
-    Query(q): Query<InstallQuery>,
+    Params(q): Params<InstallQuery>,
     req: Request,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let (parts, body) = req.into_parts();
@@ -103,15 +114,30 @@ async fn install(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ActivateBody {
     version: String,
 }
 
+/// An activation names a version: a few bytes of JSON.
+const MAX_ACTIVATE_BODY: usize = 4 << 10;
+
 async fn activate(
     State(app): State<App>,
     Path(name): Path<String>,
-    Json(body): Json<ActivateBody>,
+    req: Request,
 ) -> Result<Json<Value>, ApiError> {
+    let bytes = axum::body::to_bytes(req.into_body(), MAX_ACTIVATE_BODY)
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("an activation is a JSON object of at most {MAX_ACTIVATE_BODY} bytes"),
+            )
+            .with("limit", MAX_ACTIVATE_BODY as u64)
+        })?;
+    let body: ActivateBody =
+        requests::parse_json(&bytes, "`version`, the installed version to make active")?;
     app.plugins.activate(&name, &body.version).await?;
     Ok(Json(
         json!({"ok": true, "active": format!("{name}@{}", body.version)}),
