@@ -251,7 +251,10 @@ fn the_operator_api_refuses_in_json() {
         );
         let body = r.json();
         assert_eq!(body["ok"], false, "{body}");
-        assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()), "{body}");
+        assert!(
+            body["detail"].as_str().is_some_and(|d| !d.is_empty()),
+            "{body}"
+        );
         body
     };
     let r = operator(
