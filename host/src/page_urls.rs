@@ -1,6 +1,6 @@
 //! The pages a mail sends a person to, as the domain asks for them: by what they show and
-//! its ids. Which route serves each is the api's to know (`api::urls` answers), so no
-//! domain module spells a path, and a mail never links to the API, which a browser cannot
+//! its ids. Which route serves each is the HTTP side's to know (`api::urls` answers for
+//! the pages of `web::pages`), so no domain module spells a path, and a mail never links to the API, which a browser cannot
 //! open without a token.
 
 /// Addresses of pages a person opens in a browser, each from the configured base URL.

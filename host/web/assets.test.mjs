@@ -1,12 +1,12 @@
 // Every script here is served: the pages load modules from /assets/, and a module missing
-// from the one list of served files (host/src/api/pages/assets.rs) breaks the page that
+// from the one list of served files (host/src/web/pages/assets.rs) breaks the page that
 // imports it only in a browser.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
 const here = new URL(".", import.meta.url);
-const served = readFileSync(new URL("../src/api/pages/assets.rs", here), "utf8");
+const served = readFileSync(new URL("../src/web/pages/assets.rs", here), "utf8");
 const scripts = readdirSync(here).filter((name) => name.endsWith(".js"));
 
 test("every script is served as JavaScript, from its own file", () => {

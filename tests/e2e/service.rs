@@ -102,8 +102,7 @@ fn a_wrong_method_anywhere_names_the_methods_the_path_takes() {
     );
     assert_eq!(r.status, 405);
     assert_eq!(r.header("allow").as_deref(), Some("POST"));
-    // A page's path: a page, with the methods in Allow (signed in, past the pages' gate,
-    // which answers first on the pages that need a session).
+    // A page's path: a page, with the methods in Allow (signed in, as a person would be).
     let (cookie, _) = crate::pages::sign_in(s, &a.id);
     let cookie = format!("quire_session={cookie}");
     for (method, path, takes) in [

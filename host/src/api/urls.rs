@@ -1,7 +1,6 @@
 //! Every absolute address the service hands out, in the API's replies, in mail and in the
 //! CLI's output: the configured base URL (never a request's `Host`, see
-//! `service::BaseUrl`) and a route's path. The paths of those routes are spelled here and
-//! in the route tables, nowhere else.
+//! `http::service::BaseUrl`) and a route's path.
 
 use crate::page_urls::PageUrls;
 

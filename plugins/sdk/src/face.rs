@@ -106,7 +106,7 @@ thread_local! {
 }
 
 impl Lang {
-    /// The document's language ([`set_lang`]).
+    /// The document's language ([`set_lang`](crate::fonts::set_lang)).
     pub const DOCUMENT: Lang = Lang(0);
     /// How many distinct run languages are told apart.
     pub const MAX: usize = 256;

@@ -67,6 +67,11 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind's former name, kept so that a plugin written against it still builds.
+    #[deprecated(note = "the kind is `Kind::Paged` (still `pdf` on the wire)")]
+    #[allow(non_upper_case_globals)]
+    pub const Pdf: Kind = Kind::Paged;
+
     pub const ALL: [Kind; 2] = [Kind::Paged, Kind::Diagram];
 
     pub fn as_str(self) -> &'static str {

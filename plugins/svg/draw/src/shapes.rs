@@ -1,6 +1,7 @@
 //! Each kind of shape as SVG, in the model's order (later shapes on top; a group's box, then
-//! its label, then its children). Outlines, connector routes and arrowheads come from
-//! `quire_sdk::geometry`, the same functions the PDF exporter draws with.
+//! its label, then its children). What each shape draws (outlines, connector lines and
+//! heads, label areas, the missing-picture box) comes from `quire_sdk::drawing`, as for the
+//! PDF exporter; this module only writes it as SVG.
 
 use base64::Engine;
 use quire_sdk::drawing::{self, Anchors, Painted, LABEL_BACKGROUND};
