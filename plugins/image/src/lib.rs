@@ -123,7 +123,7 @@ mod tests {
         let info = ImageImporter::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("image", "1.1.1")
+            ("image", "1.1.2")
         );
         assert_eq!(
             info.imports,
