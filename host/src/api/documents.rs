@@ -8,6 +8,7 @@ use axum::{Extension, Json};
 use quire_sdk::{validate, Kind};
 
 use super::body;
+use super::contract::{etag, Created, Reply, SchemaOf, Versioned};
 use super::error::ApiError;
 use super::formats::{self, MODEL_EXTENSION};
 use super::queries::{
@@ -19,10 +20,6 @@ use crate::accounts::{Account, Principal};
 use crate::app::App;
 use crate::documents::{self, Content, DocRow};
 use crate::store::memo::ChangesSeen;
-
-fn etag(version: i64) -> (header::HeaderName, String) {
-    (header::ETAG, format!("\"{version}\""))
-}
 
 /// Body size a JSON upload may have: base64 makes a file 4/3 larger, plus room for JSON.
 fn body_limit(account: &Account) -> u64 {
@@ -146,19 +143,39 @@ fn title_of_file_name(name: &str) -> Option<String> {
     (!stem.is_empty()).then_some(stem)
 }
 
-fn created_response(
-    status: StatusCode,
+/// The reply about a document just made or replaced, its version in `ETag`.
+fn document_reply(
     base: &str,
     row: &DocRow,
     warnings: Vec<String>,
-) -> Response {
-    let body = DocumentReply {
-        ok: Succeeded,
-        document: replies::Document::new(base, row),
-        warnings,
-    };
-    let (name, value) = etag(row.version);
-    (status, [(name, value)], Json(body)).into_response()
+) -> Versioned<Json<DocumentReply>> {
+    Versioned {
+        version: row.version,
+        reply: Json(DocumentReply {
+            ok: Succeeded,
+            document: replies::Document::new(base, row),
+            warnings,
+        }),
+    }
+}
+
+/// The document kind an endpoint of the API keeps: /pdfs or /diagrams.
+pub trait Collection {
+    const KIND: Kind;
+}
+
+/// POST /pdfs and PUT /pdfs/{id}.
+pub struct Pdfs;
+
+impl Collection for Pdfs {
+    const KIND: Kind = Kind::Paged;
+}
+
+/// POST /diagrams and PUT /diagrams/{id}.
+pub struct Diagrams;
+
+impl Collection for Diagrams {
+    const KIND: Kind = Kind::Diagram;
 }
 
 /// A new document of `kind` from an upload, or of the kind its importer made when `kind`
@@ -187,40 +204,18 @@ pub async fn create_from_upload(
     Ok((row, warnings))
 }
 
-async fn create(
-    app: App,
-    principal: Principal,
-    kind: Kind,
-    query: SourceQuery,
+pub async fn create<C: Collection>(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Params(q): Params<SourceQuery>,
     req: Request,
-) -> Result<Response, ApiError> {
-    let base_url = app.config.base_url.clone();
-    let (row, warnings) =
-        create_from_upload(&app, &principal.account, Some(kind), &query, req).await?;
-    Ok(created_response(
-        StatusCode::CREATED,
-        &base_url,
+) -> Result<Created<Versioned<Json<DocumentReply>>>, ApiError> {
+    let (row, warnings) = create_from_upload(&app, &p.account, Some(C::KIND), &q, req).await?;
+    Ok(Created(document_reply(
+        &app.config.base_url,
         &row,
         warnings,
-    ))
-}
-
-pub async fn create_pdf(
-    State(app): State<App>,
-    Extension(p): Extension<Principal>,
-    Params(q): Params<SourceQuery>,
-    req: Request,
-) -> Result<Response, ApiError> {
-    create(app, p, Kind::Paged, q, req).await
-}
-
-pub async fn create_diagram(
-    State(app): State<App>,
-    Extension(p): Extension<Principal>,
-    Params(q): Params<SourceQuery>,
-    req: Request,
-) -> Result<Response, ApiError> {
-    create(app, p, Kind::Diagram, q, req).await
+    )))
 }
 
 /// `If-Match: "<version>"` (quotes optional; `*` matches any).
@@ -280,38 +275,16 @@ pub async fn replace_from_upload(
     Ok((row, warnings))
 }
 
-async fn replace(
-    app: App,
-    principal: Principal,
-    kind: Kind,
-    id: String,
-    query: SourceQuery,
+pub async fn replace<C: Collection>(
+    State(app): State<App>,
+    Extension(p): Extension<Principal>,
+    Path(id): Path<String>,
+    Params(q): Params<SourceQuery>,
     req: Request,
-) -> Result<Response, ApiError> {
-    let base_url = app.config.base_url.clone();
+) -> Result<Versioned<Json<DocumentReply>>, ApiError> {
     let (row, warnings) =
-        replace_from_upload(&app, &principal.account, Some(kind), &id, &query, req).await?;
-    Ok(created_response(StatusCode::OK, &base_url, &row, warnings))
-}
-
-pub async fn replace_pdf(
-    State(app): State<App>,
-    Extension(p): Extension<Principal>,
-    Path(id): Path<String>,
-    Params(q): Params<SourceQuery>,
-    req: Request,
-) -> Result<Response, ApiError> {
-    replace(app, p, Kind::Paged, id, q, req).await
-}
-
-pub async fn replace_diagram(
-    State(app): State<App>,
-    Extension(p): Extension<Principal>,
-    Path(id): Path<String>,
-    Params(q): Params<SourceQuery>,
-    req: Request,
-) -> Result<Response, ApiError> {
-    replace(app, p, Kind::Diagram, id, q, req).await
+        replace_from_upload(&app, &p.account, Some(C::KIND), &id, &q, req).await?;
+    Ok(document_reply(&app.config.base_url, &row, warnings))
 }
 
 /// A `?page=` (already a whole number from 1) that the document has: past its end is a
@@ -375,11 +348,12 @@ pub async fn get(
     Extension(seen): Extension<ChangesSeen>,
     Path(raw): Path<String>,
     RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
+) -> Result<DocumentOrDownload, ApiError> {
     let query = query.unwrap_or_default();
     if let Some((id, format)) = raw.split_once('.') {
         let q: Download = queries::parse(&query)?;
-        return download(&app, &p.account.id, id, format, &q).await;
+        let file = download(&app, &p.account.id, id, format, &q).await?;
+        return Ok(DocumentOrDownload::Download(file));
     }
     let q: DocumentRead = queries::parse(&query)?;
     let base = &base_url;
@@ -401,16 +375,35 @@ pub async fn get(
             (row, doc)
         }
     };
-    let (name, value) = etag(row.version);
-    Ok((
-        [(name, value)],
-        Json(DocumentReply {
+    Ok(DocumentOrDownload::Document(Box::new(Versioned {
+        version: row.version,
+        reply: Json(DocumentReply {
             ok: Succeeded,
             document: body,
             warnings: Vec::new(),
         }),
-    )
-        .into_response())
+    })))
+}
+
+/// GET /documents/{id} answers the document; GET /documents/{id}.{format}, which axum sees
+/// as the same path, a file (its own entry in the route table says so).
+pub enum DocumentOrDownload {
+    Document(Box<Versioned<Json<DocumentReply>>>),
+    Download(Response),
+}
+
+impl IntoResponse for DocumentOrDownload {
+    fn into_response(self) -> Response {
+        match self {
+            DocumentOrDownload::Document(reply) => reply.into_response(),
+            DocumentOrDownload::Download(file) => file,
+        }
+    }
+}
+
+impl Reply for DocumentOrDownload {
+    const STATUS: u16 = 200;
+    const GIVES: Option<SchemaOf> = <Versioned<Json<DocumentReply>> as Reply>::GIVES;
 }
 
 /// A header value carries visible ASCII only: anything else is written as U+XXXX.

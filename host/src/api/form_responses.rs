@@ -8,6 +8,7 @@ use axum::Json;
 use futures_util::StreamExt;
 
 use super::callers::FormsCaller;
+use super::contract::Untyped;
 use super::error::ApiError;
 use super::queries::{parse, Flag, Params, ResponseDelete, ResponseList, ShareRemove};
 use super::replies::{self, ListedResponse, Question, ResponseReply, Shares, Succeeded};
@@ -42,9 +43,9 @@ pub async fn csv_download(
     State(app): State<App>,
     Path(id): Path<String>,
     FormsCaller(p): FormsCaller<Principal>,
-) -> Result<Response, ApiError> {
+) -> Result<Untyped, ApiError> {
     let form = forms::get(&app.db, &p.account.id, &id).await?;
-    Ok(csv_response(&app, &form))
+    Ok(Untyped(csv_response(&app, &form)))
 }
 
 /// The form's responses as a CSV attachment (the API's download and the form page's).

@@ -2,13 +2,12 @@
 //! Responses and invitations are in `form_responses`.
 
 use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use axum::Json;
 use quire_sdk::Field;
 
 use super::body;
 use super::callers::FormsCaller;
+use super::contract::Created;
 use super::documents::{expected_version, page_within, receive};
 use super::error::ApiError;
 use super::queries::{Flag, FormList, FormState, OnePage, Params};
@@ -61,7 +60,7 @@ pub async fn create(
     Params(q): Params<FormSourceQuery>,
     FormsCaller(p): FormsCaller<Principal>,
     req: Request,
-) -> Result<Response, ApiError> {
+) -> Result<Created<Json<FormReply>>, ApiError> {
     let base_url = app.config.base_url.clone();
     let (content, mut upload, warnings) = receive(&app, &p.account, FORMS, &q.source, req).await?;
     let detect_too = wants_detection(&upload, &q);
@@ -73,7 +72,7 @@ pub async fn create(
         form: Form::new(&base_url, &form, Some(&questions)),
         warnings,
     };
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    Ok(Created(Json(body)))
 }
 
 pub async fn list(

@@ -2,12 +2,12 @@
 //! schema documents' handlers (the OpenAPI document itself is built in `openapi`).
 
 use axum::extract::State;
+use axum::response::IntoResponse;
 use axum::{Extension, Json};
-use serde_json::Value;
 
 use super::replies::{self, Succeeded};
 
-use super::contract::RouteTable;
+use super::contract::{RouteTable, Untyped};
 use super::error::ApiError;
 use super::formats::Formats;
 use super::urls::Urls;
@@ -117,10 +117,13 @@ pub async fn surface(
     }))
 }
 
-pub async fn model_schema() -> ([(axum::http::HeaderName, &'static str); 1], String) {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/schema+json")],
-        crate::schema::model_schema(),
+pub async fn model_schema() -> Untyped {
+    Untyped(
+        (
+            [(axum::http::header::CONTENT_TYPE, "application/schema+json")],
+            crate::schema::model_schema(),
+        )
+            .into_response(),
     )
 }
 
@@ -128,10 +131,7 @@ pub async fn openapi(
     State(app): State<App>,
     Extension(RouteTable(routes)): Extension<RouteTable>,
     crate::http::service::BaseUrl(base_url): crate::http::service::BaseUrl,
-) -> Json<Value> {
-    Json(super::openapi::document(
-        &base_url,
-        &Formats::of(&app),
-        routes,
-    ))
+) -> Untyped {
+    let document = super::openapi::document(&base_url, &Formats::of(&app), routes);
+    Untyped(Json(document).into_response())
 }

@@ -3,11 +3,11 @@
 //! handlers: they are this contract's whole surface.
 
 use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
 use axum::{Extension, Json};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::contract::{Accepted, Created};
 use super::error::ApiError;
 use super::replies::Succeeded;
 use super::requests;
@@ -133,7 +133,7 @@ pub async fn create(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     req: Request,
-) -> Result<(StatusCode, Json<WebhookReply>), ApiError> {
+) -> Result<Created<Json<WebhookReply>>, ApiError> {
     let NewWebhook { url, events } = requests::read_json(
         &app,
         &p,
@@ -149,13 +149,10 @@ pub async fn create(
         &events,
     )
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(WebhookReply {
-            ok: Succeeded,
-            webhook: WebhookView::new(webhook, Some(secret)),
-        }),
-    ))
+    Ok(Created(Json(WebhookReply {
+        ok: Succeeded,
+        webhook: WebhookView::new(webhook, Some(secret)),
+    })))
 }
 
 pub async fn list(
@@ -224,13 +221,10 @@ pub async fn send_test(
     State(app): State<App>,
     Extension(p): Extension<Principal>,
     Path(id): Path<String>,
-) -> Result<(StatusCode, Json<TestQueued>), ApiError> {
+) -> Result<Accepted<Json<TestQueued>>, ApiError> {
     let delivery = webhooks::send_test(&app.db, &p.account.id, &id).await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(TestQueued {
-            ok: Succeeded,
-            delivery: delivery.into(),
-        }),
-    ))
+    Ok(Accepted(Json(TestQueued {
+        ok: Succeeded,
+        delivery: delivery.into(),
+    })))
 }
