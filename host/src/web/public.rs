@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::Form;
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 use quire_sdk::{Document, Field, FieldType};
 use serde_json::{Map, Value};
 
 use super::page_pictures::{self, Audience, PAGE_DPI};
-use super::pages::html::esc;
 use crate::api::error::ApiError;
 use crate::api::urls::Urls;
 use crate::app::App;
@@ -53,10 +53,29 @@ button{font:inherit;padding:.6rem 1.4rem;border:0;border-radius:4px;background:#
 button.link{background:none;color:#1d4ed8;padding:0;text-decoration:underline}
 @media (max-width:760px){main{padding:.75rem;gap:1rem}.questions{order:-1}}";
 
-fn page_shell(title: &str, body: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\"><style>{STYLE}</style><script type=\"module\" src=\"/assets/form.js\"></script></head><body>{body}</body></html>",
-        esc(title)
+fn page_shell(title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                link rel="icon" href="/assets/favicon.svg";
+                // A constant of this file, not a value: CSS is raw text that escaping breaks.
+                style { (PreEscaped(STYLE)) }
+                script type="module" src="/assets/form.js" {}
+            }
+            body { (body) }
+        }
+    }
+}
+
+/// A page with one message where the form would be (no form, too many requests).
+fn message_page(title: &str, message: Markup) -> Markup {
+    page_shell(
+        title,
+        html! { main { section class="questions" { h1 { (title) } (message) } } },
     )
 }
 
@@ -97,6 +116,47 @@ impl<'a> Page<'a> {
     }
 }
 
+/// How a question's control is marked: required, disabled on a closed form, invalid with
+/// its problem tied to it for screen readers.
+#[derive(Clone, Copy)]
+struct Marks<'a> {
+    id: &'a str,
+    required: bool,
+    closed: bool,
+    problem: Option<&'a str>,
+}
+
+impl Marks<'_> {
+    fn aria_required(&self) -> Option<&'static str> {
+        self.required.then_some("true")
+    }
+
+    fn invalid(&self) -> Option<&'static str> {
+        self.problem.map(|_| "true")
+    }
+
+    fn described_by(&self) -> Option<String> {
+        self.problem.map(|_| format!("{}-error", self.id))
+    }
+
+    /// The star after a required question's words.
+    fn star(&self) -> Markup {
+        html! {
+            @if self.required {
+                " " span class="req" aria-hidden="true" { "*" }
+            }
+        }
+    }
+
+    fn error(&self) -> Markup {
+        html! {
+            @if let Some(problem) = self.problem {
+                p class="error" id={ (self.id) "-error" } { (problem) }
+            }
+        }
+    }
+}
+
 /// One question's control, labelled, with its error message tied to it for screen readers.
 fn question_html(
     i: usize,
@@ -104,59 +164,45 @@ fn question_html(
     value: Option<&Value>,
     problem: Option<&str>,
     closed: bool,
-) -> String {
+) -> Markup {
     let id = input_id(i);
-    let name = format!("a.{}", esc(&q.key));
-    let label = if q.label.trim().is_empty() {
-        esc(&q.key)
-    } else {
-        esc(q.label.trim())
+    let m = Marks {
+        id: &id,
+        required: q.required,
+        closed,
+        problem,
     };
-    let star = if q.required {
-        " <span class=\"req\" aria-hidden=\"true\">*</span>"
-    } else {
-        ""
-    };
-    let required = if q.required {
-        " required aria-required=\"true\""
-    } else {
-        ""
-    };
-    let disabled = if closed { " disabled" } else { "" };
-    let invalid = if problem.is_some() {
-        format!(" aria-invalid=\"true\" aria-describedby=\"{id}-error\"")
-    } else {
-        String::new()
-    };
-    let attrs = format!("{required}{disabled}{invalid}");
+    let name = format!("a.{}", q.key);
+    let label = question_name(q);
     let text_value = value.map(answer_rules::text).unwrap_or_default();
-    let error = problem
-        .map(|p| format!("<p class=\"error\" id=\"{id}-error\">{}</p>", esc(p)))
-        .unwrap_or_default();
     let control = match q.field_type {
-        FieldType::Multiline => format!(
-            "<label for=\"{id}\">{label}{star}</label><textarea id=\"{id}\" name=\"{name}\" rows=\"4\"{attrs}>{}</textarea>",
-            esc(&text_value)
-        ),
-        FieldType::Checkbox => {
-            let checked = if value == Some(&Value::Bool(true)) { " checked" } else { "" };
-            format!(
-                "<input type=\"checkbox\" id=\"{id}\" name=\"{name}\" value=\"on\"{checked}{attrs}> <label for=\"{id}\" style=\"display:inline\">{label}{star}</label>"
-            )
-        }
-        FieldType::Radio => {
-            let mut s = format!("<fieldset{invalid}><legend>{label}{star}</legend>");
-            for (j, o) in q.options.iter().enumerate() {
-                let checked = if text_value == *o { " checked" } else { "" };
-                s.push_str(&format!(
-                    "<div><input type=\"radio\" id=\"{id}-{j}\" name=\"{name}\" value=\"{}\"{checked}{required}{disabled}> <label for=\"{id}-{j}\">{}</label></div>",
-                    esc(o),
-                    esc(o)
-                ));
+        FieldType::Multiline => html! {
+            label for=(id) { (label) (m.star()) }
+            textarea id=(id) name=(name) rows="4" required[m.required] aria-required=[m.aria_required()]
+                disabled[m.closed] aria-invalid=[m.invalid()] aria-describedby=[m.described_by()] {
+                (text_value)
             }
-            s.push_str("</fieldset>");
-            s
-        }
+        },
+        FieldType::Checkbox => html! {
+            input type="checkbox" id=(id) name=(name) value="on" checked[value == Some(&Value::Bool(true))]
+                required[m.required] aria-required=[m.aria_required()]
+                disabled[m.closed] aria-invalid=[m.invalid()] aria-describedby=[m.described_by()];
+            " "
+            label for=(id) style="display:inline" { (label) (m.star()) }
+        },
+        FieldType::Radio => html! {
+            fieldset aria-invalid=[m.invalid()] aria-describedby=[m.described_by()] {
+                legend { (label) (m.star()) }
+                @for (j, o) in q.options.iter().enumerate() {
+                    div {
+                        input type="radio" id={ (id) "-" (j) } name=(name) value=(o) checked[text_value == *o]
+                            required[m.required] aria-required=[m.aria_required()] disabled[m.closed];
+                        " "
+                        label for={ (id) "-" (j) } { (o) }
+                    }
+                }
+            }
+        },
         FieldType::Select | FieldType::List => {
             let multiple = q.field_type == FieldType::List;
             let chosen: Vec<String> = match value {
@@ -164,55 +210,51 @@ fn question_html(
                 Some(v) => vec![answer_rules::text(v)],
                 None => Vec::new(),
             };
-            let mut s = format!(
-                "<label for=\"{id}\">{label}{star}</label>{}<select id=\"{id}\" name=\"{name}\"{}{attrs}>",
-                if multiple { "<p class=\"hint\">Choose one or more.</p>" } else { "" },
-                if multiple { " multiple" } else { "" }
-            );
-            if !multiple {
-                s.push_str("<option value=\"\">Choose…</option>");
+            html! {
+                label for=(id) { (label) (m.star()) }
+                @if multiple {
+                    p class="hint" { "Choose one or more." }
+                }
+                select id=(id) name=(name) multiple[multiple]
+                    required[m.required] aria-required=[m.aria_required()]
+                    disabled[m.closed] aria-invalid=[m.invalid()] aria-describedby=[m.described_by()] {
+                    @if !multiple {
+                        option value="" { "Choose…" }
+                    }
+                    @for o in &q.options {
+                        option value=(o) selected[chosen.contains(o)] { (o) }
+                    }
+                }
             }
-            for o in &q.options {
-                let sel = if chosen.contains(o) { " selected" } else { "" };
-                s.push_str(&format!("<option value=\"{}\"{sel}>{}</option>", esc(o), esc(o)));
-            }
-            s.push_str("</select>");
-            s
         }
+        FieldType::Signature => return signature_html(q, value, m),
         _ => {
-            let (ty, hint, extra) = match q.field_type {
-                FieldType::Email => ("email", "", " autocomplete=\"email\""),
-                FieldType::Number => ("number", "", " step=\"any\" inputmode=\"decimal\""),
+            let (ty, autocomplete, step, inputmode) = match q.field_type {
+                FieldType::Email => ("email", Some("email"), None, None),
+                FieldType::Number => ("number", None, Some("any"), Some("decimal")),
+                FieldType::Date => ("date", None, None, None),
+                _ => ("text", None, None, None),
+            };
+            html! {
+                label for=(id) { (label) (m.star()) }
                 // The box shows dates the browser's way (mm/dd/yyyy in the US): the page's
                 // script names that order once it knows it.
-                FieldType::Date => ("date", "<p class=\"hint\" data-date-hint>Pick the date from the calendar, or type it into the box.</p>", ""),
-                FieldType::Signature => return signature_html(&id, q, value, &attrs, error),
-                _ => ("text", "", ""),
-            };
-            format!(
-                "<label for=\"{id}\">{label}{star}</label>{hint}<input type=\"{ty}\" id=\"{id}\" name=\"{name}\" value=\"{}\"{extra}{attrs}>",
-                esc(&text_value)
-            )
+                @if q.field_type == FieldType::Date {
+                    p class="hint" data-date-hint { "Pick the date from the calendar, or type it into the box." }
+                }
+                input type=(ty) id=(id) name=(name) value=(text_value) autocomplete=[autocomplete]
+                    step=[step] inputmode=[inputmode]
+                    required[m.required] aria-required=[m.aria_required()]
+                    disabled[m.closed] aria-invalid=[m.invalid()] aria-describedby=[m.described_by()];
+            }
         }
     };
-    format!("<div class=\"q\">{control}{error}</div>")
+    html! { div class="q" { (control) (m.error()) } }
 }
 
 /// A signature: a pad to draw on (shown by the page's script, with pointer or touch) and
 /// the typed name, which is all a page without scripts offers.
-fn signature_html(
-    id: &str,
-    q: &Field,
-    value: Option<&Value>,
-    attrs: &str,
-    error: String,
-) -> String {
-    let label = esc(question_name(q));
-    let star = if q.required {
-        " <span class=\"req\" aria-hidden=\"true\">*</span>"
-    } else {
-        ""
-    };
+fn signature_html(q: &Field, value: Option<&Value>, m: Marks<'_>) -> Markup {
     let (typed, drawing) = match value {
         Some(v) if signature::is_drawn(v) => (String::new(), v.to_string()),
         Some(v) => (answer_rules::text(v), String::new()),
@@ -224,123 +266,154 @@ fn signature_html(
     } else {
         3.0
     };
-    format!(
-        "<div class=\"q\"><label for=\"{id}\">{label}{star}</label>\
-<div class=\"sig\" data-signature hidden><canvas class=\"pad\" style=\"aspect-ratio:{aspect:.3}\" aria-hidden=\"true\"></canvas>\
-<input type=\"hidden\" name=\"{DRAWN_PREFIX}{key}\" value=\"{drawing}\">\
-<p class=\"hint\">Sign with a finger, pen or mouse. <button type=\"button\" class=\"link\" data-clear>Clear</button> Or type your name instead:</p></div>\
-<p class=\"hint\" data-typed-hint>Type your full name as your signature.</p>\
-<input type=\"text\" id=\"{id}\" name=\"a.{key}\" value=\"{typed}\" autocomplete=\"name\"{attrs}>{error}</div>",
-        key = esc(&q.key),
-        drawing = esc(&drawing),
-        typed = esc(&typed),
-    )
+    html! {
+        div class="q" {
+            label for=(m.id) { (question_name(q)) (m.star()) }
+            div class="sig" data-signature hidden {
+                canvas class="pad" style={ "aspect-ratio:" (format!("{aspect:.3}")) } aria-hidden="true" {}
+                input type="hidden" name={ (DRAWN_PREFIX) (q.key) } value=(drawing);
+                p class="hint" {
+                    "Sign with a finger, pen or mouse. "
+                    button type="button" class="link" data-clear { "Clear" }
+                    " Or type your name instead:"
+                }
+            }
+            p class="hint" data-typed-hint { "Type your full name as your signature." }
+            input type="text" id=(m.id) name={ "a." (q.key) } value=(typed) autocomplete="name"
+                required[m.required] aria-required=[m.aria_required()]
+                disabled[m.closed] aria-invalid=[m.invalid()] aria-describedby=[m.described_by()];
+            (m.error())
+        }
+    }
 }
 
-fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
-    let questions = page.questions.as_slice();
-    let id = &form.doc.id;
-    let mut pictures = String::new();
-    for (n, p) in page.document.pages.iter().enumerate() {
-        let n = n + 1;
-        // Each box is outlined over the picture and links to its question, in CSS alone.
-        let mut boxes = String::new();
-        for f in page.document.fields.iter().filter(|f| f.page as usize == n) {
-            let Some(&i) = page.index.get(&f.key) else {
-                continue;
-            };
-            let pct = |v: f64, of: f64| if of > 0.0 { v / of * 100.0 } else { 0.0 };
-            boxes.push_str(&format!(
-                "<a class=\"box\" href=\"#{}\" title=\"{}\" style=\"left:{:.3}%;top:{:.3}%;width:{:.3}%;height:{:.3}%\"><span class=\"visually-hidden\">{}</span></a>",
-                input_id(i),
-                esc(question_name(&questions[i])),
-                pct(f.frame.x, p.width),
-                pct(f.frame.y, p.height),
-                pct(f.frame.w, p.width),
-                pct(f.frame.h, p.height),
-                esc(question_name(&questions[i])),
-            ));
+/// The document's pages as pictures, each field's box outlined over its page and linking
+/// to its question, in CSS alone.
+fn pictures(form: &FormRow, page: &Page<'_>) -> Markup {
+    let pct = |v: f64, of: f64| if of > 0.0 { v / of * 100.0 } else { 0.0 };
+    html! {
+        @for (n, p) in (1..).zip(&page.document.pages) {
+            div class="page" {
+                img src={ "/f/" (form.doc.id) "/pages/" (n) ".png?v=" (form.doc.version) }
+                    alt={ "Page " (n) " of " (form.doc.pages) } loading="lazy";
+                @for f in page.document.fields.iter().filter(|f| f.page as usize == n) {
+                    @if let Some(&i) = page.index.get(&f.key) {
+                        @let name = question_name(&page.questions[i]);
+                        @let place = format!(
+                            "left:{:.3}%;top:{:.3}%;width:{:.3}%;height:{:.3}%",
+                            pct(f.frame.x, p.width),
+                            pct(f.frame.y, p.height),
+                            pct(f.frame.w, p.width),
+                            pct(f.frame.h, p.height),
+                        );
+                        a class="box" href={ "#" (input_id(i)) } title=(name) style=(place) {
+                            span class="visually-hidden" { (name) }
+                        }
+                    }
+                }
+            }
         }
-        pictures.push_str(&format!(
-            "<div class=\"page\"><img src=\"/f/{id}/pages/{n}.png?v={}\" alt=\"Page {n} of {}\" loading=\"lazy\">{boxes}</div>",
-            form.doc.version,
-            form.doc.pages,
-        ));
     }
+}
+
+/// The form to fill: what is wrong with the last post, who answers, every question.
+fn fill(
+    form: &FormRow,
+    page: &Page<'_>,
+    values: &Map<String, Value>,
+    from: &str,
+    problems: &[(String, String)],
+    notice: Option<&str>,
+) -> Markup {
+    let closed = !form.settings.open;
+    // Each question's problem by key: drawing stays linear in the questions.
+    let problem_of: HashMap<&str, &str> = problems
+        .iter()
+        .rev()
+        .map(|(k, d)| (k.as_str(), d.as_str()))
+        .collect();
+    let who_required = !form.settings.multiple;
+    let who = Marks {
+        id: FROM_INPUT,
+        required: who_required,
+        closed,
+        problem: problem_of.get(FROM_INPUT).copied(),
+    };
+    html! {
+        h1 { (form.doc.title) }
+        @if closed {
+            p role="status" class="notice" id="closed" {
+                "This form is closed: it no longer takes answers. You can still see what it asks."
+            }
+        } @else if let Some(n) = notice {
+            p role="alert" class="notice" { (n) }
+        }
+        @if !problems.is_empty() {
+            div role="alert" class="problems" id="problems" {
+                p { strong { "Please correct the following:" } }
+                ul {
+                    @for (key, detail) in problems {
+                        @let anchor = page.index.get(key.as_str()).map(|&i| input_id(i));
+                        @let anchor = anchor.unwrap_or_default();
+                        li { a href={ "#" (anchor) } { (detail) } }
+                    }
+                }
+            }
+        }
+        form method="post" action={ "/f/" (form.doc.id) } novalidate {
+            p class="hint" { "Fields marked " span class="req" { "*" } " are required." }
+            div class="q" {
+                label for=(FROM_INPUT) { "Your email address" (who.star()) }
+                p class="hint" {
+                    @if who_required {
+                        "This form takes one answer per person."
+                    } @else {
+                        "Optional: tells the form's owner who answered."
+                    }
+                }
+                input type="email" id=(FROM_INPUT) name=(FROM_INPUT) value=(from) autocomplete="email"
+                    required[who.required] aria-required=[who.aria_required()]
+                    disabled[who.closed] aria-invalid=[who.invalid()] aria-describedby=[who.described_by()];
+                (who.error())
+            }
+            @for (i, q) in page.questions.iter().enumerate() {
+                (question_html(i, q, values.get(&q.key), problem_of.get(q.key.as_str()).copied(), closed))
+            }
+            @if !closed {
+                button type="submit" { "Send" }
+            }
+        }
+    }
+}
+
+fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> Markup {
     let side = match outcome {
-        Outcome::Sent(confirm) => format!(
-            "<h1>{}</h1><div role=\"status\" class=\"notice\" id=\"confirmation\"><p>{}</p></div>",
-            esc(&form.doc.title),
-            esc(confirm).replace('\n', "<br>")
-        ),
+        Outcome::Sent(confirm) => html! {
+            h1 { (form.doc.title) }
+            div role="status" class="notice" id="confirmation" {
+                p {
+                    @for (i, line) in confirm.split('\n').enumerate() {
+                        @if i > 0 { br; }
+                        (line)
+                    }
+                }
+            }
+        },
         Outcome::Fill {
             values,
             from,
             problems,
             notice,
-        } => {
-            let closed = !form.settings.open;
-            let mut s = format!("<h1>{}</h1>", esc(&form.doc.title));
-            if closed {
-                s.push_str("<p role=\"status\" class=\"notice\" id=\"closed\">This form is closed: it no longer takes answers. You can still see what it asks.</p>");
-            } else if let Some(n) = notice {
-                s.push_str(&format!(
-                    "<p role=\"alert\" class=\"notice\">{}</p>",
-                    esc(n)
-                ));
-            }
-            // Each question's problem by key: drawing stays linear in the questions.
-            let problem_of: HashMap<&str, &str> = problems
-                .iter()
-                .rev()
-                .map(|(k, d)| (k.as_str(), d.as_str()))
-                .collect();
-            if !problems.is_empty() {
-                s.push_str("<div role=\"alert\" class=\"problems\" id=\"problems\"><p><strong>Please correct the following:</strong></p><ul>");
-                for (key, detail) in problems {
-                    let anchor = page
-                        .index
-                        .get(key.as_str())
-                        .map(|&i| input_id(i))
-                        .unwrap_or_default();
-                    s.push_str(&format!(
-                        "<li><a href=\"#{anchor}\">{}</a></li>",
-                        esc(detail)
-                    ));
-                }
-                s.push_str("</ul></div>");
-            }
-            s.push_str(&format!(
-                "<form method=\"post\" action=\"/f/{id}\" novalidate><p class=\"hint\">Fields marked <span class=\"req\">*</span> are required.</p>"
-            ));
-            let who_required = !form.settings.multiple;
-            let who_problem = problem_of.get(FROM_INPUT).copied();
-            s.push_str(&format!(
-                "<div class=\"q\"><label for=\"{FROM_INPUT}\">Your email address{}</label><p class=\"hint\">{}</p><input type=\"email\" id=\"{FROM_INPUT}\" name=\"{FROM_INPUT}\" value=\"{}\" autocomplete=\"email\"{}{}{}>{}</div>",
-                if who_required { " <span class=\"req\" aria-hidden=\"true\">*</span>" } else { "" },
-                if who_required { "This form takes one answer per person." } else { "Optional: tells the form's owner who answered." },
-                esc(from),
-                if who_required { " required aria-required=\"true\"" } else { "" },
-                if closed { " disabled" } else { "" },
-                if who_problem.is_some() { format!(" aria-invalid=\"true\" aria-describedby=\"{FROM_INPUT}-error\"") } else { String::new() },
-                who_problem.map(|p| format!("<p class=\"error\" id=\"{FROM_INPUT}-error\">{}</p>", esc(p))).unwrap_or_default(),
-            ));
-            for (i, q) in questions.iter().enumerate() {
-                let problem = problem_of.get(q.key.as_str()).copied();
-                s.push_str(&question_html(i, q, values.get(&q.key), problem, closed));
-            }
-            if !closed {
-                s.push_str("<button type=\"submit\">Send</button>");
-            }
-            s.push_str("</form>");
-            s
-        }
+        } => fill(form, page, values, from, problems, notice),
     };
     page_shell(
         &form.doc.title,
-        &format!(
-            "<main><section class=\"pages\" aria-label=\"The document\">{pictures}</section><section class=\"questions\" aria-label=\"Questions\">{side}</section></main>"
-        ),
+        html! {
+            main {
+                section class="pages" aria-label="The document" { (pictures(form, page)) }
+                section class="questions" aria-label="Questions" { (side) }
+            }
+        },
     )
 }
 
@@ -348,10 +421,7 @@ fn render(form: &FormRow, page: &Page<'_>, outcome: Outcome<'_>) -> String {
 fn missing(detail: &str) -> Response {
     (
         StatusCode::NOT_FOUND,
-        Html(page_shell(
-            "Form not found",
-            &format!("<main><section class=\"questions\"><h1>Form not found</h1><p>{}</p></section></main>", esc(detail)),
-        )),
+        message_page("Form not found", html! { p { (detail) } }),
     )
         .into_response()
 }
@@ -379,7 +449,7 @@ pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
     };
     let page = Page::of(&document);
     let empty = Map::new();
-    Html(render(
+    render(
         &form,
         &page,
         Outcome::Fill {
@@ -388,7 +458,7 @@ pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Response {
             problems: &[],
             notice: None,
         },
-    ))
+    )
     .into_response()
 }
 
@@ -527,7 +597,7 @@ pub async fn submit(
             problems: &[],
             notice: Some(&notice),
         };
-        return (StatusCode::BAD_REQUEST, Html(render(&form, &page, outcome))).into_response();
+        return (StatusCode::BAD_REQUEST, render(&form, &page, outcome)).into_response();
     }
     // Checking and drawing a page of thousands of questions is milliseconds of CPU: done
     // where it cannot hold up the tasks that share this executor thread.
@@ -545,9 +615,7 @@ pub async fn submit(
         };
         (
             status,
-            Html(tokio::task::block_in_place(|| {
-                render(&form, &page, outcome)
-            })),
+            tokio::task::block_in_place(|| render(&form, &page, outcome)),
         )
             .into_response()
     };
@@ -572,7 +640,7 @@ pub async fn submit(
     match submitted {
         Ok(_) => {
             let confirm = form.settings.confirm.as_deref().unwrap_or(forms::DEFAULT_CONFIRM);
-            Html(render(&form, &page, Outcome::Sent(confirm))).into_response()
+            render(&form, &page, Outcome::Sent(confirm)).into_response()
         }
         Err(Error::InvalidField { field, detail } | Error::Unfit { field, detail }) => {
             let key = field.strip_prefix("answers.").unwrap_or(FROM_INPUT).to_string();
@@ -631,13 +699,8 @@ pub async fn limit_link_use(
     } else {
         ("Too many requests", format!("This address has opened many form pages in a short time. Please reload this page in {seconds} seconds."))
     };
-    let body = page_shell(
-        title,
-        &format!(
-            "<main><section class=\"questions\"><h1>{title}</h1><p role=\"alert\">{text}</p></section></main>"
-        ),
-    );
-    (StatusCode::TOO_MANY_REQUESTS, retry, Html(body)).into_response()
+    let body = message_page(title, html! { p role="alert" { (text) } });
+    (StatusCode::TOO_MANY_REQUESTS, retry, body).into_response()
 }
 
 /// One page of the form's document as a picture, drawn by the PNG converter.

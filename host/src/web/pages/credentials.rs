@@ -2,14 +2,13 @@
 //! answers with, and never again), rotate, revoke, change scopes.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use axum::extract::{Path, Query, State};
-use axum::http::header;
-use axum::response::{Html, IntoResponse};
+use axum::response::IntoResponse;
 use axum::Form;
+use maud::{html, Markup};
 
-use super::html::{self, esc, Section};
+use super::html::{self, Section};
 use super::{notice_of, see_other, PageResult, Signed};
 use crate::accounts::{self, ALL_SCOPES};
 use crate::app::App;
@@ -25,35 +24,53 @@ fn scopes_of(form: &HashMap<String, String>) -> String {
         .join(" ")
 }
 
-fn scope_boxes(prefix: &str, held: &[String]) -> String {
-    let mut out = String::new();
-    for (i, scope) in ALL_SCOPES.iter().enumerate() {
-        let id = format!("{prefix}-{i}");
-        let _ = write!(
-            out,
-            "<div class=\"check\"><input type=\"checkbox\" id=\"{id}\" name=\"scope.{scope}\" value=\"1\"{}><label for=\"{id}\">{scope}</label></div>",
-            if held.iter().any(|h| h == scope) { " checked" } else { "" }
-        );
+fn scope_boxes(prefix: &str, held: &[String]) -> Markup {
+    html! {
+        @for (i, scope) in ALL_SCOPES.iter().enumerate() {
+            @let id = format!("{prefix}-{i}");
+            div class="check" {
+                input type="checkbox" id=(id) name={ "scope." (scope) } value="1"
+                    checked[held.iter().any(|h| h == scope)];
+                label for=(id) { (scope) }
+            }
+        }
     }
-    out
 }
 
-/// A page that shows a secret once: never cached, never kept in history by the browser.
+/// The secret of a credential just made or rotated, shown once.
 fn secret_page(session: &Session, client_id: &str, secret: &str, what: &str) -> PageResult {
-    let body = format!(
-        "<h1>{what}</h1><p role=\"status\">Copy the secret now: it is shown this once and cannot be shown again.</p>
-<dl class=\"secret\"><dt>Client id</dt><dd><code id=\"client-id\">{}</code></dd><dt>Client secret</dt><dd><code id=\"client-secret\">{}</code></dd></dl>
-<p>Exchange them for a token at <code>/auth/oauth/token</code> (OAuth 2.0 client credentials) from server-side software only; never put the secret in browser or mobile code.</p>
-<p><a href=\"/credentials\">Back to your credentials</a></p>",
-        esc(client_id),
-        esc(secret)
-    );
-    let mut response = Html(html::page(session, Section::Credentials, what, &body)).into_response();
-    response.headers_mut().insert(
-        header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-store"),
-    );
-    Ok(response)
+    let secrets = html! {
+        dt { "Client id" }
+        dd { code id="client-id" { (client_id) } }
+        dt { "Client secret" }
+        dd { code id="client-secret" { (secret) } }
+    };
+    let after = html! {
+        p {
+            "Exchange them for a token at " code { "/auth/oauth/token" }
+            " (OAuth 2.0 client credentials) from server-side software only; never put the secret in browser or mobile code."
+        }
+        p { a href="/credentials" { "Back to your credentials" } }
+    };
+    Ok(html::secret_page(
+        session,
+        Section::Credentials,
+        what,
+        secrets,
+        after,
+    ))
+}
+
+/// A credential's state: revoked, or live, with the previous secret during a rotation.
+fn state(r: &accounts::CredentialRow) -> String {
+    match (r.revoked, r.old_secret_until) {
+        (true, _) => "revoked".to_string(),
+        (false, Some(until)) => format!(
+            "live; the previous secret works until {}",
+            html::time(until)
+        ),
+        (false, None) => "live".to_string(),
+    }
 }
 
 /// GET /credentials.
@@ -65,69 +82,74 @@ pub async fn list(
     let rows = accounts::credentials(&app.db, &session.account.id).await?;
     let plan = &session.account.plan;
     let live = rows.iter().filter(|r| !r.revoked).count();
-    let csrf = html::csrf_input(&session);
-    let mut body = format!(
-        "<h1>API credentials</h1>{}<p>Software uses a credential to get tokens for the API at /api/v1 (see the <a href=\"/reference\">API reference</a>). {live} of {} credentials in use.</p>",
-        html::notice(&notice_of(&session, &q)),
-        plan.max_credentials
-    );
-    if !plan.api {
-        let _ = write!(
-            body,
-            "<p class=\"problem\">The {} plan does not include the API: tokens are refused until the account is on a plan that does.</p>",
-            esc(&plan.name)
-        );
-    }
-    let _ = write!(
-        body,
-        "<section aria-labelledby=\"new\"><h2 id=\"new\">New credential</h2><form method=\"post\" action=\"/credentials\">{csrf}<label for=\"credential-name\">Name</label><input id=\"credential-name\" class=\"wide\" name=\"name\" type=\"text\" maxlength=\"{}\" placeholder=\"e.g. billing server\"><fieldset><legend>Scopes</legend>{}</fieldset><button type=\"submit\">Create credential</button></form></section>",
-        accounts::MAX_CREDENTIAL_NAME,
-        scope_boxes("new", &ALL_SCOPES.map(String::from))
-    );
-    if !rows.is_empty() {
-        body.push_str("<table><caption>Your credentials</caption><thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Client id</th><th scope=\"col\">Scopes</th><th scope=\"col\">Created</th><th scope=\"col\">Last used</th><th scope=\"col\">State</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>");
-        for (i, r) in rows.iter().enumerate() {
-            let cid = esc(&r.client_id);
-            let state = match (r.revoked, r.old_secret_until) {
-                (true, _) => "revoked".to_string(),
-                (false, Some(until)) => format!(
-                    "live; the previous secret works until {}",
-                    html::time(until)
-                ),
-                (false, None) => "live".to_string(),
-            };
-            let actions = if r.revoked {
-                String::new()
-            } else {
-                format!(
-                    "<form method=\"post\" action=\"/credentials/{cid}/scopes\" class=\"inline\">{csrf}{}<button type=\"submit\">Change scopes</button></form>{}{}",
-                    scope_boxes(&format!("c{i}"), &r.scopes),
-                    html::post_button(&session, &format!("/credentials/{}/rotate", r.client_id), "Rotate secret", ""),
-                    html::post_button(&session, &format!("/credentials/{}/revoke", r.client_id), "Revoke", "danger"),
-                )
-            };
-            let _ = write!(
-                body,
-                "<tr><td class=\"name\">{}</td><td><code>{cid}</code></td><td>{}</td><td>{}</td><td class=\"last-used\">{}</td><td>{state}</td><td class=\"actions\">{actions}</td></tr>",
-                if r.name.is_empty() {
-                    "<span class=\"hint\">unnamed</span>".to_string()
-                } else {
-                    esc(&r.name)
-                },
-                esc(&r.scopes.join(" ")),
-                html::time(r.created),
-                r.last_used.map_or_else(|| "never".to_string(), html::time),
-            );
+    let body = html! {
+        h1 { "API credentials" }
+        (html::notice(&notice_of(&session, &q)))
+        p {
+            "Software uses a credential to get tokens for the API at /api/v1 (see the "
+            a href="/reference" { "API reference" } "). " (live) " of " (plan.max_credentials)
+            " credentials in use."
         }
-        body.push_str("</tbody></table>");
-    }
-    Ok(Html(html::page(
-        &session,
-        Section::Credentials,
-        "API credentials",
-        &body,
-    ))
-    .into_response())
+        @if !plan.api {
+            p class="problem" {
+                "The " (plan.name) " plan does not include the API: tokens are refused until the account is on a plan that does."
+            }
+        }
+        section aria-labelledby="new" {
+            h2 id="new" { "New credential" }
+            form method="post" action="/credentials" {
+                (html::csrf_input(&session))
+                label for="credential-name" { "Name" }
+                input id="credential-name" class="wide" name="name" type="text"
+                    maxlength=(accounts::MAX_CREDENTIAL_NAME) placeholder="e.g. billing server";
+                fieldset {
+                    legend { "Scopes" }
+                    (scope_boxes("new", &ALL_SCOPES.map(String::from)))
+                }
+                button type="submit" { "Create credential" }
+            }
+        }
+        @if !rows.is_empty() {
+            table {
+                caption { "Your credentials" }
+                (html::columns(&["Name", "Client id", "Scopes", "Created", "Last used", "State"], true))
+                tbody {
+                    @for (i, r) in rows.iter().enumerate() {
+                        @let cid = &r.client_id;
+                        tr {
+                            td class="name" {
+                                @if r.name.is_empty() {
+                                    span class="hint" { "unnamed" }
+                                } @else {
+                                    (r.name)
+                                }
+                            }
+                            td { code { (cid) } }
+                            td { (r.scopes.join(" ")) }
+                            td { (html::time(r.created)) }
+                            td class="last-used" {
+                                (r.last_used.map_or_else(|| "never".to_string(), html::time))
+                            }
+                            td { (state(r)) }
+                            td class="actions" {
+                                @if !r.revoked {
+                                    form method="post" action={ "/credentials/" (cid) "/scopes" } class="inline" {
+                                        (html::csrf_input(&session))
+                                        (scope_boxes(&format!("c{i}"), &r.scopes))
+                                        button type="submit" { "Change scopes" }
+                                    }
+                                    @let action = |what| format!("/credentials/{cid}/{what}");
+                                    (html::post_button(&session, &action("rotate"), "Rotate secret", ""))
+                                    (html::post_button(&session, &action("revoke"), "Revoke", "danger"))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    Ok(html::page(&session, Section::Credentials, "API credentials", body).into_response())
 }
 
 /// POST /credentials.

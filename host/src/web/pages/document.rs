@@ -3,14 +3,14 @@
 //! the bin.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue};
-use axum::response::{Html, IntoResponse};
+use axum::response::IntoResponse;
+use maud::{html, Markup};
 use quire_sdk::Kind;
 
-use super::html::{self, esc, Section};
+use super::html::{self, Section};
 use super::{notice_of, see_other, PageError, PageResult, Signed};
 use crate::api::documents::download as export_download;
 use crate::api::error::ApiError;
@@ -26,28 +26,25 @@ const PAGES_SHOWN: i64 = 60;
 const VERSIONS_SHOWN: i64 = 100;
 
 /// The `<img>`s of a document's pages (of `version`, or the current one).
-fn pictures(id: &str, pages: i64, version: i64, of_version: Option<i64>) -> String {
-    let mut out = String::new();
+fn pictures(id: &str, pages: i64, version: i64, of_version: Option<i64>) -> Markup {
     let query = match of_version {
         Some(v) => format!("version={v}"),
         None => format!("v={version}"),
     };
-    for n in 1..=pages.min(PAGES_SHOWN) {
-        let _ = write!(
-            out,
-            "<figure class=\"page\"><img src=\"/d/{id}/pages/{n}.png?{query}\" alt=\"Page {n}\" loading=\"lazy\"><figcaption>Page {n}</figcaption></figure>",
-            id = esc(id),
-        );
+    html! {
+        @for n in 1..=pages.min(PAGES_SHOWN) {
+            figure class="page" {
+                img src={ "/d/" (id) "/pages/" (n) ".png?" (query) } alt={ "Page " (n) } loading="lazy";
+                figcaption { "Page " (n) }
+            }
+        }
+        @if pages > PAGES_SHOWN {
+            p {
+                "Pages " (PAGES_SHOWN + 1) " to " (pages) " are in the "
+                a href={ "/d/" (id) "/download/pdf" } { "PDF" } "."
+            }
+        }
     }
-    if pages > PAGES_SHOWN {
-        let _ = write!(
-            out,
-            "<p>Pages {} to {pages} are in the <a href=\"/d/{}/download/pdf\">PDF</a>.</p>",
-            PAGES_SHOWN + 1,
-            esc(id)
-        );
-    }
-    out
 }
 
 /// GET /d/{id}: the editor, with everything about the document beside it.
@@ -61,119 +58,102 @@ pub async fn show(
     let is_form = crate::forms::is_form(&app.db, &id).await?;
     let (total_versions, versions) =
         documents::versions(&app.db, &session.account.id, &id, VERSIONS_SHOWN).await?;
-    let eid = esc(&id);
-    let mut body = format!(
-        "<h1>{}</h1>{}<p class=\"meta\" id=\"doc-meta\">{} · {} page{} · version {} · changed {}</p>",
-        esc(&row.title),
-        html::notice(&notice_of(&session, &q)),
-        row.kind.as_str(),
-        row.pages,
-        if row.pages == 1 { "" } else { "s" },
-        row.version,
-        html::time(row.updated),
-    );
-    // The downloads: the formats the active exporters say fit this kind of document.
-    body.push_str("<nav class=\"downloads\" aria-label=\"Download\"><h2>Download</h2><ul>");
-    for (ext, media_type) in fitting(&app, row.kind) {
-        let _ = write!(
-            body,
-            "<li><a href=\"/d/{eid}/download/{ext}\" download>.{ext}</a> <span class=\"hint\">{media_type}</span></li>",
-            ext = esc(&ext),
-            media_type = esc(&media_type)
-        );
-    }
-    body.push_str("</ul></nav><div class=\"actions\">");
-    body.push_str(&super::upload::form(
-        &app,
-        &session,
-        &format!("/d/{id}/replace"),
-        "Replace with a file…",
-        Some(row.version),
-    ));
     let from_text = versions
         .first()
         .filter(|v| v.version == row.version)
         .is_some_and(|v| super::source::is_editable(v.source_type.as_deref()));
-    if from_text {
-        let _ = write!(
-            body,
-            "<a class=\"button\" id=\"edit-source\" href=\"/d/{eid}/source\">Edit source</a>"
-        );
-    }
-    if is_form {
-        let _ = write!(
-            body,
-            "<a class=\"button\" href=\"/forms/{eid}\">Form settings and responses</a>"
-        );
-    } else if row.kind == Kind::Paged && session.account.plan.forms {
-        body.push_str(&html::post_button(
-            &session,
-            &format!("/forms/{id}/make"),
-            "Make this a form",
-            "",
-        ));
-    }
-    body.push_str(&html::post_button(
+    let listed = if total_versions > VERSIONS_SHOWN {
+        format!("; the newest {VERSIONS_SHOWN} are listed")
+    } else {
+        String::new()
+    };
+    let body = html! {
+        h1 { (row.title) }
+        (html::notice(&notice_of(&session, &q)))
+        p class="meta" id="doc-meta" {
+            (row.kind.as_str()) " · " (html::counted(row.pages, "page")) " · version " (row.version)
+            " · changed " (html::time(row.updated))
+        }
+        // The downloads: the formats the active exporters say fit this kind of document.
+        nav class="downloads" aria-label="Download" {
+            h2 { "Download" }
+            ul {
+                @for (ext, media_type) in fitting(&app, row.kind) {
+                    li {
+                        a href={ "/d/" (id) "/download/" (ext) } download { "." (ext) }
+                        " "
+                        span class="hint" { (media_type) }
+                    }
+                }
+            }
+        }
+        div class="actions" {
+            (super::upload::form(
+                &app,
+                &session,
+                &format!("/d/{id}/replace"),
+                "Replace with a file…",
+                Some(row.version),
+            ))
+            @if from_text {
+                a class="button" id="edit-source" href={ "/d/" (id) "/source" } { "Edit source" }
+            }
+            @if is_form {
+                a class="button" href={ "/forms/" (id) } { "Form settings and responses" }
+            } @else if row.kind == Kind::Paged && session.account.plan.forms {
+                (html::post_button(&session, &format!("/forms/{id}/make"), "Make this a form", ""))
+            }
+            (html::post_button(&session, &format!("/d/{id}/bin"), "Move to bin", "danger"))
+        }
+        // The editor's mount point; its content is what shows without scripts.
+        section id="editor" aria-label="Editor" data-id=(id) data-kind=(row.kind.as_str())
+            data-version=(row.version) data-csrf=(session.csrf) data-pages=(row.pages) {
+            p class="hint" { "The editor needs JavaScript; without it the pages are shown as pictures." }
+            (pictures(&id, row.pages, row.version, None))
+        }
+        section id="versions" aria-labelledby="history" {
+            h2 id="history" { "Versions" }
+            table {
+                caption { (html::counted(total_versions, "version")) " kept" (listed) }
+                (html::columns(&["Version", "Saved", "Title", "Pages", "From", "Adds"], true))
+                tbody {
+                    @for v in &versions {
+                        tr {
+                            td { (v.version) }
+                            td { (html::time(v.created)) }
+                            td { (v.title) }
+                            td { (v.pages) }
+                            td { (v.source_type.as_deref().unwrap_or("an edit")) }
+                            td { (html::bytes(v.size)) }
+                            td class="actions" {
+                                @if v.version == row.version {
+                                    span class="hint" { "current" }
+                                } @else {
+                                    a href={ "/d/" (id) "/versions/" (v.version) } { "View" }
+                                    " "
+                                    (html::post_button(
+                                        &session,
+                                        &format!("/d/{id}/versions/{}/restore", v.version),
+                                        "Restore as new version",
+                                        "",
+                                    ))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        script type="module" src="/assets/editor.js" {}
+    };
+    let page = html::page_styled(
         &session,
-        &format!("/d/{id}/bin"),
-        "Move to bin",
-        "danger",
-    ));
-    body.push_str("</div>");
-    // The editor's mount point; its content is what shows without scripts.
-    let _ = write!(
+        Section::Documents,
+        &row.title,
+        &["/assets/editor.css"],
         body,
-        "<section id=\"editor\" aria-label=\"Editor\" data-id=\"{eid}\" data-kind=\"{}\" data-version=\"{}\" data-csrf=\"{}\" data-pages=\"{}\"><p class=\"hint\">The editor needs JavaScript; without it the pages are shown as pictures.</p>{}</section>",
-        row.kind.as_str(),
-        row.version,
-        esc(&session.csrf),
-        row.pages,
-        pictures(&id, row.pages, row.version, None),
     );
-    // The history.
-    let _ = write!(
-        body,
-        "<section id=\"versions\" aria-labelledby=\"history\"><h2 id=\"history\">Versions</h2><table><caption>{total_versions} version{} kept{}</caption><thead><tr><th scope=\"col\">Version</th><th scope=\"col\">Saved</th><th scope=\"col\">Title</th><th scope=\"col\">Pages</th><th scope=\"col\">From</th><th scope=\"col\">Adds</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>",
-        if total_versions == 1 { "" } else { "s" },
-        if total_versions > VERSIONS_SHOWN {
-            format!("; the newest {VERSIONS_SHOWN} are listed")
-        } else {
-            String::new()
-        },
-    );
-    for v in &versions {
-        let actions = if v.version == row.version {
-            "<span class=\"hint\">current</span>".to_string()
-        } else {
-            format!(
-                "<a href=\"/d/{eid}/versions/{n}\">View</a> {}",
-                html::post_button(
-                    &session,
-                    &format!("/d/{id}/versions/{}/restore", v.version),
-                    "Restore as new version",
-                    ""
-                ),
-                n = v.version
-            )
-        };
-        let _ = write!(
-            body,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"actions\">{actions}</td></tr>",
-            v.version,
-            html::time(v.created),
-            esc(&v.title),
-            v.pages,
-            esc(v.source_type.as_deref().unwrap_or("an edit")),
-            html::bytes(v.size),
-        );
-    }
-    body.push_str("</tbody></table></section>");
-    body.push_str("<script type=\"module\" src=\"/assets/editor.js\"></script>");
-    let page = html::page(&session, Section::Documents, &row.title, &body).replace(
-        "</head>",
-        "<link rel=\"stylesheet\" href=\"/assets/editor.css\"></head>",
-    );
-    Ok(Html(page).into_response())
+    Ok(page.into_response())
 }
 
 /// GET /d/{id}/pages/{n}.png[?version=V]: one page as a picture.
@@ -260,23 +240,22 @@ pub async fn version(
         documents::load_version(&app.db, &app.blobs, account, &id, version).await?;
     let pages = document.pages.len() as i64;
     let title = format!("{} — version {version}", row.title);
-    let restore = if version == row.version {
-        "<p>This is the current version.</p>".to_string()
-    } else {
-        html::post_button(
-            &session,
-            &format!("/d/{id}/versions/{version}/restore"),
-            "Restore as new version",
-            "primary",
-        )
+    let body = html! {
+        h1 { (title) }
+        p { a href={ "/d/" (id) } { "Back to the current version" } }
+        @if version == row.version {
+            p { "This is the current version." }
+        } @else {
+            (html::post_button(
+                &session,
+                &format!("/d/{id}/versions/{version}/restore"),
+                "Restore as new version",
+                "primary",
+            ))
+        }
+        section class="pages" { (pictures(&id, pages, row.version, Some(version))) }
     };
-    let body = format!(
-        "<h1>{}</h1><p><a href=\"/d/{}\">Back to the current version</a></p>{restore}<section class=\"pages\">{}</section>",
-        esc(&title),
-        esc(&id),
-        pictures(&id, pages, row.version, Some(version)),
-    );
-    Ok(Html(html::page(&session, Section::Documents, &title, &body)).into_response())
+    Ok(html::page(&session, Section::Documents, &title, body).into_response())
 }
 
 /// POST /d/{id}/versions/{version}/restore: that version's content stored again as the

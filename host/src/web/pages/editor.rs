@@ -143,33 +143,57 @@ pub async fn save(
         .into_response())
 }
 
-/// POST /d/{id}/preview?page=N: page N of the draft in the body, as the SVG exporter draws
-/// it. Nothing is stored.
-pub async fn preview(
+/// A document nothing stores, made from a request's body for [`preview`] to draw.
+pub(super) trait Drafted {
+    /// What a page number past its end is said to be past (`the draft has 2 page(s)`).
+    const NAME: &'static str;
+    /// Whether making it converts (an import), so that `make` spends the conversion first
+    /// itself; otherwise the drawing spends it, once the page asked for is known to exist.
+    const CONVERTS: bool;
+
+    fn make(
+        app: &App,
+        session: &Session,
+        id: &str,
+        req: Request,
+    ) -> impl std::future::Future<Output = Made> + Send;
+}
+
+/// A document [`Drafted::make`] made, with its pictures.
+pub(super) type Made = Result<(Document, Vec<Asset>), ApiError>;
+
+/// The editor's draft: the model in the body.
+pub struct Draft;
+
+impl Drafted for Draft {
+    const NAME: &'static str = "draft";
+    const CONVERTS: bool = false;
+
+    async fn make(app: &App, session: &Session, id: &str, req: Request) -> Made {
+        let (parts, body) = req.into_parts();
+        draft(app, session, id, body, &parts.headers).await
+    }
+}
+
+/// POST /d/{id}/preview?page=N (the editor's [`Draft`]) and /d/{id}/source/preview?page=N
+/// (the text a source page is typing): page N of a document nothing stores, as the SVG
+/// exporter draws it (so what the page shows is what exports), with the document's page
+/// count in `X-Quire-Pages`.
+pub async fn preview<D: Drafted>(
     State(app): State<App>,
     Signed(session): Signed,
     Path(id): Path<String>,
     Params(q): Params<OnePage>,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let (parts, body) = req.into_parts();
-    let (document, assets) = draft(&app, &session, &id, body, &parts.headers).await?;
-    let page = page_within(q.page, document.pages.len() as i64, "draft")?.unwrap_or(1);
-    super::spend_conversion(&app, &session).await?;
-    drawn_page(&app, &document, &assets, page).await
-}
-
-/// Page `page` of a document nothing stores (a draft, a source being typed), drawn by the
-/// SVG exporter, with the document's page count in `X-Quire-Pages`.
-pub(super) async fn drawn_page(
-    app: &App,
-    document: &Document,
-    assets: &[Asset],
-    page: u32,
-) -> Result<Response, ApiError> {
+    let (document, assets) = D::make(&app, &session, &id, req).await?;
+    let page = page_within(q.page, document.pages.len() as i64, D::NAME)?.unwrap_or(1);
+    if !D::CONVERTS {
+        super::spend_conversion(&app, &session).await?;
+    }
     let out = app
         .plugins
-        .export(document, assets, "svg", Some(page), None)
+        .export(&document, &assets, "svg", Some(page), None)
         .await?;
     Ok((
         [

@@ -3,13 +3,13 @@
 //! as a table with paging, CSV and each response's filled copy.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use axum::extract::{FromRequest as _, Path, Query, Request, State};
-use axum::response::{Html, IntoResponse};
+use axum::response::IntoResponse;
 use axum::Form;
+use maud::{html, Markup};
 
-use super::html::{self, esc, Section};
+use super::html::{self, Section};
 use super::library::page_number;
 use super::share;
 use super::{notice_of, see_other, PageResult};
@@ -41,46 +41,65 @@ pub async fn list(
         (n - 1) * FORMS_PER_PAGE,
     )
     .await?;
-    let mut body = format!("<h1>Forms</h1>{}", html::notice(&notice_of(&session, &q)));
-    if rows.is_empty() {
-        body.push_str("<p>No forms yet. Open a PDF-kind document, place fields on it in the editor (Add field), and choose “Make this a form”; or create one through the API (POST /api/v1/forms).</p>");
-    } else {
-        body.push_str("<table><caption>Your forms</caption><thead><tr><th scope=\"col\">Title</th><th scope=\"col\">Questions</th><th scope=\"col\">State</th><th scope=\"col\">Responses</th><th scope=\"col\">Created</th></tr></thead><tbody>");
-        for f in &rows {
-            let _ = write!(
-                body,
-                "<tr><td><a href=\"/forms/{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&f.doc.id),
-                esc(&f.doc.title),
-                f.questions,
-                if f.settings.open { "open" } else { "closed" },
-                f.responses,
-                html::time(f.doc.created),
-            );
+    let body = html! {
+        h1 { "Forms" }
+        (html::notice(&notice_of(&session, &q)))
+        @if rows.is_empty() {
+            p {
+                "No forms yet. Open a PDF-kind document, place fields on it in the editor (Add field), and choose “Make this a form”; or create one through the API (POST /api/v1/forms)."
+            }
+        } @else {
+            table {
+                caption { "Your forms" }
+                (html::columns(&["Title", "Questions", "State", "Responses", "Created"], false))
+                tbody {
+                    @for f in &rows {
+                        tr {
+                            td { a href={ "/forms/" (f.doc.id) } { (f.doc.title) } }
+                            td { (f.questions) }
+                            td { @if f.settings.open { "open" } @else { "closed" } }
+                            td { (f.responses) }
+                            td { (html::time(f.doc.created)) }
+                        }
+                    }
+                }
+            }
         }
-        body.push_str("</tbody></table>");
-    }
-    body.push_str(&html::pager("/forms", "", n, FORMS_PER_PAGE, total));
-    Ok(Html(html::page(&session, Section::Forms, "Forms", &body)).into_response())
+        (html::pager("/forms", "", n, FORMS_PER_PAGE, total))
+    };
+    Ok(html::page(&session, Section::Forms, "Forms", body).into_response())
 }
 
-fn checkbox(name: &str, label: &str, on: bool) -> String {
-    format!(
-        "<div class=\"check\"><input type=\"checkbox\" id=\"{name}\" name=\"{name}\" value=\"1\"{}><label for=\"{name}\">{label}</label></div>",
-        if on { " checked" } else { "" }
-    )
+fn checkbox(name: &str, label: &str, on: bool) -> Markup {
+    html! {
+        div class="check" {
+            input type="checkbox" id=(name) name=(name) value="1" checked[on];
+            label for=(name) { (label) }
+        }
+    }
+}
+
+/// The words a question is known by: its label, else its key.
+fn question_name(question: &quire_sdk::Field) -> &str {
+    if question.label.is_empty() {
+        &question.key
+    } else {
+        &question.label
+    }
 }
 
 /// The responses in one line at the top: how many, the newest, where to see them.
-fn summary(id: &str, total: i64, newest: Option<f64>) -> String {
-    let eid = esc(id);
-    let count = format!("{total} response{}", if total == 1 { "" } else { "s" });
-    match newest {
-        Some(when) => format!(
-            "<p class=\"summary\" id=\"summary\"><strong>{count}</strong>, the newest {} · <a href=\"#responses\">See them</a> · <a href=\"/forms/{eid}/responses.csv\" download>CSV</a></p>",
-            html::time(when)
-        ),
-        None => "<p class=\"summary\" id=\"summary\"><strong>No responses yet.</strong> Share the link below to collect them.</p>".to_string(),
+fn summary(id: &str, total: i64, newest: Option<f64>) -> Markup {
+    html! {
+        p class="summary" id="summary" {
+            @if let Some(when) = newest {
+                strong { (html::counted(total, "response")) } ", the newest " (html::time(when))
+                " · " a href="#responses" { "See them" }
+                " · " a href={ "/forms/" (id) "/responses.csv" } download { "CSV" }
+            } @else {
+                strong { "No responses yet." } " Share the link below to collect them."
+            }
+        }
     }
 }
 
@@ -90,6 +109,139 @@ fn cell(r: &ResponseRow, key: &str) -> String {
         .get(key)
         .map(answer_rules::text)
         .unwrap_or_default()
+}
+
+/// The Settings section of a form's page.
+fn settings_section(session: &Session, id: &str, s: &forms::Settings) -> Markup {
+    html! {
+        section aria-labelledby="settings" {
+            h2 id="settings" { "Settings" }
+            form method="post" action={ "/forms/" (id) "/settings" } {
+                (html::csrf_input(session))
+                (checkbox("open", "Open: take new answers", s.open))
+                (checkbox("multiple", "A person may answer more than once", s.multiple))
+                (checkbox("notify", "Mail me when an answer comes in", s.notify))
+                label for="confirm" { "Text a respondent reads after sending" }
+                textarea id="confirm" name="confirm" maxlength=(forms::MAX_CONFIRM_CHARS) rows="3" {
+                    (s.confirm.as_deref().unwrap_or(forms::DEFAULT_CONFIRM))
+                }
+                button type="submit" { "Save settings" }
+            }
+        }
+    }
+}
+
+/// The Questions section: each question's words, key, type and whether it is required.
+fn questions_section(id: &str, questions: &[quire_sdk::Field]) -> Markup {
+    html! {
+        section aria-labelledby="questions" {
+            h2 id="questions" { "Questions" }
+            @if questions.is_empty() {
+                p { "No fields yet: place them in the " a href={ "/d/" (id) } { "editor" } " with Add field." }
+            } @else {
+                ul {
+                    @for question in questions {
+                        li {
+                            strong { (question_name(question)) }
+                            " "
+                            span class="hint" {
+                                (question.key) " · " (question.field_type.as_str())
+                                @if question.required { " · required" }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The Invitations section: invite by address, and withdraw an invitation.
+fn invitations_section(session: &Session, id: &str, invited: &[shares::Share]) -> Markup {
+    html! {
+        section aria-labelledby="invitations" {
+            h2 id="invitations" { "Invitations" }
+            form method="post" action={ "/forms/" (id) "/invitations" } class="filters" {
+                (html::csrf_input(session))
+                label for="invite" { "Invite by email" }
+                input id="invite" name="email" type="email" required maxlength="254";
+                button type="submit" { "Send invitation" }
+            }
+            @if invited.is_empty() {
+                p { "Nobody is invited; anyone with the link can answer." }
+            } @else {
+                ul class="invited" {
+                    @for share in invited {
+                        li {
+                            (share.email) " "
+                            span class="hint" { "invited " (html::time(share.added)) }
+                            " "
+                            form method="post" action={ "/forms/" (id) "/invitations/remove" } class="inline" {
+                                (html::csrf_input(session))
+                                input type="hidden" name="email" value=(share.email);
+                                button type="submit" class="link" { "Withdraw" }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The Responses section: a page of responses, newest first, with the first questions'
+/// answers as columns.
+fn responses_section(
+    id: &str,
+    questions: &[quire_sdk::Field],
+    rows: &[ResponseRow],
+    n: i64,
+    total: i64,
+) -> Markup {
+    let shown = &questions[..questions.len().min(COLUMNS_SHOWN)];
+    html! {
+        section aria-labelledby="responses" {
+            h2 id="responses" { "Responses" }
+            p {
+                (html::counted(total, "response")) ". "
+                a href={ "/forms/" (id) "/responses.csv" } download { "Download all as CSV" }
+            }
+            @if !rows.is_empty() {
+                div class="scroll" {
+                    table {
+                        caption { "Answers, newest first" }
+                        thead {
+                            tr {
+                                th scope="col" { "Sent" }
+                                th scope="col" { "From" }
+                                th scope="col" { "Via" }
+                                @for question in shown {
+                                    th scope="col" { (question_name(question)) }
+                                }
+                            }
+                        }
+                        tbody {
+                            @for r in rows {
+                                tr {
+                                    td {
+                                        a href={ "/forms/" (id) "/responses/" (r.id) } {
+                                            (html::time(r.submitted))
+                                        }
+                                    }
+                                    td { (r.from.as_deref().unwrap_or("")) }
+                                    td { (r.via) }
+                                    @for question in shown {
+                                        td { (cell(r, &question.key)) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                (html::pager(&format!("/forms/{id}"), "", n, RESPONSES_PER_PAGE, total))
+            }
+        }
+    }
 }
 
 /// GET /forms/{id}: settings, link, invitations, responses.
@@ -110,9 +262,6 @@ pub async fn show(
         (n - 1) * RESPONSES_PER_PAGE,
     )
     .await?;
-    let eid = esc(&id);
-    let csrf = html::csrf_input(&session);
-    let s = &form.settings;
     let newest = match rows.first() {
         Some(r) if n == 1 => Some(r.submitted),
         _ => responses::list(&app.db, &id, 1, 0)
@@ -121,124 +270,27 @@ pub async fn show(
             .first()
             .map(|r| r.submitted),
     };
-    let mut body = format!(
-        "<h1>{}</h1>{}<p class=\"meta\">{} question{} · {} · <a href=\"/d/{eid}\">open in the editor</a></p>{}",
-        esc(&form.doc.title),
-        html::notice(&notice_of(&session, &q)),
-        questions.len(),
-        if questions.len() == 1 { "" } else { "s" },
-        if s.open { "taking answers" } else { "closed: not taking answers" },
-        summary(&id, total, newest),
-    );
-    body.push_str(&share::section(
-        &id,
-        &form.doc.title,
-        Urls(&app.config.base_url),
-        &app.config.frame_ancestors,
-    ));
-    let _ = write!(
-        body,
-        "<section aria-labelledby=\"settings\"><h2 id=\"settings\">Settings</h2><form method=\"post\" action=\"/forms/{eid}/settings\">{csrf}{}{}{}<label for=\"confirm\">Text a respondent reads after sending</label><textarea id=\"confirm\" name=\"confirm\" maxlength=\"{}\" rows=\"3\">{}</textarea><button type=\"submit\">Save settings</button></form></section>",
-        checkbox("open", "Open: take new answers", s.open),
-        checkbox("multiple", "A person may answer more than once", s.multiple),
-        checkbox("notify", "Mail me when an answer comes in", s.notify),
-        forms::MAX_CONFIRM_CHARS,
-        esc(s.confirm.as_deref().unwrap_or(forms::DEFAULT_CONFIRM)),
-    );
-    // Questions.
-    body.push_str("<section aria-labelledby=\"questions\"><h2 id=\"questions\">Questions</h2>");
-    if questions.is_empty() {
-        let _ = write!(body, "<p>No fields yet: place them in the <a href=\"/d/{eid}\">editor</a> with Add field.</p>");
-    } else {
-        body.push_str("<ul>");
-        for question in &questions {
-            let _ = write!(
-                body,
-                "<li><strong>{}</strong> <span class=\"hint\">{} · {}{}</span></li>",
-                esc(if question.label.is_empty() {
-                    &question.key
-                } else {
-                    &question.label
-                }),
-                esc(&question.key),
-                question.field_type.as_str(),
-                if question.required {
-                    " · required"
-                } else {
-                    ""
-                },
-            );
+    let body = html! {
+        h1 { (form.doc.title) }
+        (html::notice(&notice_of(&session, &q)))
+        p class="meta" {
+            (html::counted(questions.len() as i64, "question")) " · "
+            @if form.settings.open { "taking answers" } @else { "closed: not taking answers" }
+            " · " a href={ "/d/" (id) } { "open in the editor" }
         }
-        body.push_str("</ul>");
-    }
-    body.push_str("</section>");
-    // Invitations.
-    let _ = write!(
-        body,
-        "<section aria-labelledby=\"invitations\"><h2 id=\"invitations\">Invitations</h2><form method=\"post\" action=\"/forms/{eid}/invitations\" class=\"filters\">{csrf}<label for=\"invite\">Invite by email</label><input id=\"invite\" name=\"email\" type=\"email\" required maxlength=\"254\"><button type=\"submit\">Send invitation</button></form>"
-    );
-    if invited.is_empty() {
-        body.push_str("<p>Nobody is invited; anyone with the link can answer.</p>");
-    } else {
-        body.push_str("<ul class=\"invited\">");
-        for share in &invited {
-            let _ = write!(
-                body,
-                "<li>{} <span class=\"hint\">invited {}</span> <form method=\"post\" action=\"/forms/{eid}/invitations/remove\" class=\"inline\">{csrf}<input type=\"hidden\" name=\"email\" value=\"{}\"><button type=\"submit\" class=\"link\">Withdraw</button></form></li>",
-                esc(&share.email),
-                html::time(share.added),
-                esc(&share.email),
-            );
-        }
-        body.push_str("</ul>");
-    }
-    body.push_str("</section>");
-    // Responses.
-    let _ = write!(
-        body,
-        "<section aria-labelledby=\"responses\"><h2 id=\"responses\">Responses</h2><p>{total} response{}. <a href=\"/forms/{eid}/responses.csv\" download>Download all as CSV</a></p>",
-        if total == 1 { "" } else { "s" }
-    );
-    if !rows.is_empty() {
-        let shown: Vec<&quire_sdk::Field> = questions.iter().take(COLUMNS_SHOWN).collect();
-        body.push_str("<div class=\"scroll\"><table><caption>Answers, newest first</caption><thead><tr><th scope=\"col\">Sent</th><th scope=\"col\">From</th><th scope=\"col\">Via</th>");
-        for question in &shown {
-            let _ = write!(
-                body,
-                "<th scope=\"col\">{}</th>",
-                esc(if question.label.is_empty() {
-                    &question.key
-                } else {
-                    &question.label
-                })
-            );
-        }
-        body.push_str("</tr></thead><tbody>");
-        for r in &rows {
-            let _ = write!(
-                body,
-                "<tr><td><a href=\"/forms/{eid}/responses/{}\">{}</a></td><td>{}</td><td>{}</td>",
-                esc(&r.id),
-                html::time(r.submitted),
-                esc(r.from.as_deref().unwrap_or("")),
-                esc(&r.via),
-            );
-            for question in &shown {
-                let _ = write!(body, "<td>{}</td>", esc(&cell(r, &question.key)));
-            }
-            body.push_str("</tr>");
-        }
-        body.push_str("</tbody></table></div>");
-        body.push_str(&html::pager(
-            &format!("/forms/{id}"),
-            "",
-            n,
-            RESPONSES_PER_PAGE,
-            total,
-        ));
-    }
-    body.push_str("</section>");
-    Ok(Html(html::page(&session, Section::Forms, &form.doc.title, &body)).into_response())
+        (summary(&id, total, newest))
+        (share::section(&id, &form.doc.title, Urls(&app.config.base_url), &app.config.frame_ancestors))
+        (settings_section(&session, &id, &form.settings))
+        (questions_section(&id, &questions))
+        (invitations_section(&session, &id, &invited))
+        (responses_section(&id, &questions, &rows, n, total))
+    };
+    Ok(html::page(&session, Section::Forms, &form.doc.title, body).into_response())
+}
+
+/// Back to the form's page after a change, saying what it did.
+fn back_to_form(session: &Session, id: &str, notice: &str) -> PageResult {
+    Ok(see_other(session, &format!("/forms/{id}"), notice))
 }
 
 /// POST /forms/{id}/settings: the checkboxes are sent only when ticked.
@@ -262,11 +314,7 @@ pub async fn settings(
         },
     )
     .await?;
-    Ok(see_other(
-        &session,
-        &format!("/forms/{id}"),
-        "Settings saved.",
-    ))
+    back_to_form(&session, &id, "Settings saved.")
 }
 
 /// POST /forms/{id}/make: one of the account's PDF-kind documents becomes a form with the
@@ -277,11 +325,11 @@ pub async fn make(
     FormsCaller(session): FormsCaller<Session>,
 ) -> PageResult {
     forms::adopt(&app.db, &app.blobs, &session.account.id, &id).await?;
-    Ok(see_other(
+    back_to_form(
         &session,
-        &format!("/forms/{id}"),
+        &id,
         "This document is now a form, taking answers at its link.",
-    ))
+    )
 }
 
 /// POST /forms/{id}/invitations.
@@ -298,11 +346,7 @@ pub async fn invite(
     let row = forms::get(&app.db, &session.account.id, &id).await?;
     let urls = Urls(&app.config.base_url);
     shares::add(&app.db, &urls, &session.account, &row, email).await?;
-    Ok(see_other(
-        &session,
-        &format!("/forms/{id}"),
-        &format!("Invitation sent to {email}."),
-    ))
+    back_to_form(&session, &id, &format!("Invitation sent to {email}."))
 }
 
 /// POST /forms/{id}/invitations/remove.
@@ -315,11 +359,7 @@ pub async fn uninvite(
     forms::get(&app.db, &session.account.id, &id).await?;
     let email = form.get("email").map(String::as_str).unwrap_or("");
     shares::remove(&app.db, &id, email).await?;
-    Ok(see_other(
-        &session,
-        &format!("/forms/{id}"),
-        &format!("Invitation to {email} withdrawn."),
-    ))
+    back_to_form(&session, &id, &format!("Invitation to {email} withdrawn."))
 }
 
 /// GET /forms/{id}/responses.csv: the API's CSV.
@@ -342,46 +382,34 @@ pub async fn response(
     let questions = forms::questions(&app.db, &app.blobs, &form).await?;
     let r = responses::one(&app.db, &id, &rid).await?;
     let title = format!("Response to {}", form.doc.title);
-    let mut body = format!(
-        "<h1>{}</h1><p><a href=\"/forms/{}\">Back to the form</a></p><p class=\"meta\">Sent {} · from {} · via {}</p><dl class=\"answers\">",
-        esc(&title),
-        esc(&id),
-        html::time(r.submitted),
-        esc(r.from.as_deref().unwrap_or("(not given)")),
-        esc(&r.via),
-    );
-    let mut seen = std::collections::HashSet::new();
-    for question in &questions {
-        seen.insert(question.key.as_str());
-        let _ = write!(
-            body,
-            "<dt>{}</dt><dd>{}</dd>",
-            esc(if question.label.is_empty() {
-                &question.key
-            } else {
-                &question.label
-            }),
-            esc(&cell(&r, &question.key)),
-        );
-    }
-    // Answers to questions the form has since dropped are kept, and shown.
-    for (key, value) in &r.answers {
-        if !seen.contains(key.as_str()) {
-            let _ = write!(
-                body,
-                "<dt>{} <span class=\"hint\">(no longer asked)</span></dt><dd>{}</dd>",
-                esc(key),
-                esc(&answer_rules::text(value))
-            );
+    let asked: std::collections::HashSet<&str> = questions.iter().map(|q| q.key.as_str()).collect();
+    let body = html! {
+        h1 { (title) }
+        p { a href={ "/forms/" (id) } { "Back to the form" } }
+        p class="meta" {
+            "Sent " (html::time(r.submitted)) " · from " (r.from.as_deref().unwrap_or("(not given)"))
+            " · via " (r.via)
         }
-    }
-    body.push_str("</dl>");
-    if let Some(copy) = &r.document {
-        let _ = write!(
-            body,
-            "<p><a class=\"button\" href=\"/d/{c}/download/pdf\" download>Filled copy (PDF)</a> <a href=\"/d/{c}\">Open the filled copy</a></p>",
-            c = esc(copy)
-        );
-    }
-    Ok(Html(html::page(&session, Section::Forms, &title, &body)).into_response())
+        dl class="answers" {
+            @for question in &questions {
+                dt { (question_name(question)) }
+                dd { (cell(&r, &question.key)) }
+            }
+            // Answers to questions the form has since dropped are kept, and shown.
+            @for (key, value) in &r.answers {
+                @if !asked.contains(key.as_str()) {
+                    dt { (key) " " span class="hint" { "(no longer asked)" } }
+                    dd { (answer_rules::text(value)) }
+                }
+            }
+        }
+        @if let Some(copy) = &r.document {
+            p {
+                a class="button" href={ "/d/" (copy) "/download/pdf" } download { "Filled copy (PDF)" }
+                " "
+                a href={ "/d/" (copy) } { "Open the filled copy" }
+            }
+        }
+    };
+    Ok(html::page(&session, Section::Forms, &title, body).into_response())
 }

@@ -1,27 +1,16 @@
-//! The pieces every page is made of: escaping, the frame with its navigation, and the
-//! small formatting helpers (times, sizes, paging). Pages are plain HTML that works
-//! without JavaScript; styles come from /assets/pages.css (the page policy allows no
-//! inline style or script).
+//! The pieces every page is made of: the frame with its navigation, the parts many pages
+//! share (forms that post, tables, notices, the page that shows a secret once) and the
+//! small formatting helpers (times, sizes, counts, paging). Pages are maud templates, so
+//! every value put into one is escaped by construction; a piece returns `Markup`, which a
+//! template takes as it is because maud made it. Pages are plain HTML that works without
+//! JavaScript; styles come from /assets/pages.css (the page policy allows no inline style
+//! or script).
 
-use std::fmt::Write as _;
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use maud::{html, Markup, DOCTYPE};
 
 use crate::sessions::Session;
-
-/// Text made safe for HTML text and quoted attribute values.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// A query-string value.
 pub fn url_part(s: &str) -> String {
@@ -49,49 +38,134 @@ const NAV: [(Section, &str, &str); 6] = [
 ];
 
 /// The hidden input that carries the session's synchronizer token in every form.
-pub fn csrf_input(session: &Session) -> String {
-    format!(
-        "<input type=\"hidden\" name=\"_csrf\" value=\"{}\">",
-        esc(&session.csrf)
-    )
+pub fn csrf_input(session: &Session) -> Markup {
+    html! { input type="hidden" name="_csrf" value=(session.csrf); }
 }
 
 /// A one-button form that posts to `action` (actions change state, so they are never
 /// links a prefetcher could follow).
-pub fn post_button(session: &Session, action: &str, label: &str, class: &str) -> String {
-    format!(
-        "<form method=\"post\" action=\"{}\" class=\"inline\">{}<button type=\"submit\" class=\"{class}\">{}</button></form>",
-        esc(action),
-        csrf_input(session),
-        esc(label)
-    )
+pub fn post_button(session: &Session, action: &str, label: &str, class: &str) -> Markup {
+    html! {
+        form method="post" action=(action) class="inline" {
+            (csrf_input(session))
+            button type="submit" class=(class) { (label) }
+        }
+    }
 }
 
-/// A whole page for a signed-in person: navigation, then `body`, which is already HTML.
-pub fn page(session: &Session, section: Section, title: &str, body: &str) -> String {
-    let mut nav = String::new();
-    for (s, href, label) in NAV {
-        let current = if s == section {
-            " aria-current=\"page\""
-        } else {
-            ""
-        };
-        let _ = write!(nav, "<li><a href=\"{href}\"{current}>{label}</a></li>");
+/// The `<head>` every page shares, with the sheets a page adds after pages.css.
+fn head(title: &str, stylesheets: &[&str]) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) " · Quire" }
+            link rel="icon" href="/assets/favicon.svg" type="image/svg+xml";
+            link rel="stylesheet" href="/assets/pages.css";
+            @for sheet in stylesheets {
+                link rel="stylesheet" href=(sheet);
+            }
+        }
     }
-    let signout = post_button(session, "/signout", "Sign out", "link");
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{} · Quire</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/pages.css\"></head><body><a class=\"skip\" href=\"#main\">Skip to content</a><header><a class=\"brand\" href=\"/documents\">Quire</a><nav aria-label=\"Main\"><ul>{nav}</ul></nav><div class=\"who\"><span>{}</span> {signout}</div></header><main id=\"main\">{body}</main></body></html>",
-        esc(title),
-        esc(&session.account.email),
-    )
+}
+
+/// A whole page for a signed-in person: navigation, then `body`.
+pub fn page(session: &Session, section: Section, title: &str, body: Markup) -> Markup {
+    page_styled(session, section, title, &[], body)
+}
+
+/// [`page`] with more style sheets than pages.css (the editor's).
+pub fn page_styled(
+    session: &Session,
+    section: Section,
+    title: &str,
+    stylesheets: &[&str],
+    body: Markup,
+) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(title, stylesheets))
+            body {
+                a class="skip" href="#main" { "Skip to content" }
+                header {
+                    a class="brand" href="/documents" { "Quire" }
+                    nav aria-label="Main" {
+                        ul {
+                            @for (s, href, label) in NAV {
+                                li { a href=(href) aria-current=[(s == section).then_some("page")] { (label) } }
+                            }
+                        }
+                    }
+                    div class="who" {
+                        span { (session.account.email) }
+                        " "
+                        (post_button(session, "/signout", "Sign out", "link"))
+                    }
+                }
+                main id="main" { (body) }
+            }
+        }
+    }
 }
 
 /// A page for someone not signed in (sign-in, its outcome, errors before sign-in).
-pub fn bare_page(title: &str, body: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{} · Quire</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/pages.css\"></head><body><header><span class=\"brand\">Quire</span></header><main id=\"main\" class=\"narrow\">{body}</main></body></html>",
-        esc(title)
-    )
+pub fn bare_page(title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(title, &[]))
+            body {
+                header { span class="brand" { "Quire" } }
+                main id="main" class="narrow" { (body) }
+            }
+        }
+    }
+}
+
+/// A page that shows a secret once, as `<dt>`/`<dd>` pairs in `secrets`, with `after`
+/// below it: never cached, never kept in history by the browser.
+pub fn secret_page(
+    session: &Session,
+    section: Section,
+    what: &str,
+    secrets: Markup,
+    after: Markup,
+) -> Response {
+    let body = html! {
+        h1 { (what) }
+        p role="status" { "Copy the secret now: it is shown this once and cannot be shown again." }
+        dl class="secret" { (secrets) }
+        (after)
+    };
+    let mut response = page(session, section, what, body).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// A table's head row: one column header each, and when `actions`, a last column for the
+/// row's buttons that only screen readers name.
+pub fn columns(names: &[&str], actions: bool) -> Markup {
+    html! {
+        thead {
+            tr {
+                @for name in names {
+                    th scope="col" { (name) }
+                }
+                @if actions {
+                    th scope="col" { span class="visually-hidden" { "Actions" } }
+                }
+            }
+        }
+    }
+}
+
+/// `n` things: `1 page`, `3 pages` (nouns that take an s).
+pub fn counted(n: impl Into<i64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A Unix time as `2026-11-25 19:30 UTC`.
@@ -138,33 +212,32 @@ pub fn bytes(n: i64) -> String {
 
 /// Page `n` (1-based) of `total` rows shown `per_page` at a time: previous/next links that
 /// keep the other query parameters (`query` is already URL-encoded, without `page`).
-pub fn pager(path: &str, query: &str, n: i64, per_page: i64, total: i64) -> String {
+pub fn pager(path: &str, query: &str, n: i64, per_page: i64, total: i64) -> Markup {
     let pages = ((total + per_page - 1) / per_page).max(1);
-    if pages <= 1 {
-        return String::new();
+    let sep = if query.is_empty() { "" } else { "&" };
+    let href = |to: i64| format!("{path}?{query}{sep}page={to}");
+    html! {
+        @if pages > 1 {
+            nav class="pager" aria-label="Pages" {
+                @if n > 1 {
+                    a rel="prev" href=(href(n - 1)) { "Previous" }
+                }
+                span { "Page " (n) " of " (pages) }
+                @if n < pages {
+                    a rel="next" href=(href(n + 1)) { "Next" }
+                }
+            }
+        }
     }
-    let link = |to: i64, label: &str, rel: &str| {
-        let sep = if query.is_empty() { "" } else { "&" };
-        format!("<a rel=\"{rel}\" href=\"{path}?{query}{sep}page={to}\">{label}</a>")
-    };
-    let mut out = String::from("<nav class=\"pager\" aria-label=\"Pages\">");
-    if n > 1 {
-        out.push_str(&link(n - 1, "Previous", "prev"));
-    }
-    let _ = write!(out, "<span>Page {n} of {pages}</span>");
-    if n < pages {
-        out.push_str(&link(n + 1, "Next", "next"));
-    }
-    out.push_str("</nav>");
-    out
 }
 
 /// A notice at the top of a page (what the last action did), announced to screen readers.
-pub fn notice(text: &str) -> String {
-    if text.is_empty() {
-        return String::new();
+pub fn notice(text: &str) -> Markup {
+    html! {
+        @if !text.is_empty() {
+            p class="notice" role="status" { (text) }
+        }
     }
-    format!("<p class=\"notice\" role=\"status\">{}</p>", esc(text))
 }
 
 #[cfg(test)]
@@ -186,19 +259,29 @@ mod tests {
     }
 
     #[test]
-    fn escaping_covers_attributes() {
-        assert_eq!(
-            esc("<a href=\"x\">'&'</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+    fn values_are_escaped_in_text_and_attributes() {
+        let page = bare_page("<b>\"Q&A\"</b>", notice("'<script>'")).into_string();
+        assert!(
+            page.contains("<title>&lt;b&gt;&quot;Q&amp;A&quot;&lt;/b&gt; · Quire</title>"),
+            "{page}"
         );
+        assert!(page.contains(">'&lt;script&gt;'</p>"), "{page}");
+        let nav = pager("/forms/\"x", "", 1, 10, 20).into_string();
+        assert!(nav.contains("href=\"/forms/&quot;x?page=2\""), "{nav}");
     }
 
     #[test]
     fn pager_keeps_the_query() {
-        let p = pager("/documents", "q=x", 2, 10, 35);
-        assert!(p.contains("href=\"/documents?q=x&page=1\""), "{p}");
-        assert!(p.contains("href=\"/documents?q=x&page=3\""), "{p}");
+        let p = pager("/documents", "q=x", 2, 10, 35).into_string();
+        assert!(p.contains("href=\"/documents?q=x&amp;page=1\""), "{p}");
+        assert!(p.contains("href=\"/documents?q=x&amp;page=3\""), "{p}");
         assert!(p.contains("Page 2 of 4"), "{p}");
-        assert_eq!(pager("/documents", "", 1, 10, 10), "");
+        assert_eq!(pager("/documents", "", 1, 10, 10).into_string(), "");
+    }
+
+    #[test]
+    fn counts_read_naturally() {
+        assert_eq!(counted(1, "page"), "1 page");
+        assert_eq!(counted(0, "response"), "0 responses");
     }
 }

@@ -1,13 +1,12 @@
 //! The account's documents (search, kind, paging, thumbnails), the bin, and usage.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use axum::extract::{Path, Query, State};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use quire_sdk::Kind;
 
-use super::html::{self, esc, Section};
+use super::html::{self, Section};
 use super::{notice_of, see_other, upload, PageResult, Signed};
 use crate::app::App;
 use crate::documents;
@@ -65,57 +64,6 @@ pub async fn documents(
         (n - 1) * PER_PAGE,
     )
     .await?;
-    let mut body = String::from("<div class=\"heading\"><h1>Documents</h1>");
-    body.push_str(&upload::form(
-        &app,
-        &session,
-        "/documents",
-        "New document…",
-        None,
-    ));
-    body.push_str("</div>");
-    body.push_str(&html::notice(&notice_of(&session, &q)));
-    let selected = |k: Option<Kind>| if kind == k { " selected" } else { "" };
-    let _ = write!(
-        body,
-        "<form method=\"get\" action=\"/documents\" class=\"filters\" role=\"search\">
-<label for=\"q\">Title contains</label><input id=\"q\" name=\"q\" type=\"search\" maxlength=\"{MAX_SEARCH}\" value=\"{}\">
-<label for=\"kind\">Kind</label><select id=\"kind\" name=\"kind\"><option value=\"\"{}>All</option><option value=\"pdf\"{}>PDF</option><option value=\"diagram\"{}>Diagram</option></select>
-<span class=\"check\"><input id=\"copies\" name=\"copies\" type=\"checkbox\" value=\"1\"{}><label for=\"copies\">Filled copies of forms</label></span>
-<button type=\"submit\">Show</button></form>",
-        esc(&search),
-        selected(None),
-        selected(Some(Kind::Paged)),
-        selected(Some(Kind::Diagram)),
-        if copies { " checked" } else { "" },
-    );
-    if rows.is_empty() {
-        body.push_str(if search.is_empty() && kind.is_none() {
-            "<p>No documents yet. Make one from a file with <strong>New document</strong> (or drop it here), or send one through the API (POST /api/v1/pdfs or /api/v1/diagrams).</p>"
-        } else {
-            "<p>No document matches.</p>"
-        });
-    } else {
-        let _ = write!(
-            body,
-            "<p class=\"count\">{total} document{}</p><ul class=\"cards\">",
-            if total == 1 { "" } else { "s" }
-        );
-        for d in &rows {
-            let _ = write!(
-                body,
-                "<li class=\"card\"><a href=\"/d/{id}\"><img src=\"/documents/{id}/thumbnail.png?v={v}\" alt=\"\" width=\"136\" loading=\"lazy\"><span class=\"title\">{title}</span></a><span class=\"meta\">{kind} · {pages} page{s} · version {v} · {updated}</span></li>",
-                id = esc(&d.id),
-                v = d.version,
-                title = esc(&d.title),
-                kind = d.kind.as_str(),
-                pages = d.pages,
-                s = if d.pages == 1 { "" } else { "s" },
-                updated = html::time(d.updated),
-            );
-        }
-        body.push_str("</ul>");
-    }
     let mut query = Vec::new();
     if !search.is_empty() {
         query.push(format!("q={}", html::url_part(&search)));
@@ -126,14 +74,57 @@ pub async fn documents(
     if copies {
         query.push("copies=1".to_string());
     }
-    body.push_str(&html::pager(
-        "/documents",
-        &query.join("&"),
-        n,
-        PER_PAGE,
-        total,
-    ));
-    Ok(Html(html::page(&session, Section::Documents, "Documents", &body)).into_response())
+    let body = maud::html! {
+        div class="heading" {
+            h1 { "Documents" }
+            (upload::form(&app, &session, "/documents", "New document…", None))
+        }
+        (html::notice(&notice_of(&session, &q)))
+        form method="get" action="/documents" class="filters" role="search" {
+            label for="q" { "Title contains" }
+            input id="q" name="q" type="search" maxlength=(MAX_SEARCH) value=(search);
+            label for="kind" { "Kind" }
+            select id="kind" name="kind" {
+                option value="" selected[kind.is_none()] { "All" }
+                option value="pdf" selected[kind == Some(Kind::Paged)] { "PDF" }
+                option value="diagram" selected[kind == Some(Kind::Diagram)] { "Diagram" }
+            }
+            span class="check" {
+                input id="copies" name="copies" type="checkbox" value="1" checked[copies];
+                label for="copies" { "Filled copies of forms" }
+            }
+            button type="submit" { "Show" }
+        }
+        @if rows.is_empty() {
+            @if search.is_empty() && kind.is_none() {
+                p {
+                    "No documents yet. Make one from a file with " strong { "New document" }
+                    " (or drop it here), or send one through the API (POST /api/v1/pdfs or /api/v1/diagrams)."
+                }
+            } @else {
+                p { "No document matches." }
+            }
+        } @else {
+            p class="count" { (html::counted(total, "document")) }
+            ul class="cards" {
+                @for d in &rows {
+                    li class="card" {
+                        a href={ "/d/" (d.id) } {
+                            img src={ "/documents/" (d.id) "/thumbnail.png?v=" (d.version) }
+                                alt="" width="136" loading="lazy";
+                            span class="title" { (d.title) }
+                        }
+                        span class="meta" {
+                            (d.kind.as_str()) " · " (html::counted(d.pages, "page")) " · version "
+                            (d.version) " · " (html::time(d.updated))
+                        }
+                    }
+                }
+            }
+        }
+        (html::pager("/documents", &query.join("&"), n, PER_PAGE, total))
+    };
+    Ok(html::page(&session, Section::Documents, "Documents", body).into_response())
 }
 
 /// GET /documents/{id}/thumbnail.png: page 1, small, drawn by the PNG exporter once per
@@ -164,42 +155,42 @@ pub async fn bin(
 ) -> PageResult {
     let (total, rows) = documents::binned(&app.db, &session.account.id, 500).await?;
     let days = session.account.retention_days;
-    let mut body = format!(
-        "<h1>Bin</h1>{}<p>Documents stay in the bin for {days} day{} after they are binned, then they are deleted for good with every version.</p>",
-        html::notice(&notice_of(&session, &q)),
-        if days == 1 { "" } else { "s" }
-    );
-    if rows.is_empty() {
-        body.push_str("<p>The bin is empty.</p>");
-    } else {
-        let _ = write!(
-            body,
-            "<table><caption>{total} binned document{}</caption><thead><tr><th scope=\"col\">Title</th><th scope=\"col\">Kind</th><th scope=\"col\">Binned</th><th scope=\"col\">Deleted for good</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>",
-            if total == 1 { "" } else { "s" }
-        );
-        for b in &rows {
-            let id = &b.doc.id;
-            let _ = write!(
-                body,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"actions\">{}{}</td></tr>",
-                esc(&b.doc.title),
-                b.doc.kind.as_str(),
-                html::time(b.binned_at),
-                html::time(b.purge_at),
-                html::post_button(&session, &format!("/bin/{id}/restore"), "Restore", "primary"),
-                html::post_button(&session, &format!("/bin/{id}/purge"), "Delete now", "danger"),
-            );
+    let body = maud::html! {
+        h1 { "Bin" }
+        (html::notice(&notice_of(&session, &q)))
+        p {
+            "Documents stay in the bin for " (html::counted(days, "day"))
+            " after they are binned, then they are deleted for good with every version."
         }
-        body.push_str("</tbody></table>");
-        if total > rows.len() as i64 {
-            let _ = write!(
-                body,
-                "<p>The {} most recently binned are shown.</p>",
-                rows.len()
-            );
+        @if rows.is_empty() {
+            p { "The bin is empty." }
+        } @else {
+            table {
+                caption { (html::counted(total, "binned document")) }
+                (html::columns(&["Title", "Kind", "Binned", "Deleted for good"], true))
+                tbody {
+                    @for b in &rows {
+                        @let id = &b.doc.id;
+                        tr {
+                            td { (b.doc.title) }
+                            td { (b.doc.kind.as_str()) }
+                            td { (html::time(b.binned_at)) }
+                            td { (html::time(b.purge_at)) }
+                            td class="actions" {
+                                @let action = |what| format!("/bin/{id}/{what}");
+                                (html::post_button(&session, &action("restore"), "Restore", "primary"))
+                                (html::post_button(&session, &action("purge"), "Delete now", "danger"))
+                            }
+                        }
+                    }
+                }
+            }
+            @if total > rows.len() as i64 {
+                p { "The " (rows.len()) " most recently binned are shown." }
+            }
         }
-    }
-    Ok(Html(html::page(&session, Section::Bin, "Bin", &body)).into_response())
+    };
+    Ok(html::page(&session, Section::Bin, "Bin", body).into_response())
 }
 
 /// POST /bin/{id}/restore.
@@ -241,25 +232,24 @@ pub async fn usage(State(app): State<App>, Signed(session): Signed) -> PageResul
     let calls = crate::usage::calls_today(&app.db, &account.id).await?;
     let plan = &account.plan;
     let meter = |label: &str, used: i64, limit: Option<i64>, show: &dyn Fn(i64) -> String| {
-        match limit {
-            Some(limit) if limit > 0 => format!(
-                "<div class=\"meter\"><label>{label}: {} of {}</label><progress max=\"{limit}\" value=\"{}\">{}%</progress></div>",
-                show(used),
-                show(limit),
-                used.min(limit),
-                used.saturating_mul(100) / limit
-            ),
-            Some(_) => format!("<p>{label}: {} (the {} plan includes none)</p>", show(used), esc(&plan.name)),
-            None => format!("<p>{label}: {} (no limit)</p>", show(used)),
+        maud::html! {
+            @match limit {
+                Some(limit) if limit > 0 => div class="meter" {
+                    label { (label) ": " (show(used)) " of " (show(limit)) }
+                    progress max=(limit) value=(used.min(limit)) { (used.saturating_mul(100) / limit) "%" }
+                },
+                Some(_) => p { (label) ": " (show(used)) " (the " (plan.name) " plan includes none)" },
+                None => p { (label) ": " (show(used)) " (no limit)" },
+            }
         }
     };
-    let body = format!(
-        "<h1>Usage</h1><p>Plan: <strong>{}</strong>. The daily allowance resets at midnight UTC.</p>{}{}<p>Largest file: {}. Credentials: up to {}.</p>",
-        esc(&plan.name),
-        meter("API calls today", calls, plan.daily_calls.or(if plan.api { None } else { Some(0) }), &|n| n.to_string()),
-        meter("Storage", account.storage_used, plan.storage_quota, &html::bytes),
-        html::bytes(plan.max_file),
-        plan.max_credentials,
-    );
-    Ok(Html(html::page(&session, Section::Usage, "Usage", &body)).into_response())
+    let calls_allowed = plan.daily_calls.or(if plan.api { None } else { Some(0) });
+    let body = maud::html! {
+        h1 { "Usage" }
+        p { "Plan: " strong { (plan.name) } ". The daily allowance resets at midnight UTC." }
+        (meter("API calls today", calls, calls_allowed, &|n| n.to_string()))
+        (meter("Storage", account.storage_used, plan.storage_quota, &html::bytes))
+        p { "Largest file: " (html::bytes(plan.max_file)) ". Credentials: up to " (plan.max_credentials) "." }
+    };
+    Ok(html::page(&session, Section::Usage, "Usage", body).into_response())
 }

@@ -26,7 +26,7 @@ use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{from_fn, from_fn_with_state, Next};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
@@ -64,9 +64,12 @@ pub fn router(app: App) -> Router<App> {
         .route("/d/{id}/bin", post(document::bin))
         .route("/d/{id}/replace", post(upload::replace))
         .route("/d/{id}/source", get(source::show).post(source::save))
-        .route("/d/{id}/source/preview", post(source::preview))
+        .route(
+            "/d/{id}/source/preview",
+            post(editor::preview::<source::Text>),
+        )
         .route("/d/{id}/model", get(editor::model).put(editor::save))
-        .route("/d/{id}/preview", post(editor::preview))
+        .route("/d/{id}/preview", post(editor::preview::<editor::Draft>))
         .route("/forms", get(forms::list))
         .route("/forms/{id}", get(forms::show))
         .route("/forms/{id}/settings", post(forms::settings))
@@ -177,6 +180,17 @@ pub(super) async fn spend_conversion(app: &App, session: &Session) -> Result<(),
         .map_err(ApiError::from)
 }
 
+/// A page's plain form post.
+const FORM_MEDIA_TYPE: &str = "application/x-www-form-urlencoded";
+
+/// Whether a request's body is of `media_type` (its Content-Type names it, parameters aside).
+fn sends(headers: &HeaderMap, media_type: &str) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with(media_type))
+}
+
 /// Whether the request comes from a script (the editor) rather than a page navigation:
 /// such a caller gets JSON refusals instead of pages.
 fn wants_json(headers: &HeaderMap) -> bool {
@@ -252,12 +266,7 @@ async fn check_csrf(session: &Session, req: Request) -> Result<Request, PageErro
             Err(refused())
         };
     }
-    let is_form = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
-    if !is_form {
+    if !sends(req.headers(), FORM_MEDIA_TYPE) {
         return Err(refused());
     }
     let (parts, body) = req.into_parts();
@@ -337,12 +346,12 @@ impl IntoResponse for PageError {
             ..
         } = self.0;
         let title = status.canonical_reason().unwrap_or("Refused");
-        let body = format!(
-            "<h1>{}</h1><p class=\"problem\" role=\"alert\">{}</p><p><a href=\"/documents\">Back to your documents</a></p>",
-            html::esc(title),
-            html::esc(&detail)
-        );
-        let mut response = (status, Html(html::bare_page(title, &body))).into_response();
+        let body = maud::html! {
+            h1 { (title) }
+            p class="problem" role="alert" { (detail) }
+            p { a href="/documents" { "Back to your documents" } }
+        };
+        let mut response = (status, html::bare_page(title, body)).into_response();
         for (name, value) in headers {
             if let Ok(v) = HeaderValue::from_str(&value) {
                 response.headers_mut().insert(name, v);

@@ -3,14 +3,13 @@
 //! the OpenAPI document itself, downloadable with the session (the API's own copy needs a
 //! bearer token).
 
-use std::fmt::Write as _;
-
 use axum::extract::State;
 use axum::http::header;
-use axum::response::{Html, IntoResponse};
+use axum::response::IntoResponse;
 use axum::Json;
+use maud::html;
 
-use super::html::{self, esc, Section};
+use super::html::{self, Section};
 use super::{PageResult, Signed};
 use crate::api::formats::Formats;
 use crate::api::routes::ROUTES;
@@ -18,28 +17,32 @@ use crate::app::App;
 
 /// GET /reference.
 pub async fn show(Signed(session): Signed) -> PageResult {
-    let mut body = String::from(
-        "<h1>API reference</h1><p>Every operation of the API at <code>/api/v1</code>. Get a token for it with an <a href=\"/credentials\">API credential</a> (OAuth 2.0 client credentials at <code>/auth/oauth/token</code>) and send it as <code>Authorization: Bearer …</code>. The whole contract, with every field and answer, is the <a href=\"/reference/openapi.json\" download=\"quire-openapi.json\">OpenAPI document</a>; the Python and TypeScript clients are made from it.</p>",
-    );
-    body.push_str("<table><caption>Operations</caption><thead><tr><th scope=\"col\">Method</th><th scope=\"col\">Path</th><th scope=\"col\">What it does</th><th scope=\"col\">Answers</th></tr></thead><tbody>");
-    for route in ROUTES {
-        let _ = write!(
-            body,
-            "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-            route.method,
-            esc(route.path),
-            esc(route.summary),
-            route.status,
-        );
-    }
-    body.push_str("</tbody></table>");
-    Ok(Html(html::page(
-        &session,
-        Section::Credentials,
-        "API reference",
-        &body,
-    ))
-    .into_response())
+    let body = html! {
+        h1 { "API reference" }
+        p {
+            "Every operation of the API at " code { "/api/v1" } ". Get a token for it with an "
+            a href="/credentials" { "API credential" } " (OAuth 2.0 client credentials at "
+            code { "/auth/oauth/token" } ") and send it as " code { "Authorization: Bearer …" }
+            ". The whole contract, with every field and answer, is the "
+            a href="/reference/openapi.json" download="quire-openapi.json" { "OpenAPI document" }
+            "; the Python and TypeScript clients are made from it."
+        }
+        table {
+            caption { "Operations" }
+            (html::columns(&["Method", "Path", "What it does", "Answers"], false))
+            tbody {
+                @for route in ROUTES {
+                    tr {
+                        td { code { (route.method) } }
+                        td { code { (route.path) } }
+                        td { (route.summary) }
+                        td { (route.status) }
+                    }
+                }
+            }
+        }
+    };
+    Ok(html::page(&session, Section::Credentials, "API reference", body).into_response())
 }
 
 /// GET /reference/openapi.json: the document GET /api/v1/openapi.json answers.

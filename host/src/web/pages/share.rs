@@ -5,10 +5,10 @@
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::IntoResponse;
+use maud::{html, Markup};
 use qrcode::render::svg;
 use qrcode::QrCode;
 
-use super::html::esc;
 use super::PageResult;
 use crate::api::callers::FormsCaller;
 use crate::api::error::ApiError;
@@ -32,42 +32,65 @@ fn qr_svg(link: &str) -> Result<String, ApiError> {
         .build())
 }
 
-/// The HTML a site owner pastes to show the form inside one of their pages.
+/// The HTML a site owner pastes to show the form inside one of their pages (text for
+/// them to copy; its inline style is on their page, not ours).
 fn embed_snippet(link: &str, title: &str) -> String {
-    format!(
-        "<iframe src=\"{link}\" title=\"{}\" width=\"100%\" height=\"900\" style=\"border:0\" loading=\"lazy\"></iframe>",
-        title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
-    )
+    html! {
+        iframe src=(link) title=(title) width="100%" height="900" style="border:0" loading="lazy" {}
+    }
+    .into_string()
 }
 
 /// The Share section of a form's page.
-pub fn section(id: &str, title: &str, urls: Urls<'_>, frames: &FrameAncestors) -> String {
+pub fn section(id: &str, title: &str, urls: Urls<'_>, frames: &FrameAncestors) -> Markup {
     let link = urls.fill(id);
-    let eid = esc(id);
-    let elink = esc(&link);
-    let embed = if frames.origins().is_empty() {
-        "<p class=\"hint\" id=\"embed-off\">Embedding is off on this server: the operator lists the sites allowed to show forms in their pages with <code>QUIRE_FRAME_ANCESTORS</code>.</p>".to_string()
-    } else {
-        format!(
-            "<label for=\"embed\">Embed in your site</label><div class=\"copy-row\"><textarea id=\"embed\" readonly rows=\"3\">{}</textarea><button type=\"button\" data-copy=\"embed\">Copy snippet</button></div><p class=\"hint\">Pages on {} may show this form.</p>",
-            esc(&embed_snippet(&link, title)),
-            frames
-                .origins()
-                .iter()
-                .map(|o| format!("<code>{}</code>", esc(o)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    format!(
-        "<section aria-labelledby=\"share\" class=\"share\"><h2 id=\"share\">Share</h2>\
-<div class=\"share-grid\"><div>\
-<label for=\"form-link\">Link for respondents</label><div class=\"copy-row\"><input type=\"text\" id=\"form-link\" class=\"fill-link\" readonly value=\"{elink}\"><button type=\"button\" data-copy=\"form-link\">Copy link</button></div>\
-<p class=\"hint\"><a href=\"{elink}\" target=\"_blank\" rel=\"noopener\">Open the form</a> as a respondent sees it.</p>\
-{embed}<p class=\"status\" role=\"status\" id=\"copied\"></p></div>\
-<figure class=\"qr\"><img src=\"/forms/{eid}/qr.svg\" width=\"{QR_SIZE}\" height=\"{QR_SIZE}\" alt=\"QR code of the link {elink}\"><figcaption><a href=\"/forms/{eid}/qr.svg\" download=\"form-{eid}-qr.svg\">Download the QR code</a></figcaption></figure>\
-</div></section><script type=\"module\" src=\"/assets/share.js\"></script>"
-    )
+    html! {
+        section aria-labelledby="share" class="share" {
+            h2 id="share" { "Share" }
+            div class="share-grid" {
+                div {
+                    label for="form-link" { "Link for respondents" }
+                    div class="copy-row" {
+                        input type="text" id="form-link" class="fill-link" readonly value=(link);
+                        button type="button" data-copy="form-link" { "Copy link" }
+                    }
+                    p class="hint" {
+                        a href=(link) target="_blank" rel="noopener" { "Open the form" }
+                        " as a respondent sees it."
+                    }
+                    @if frames.origins().is_empty() {
+                        p class="hint" id="embed-off" {
+                            "Embedding is off on this server: the operator lists the sites allowed to show forms in their pages with "
+                            code { "QUIRE_FRAME_ANCESTORS" } "."
+                        }
+                    } @else {
+                        label for="embed" { "Embed in your site" }
+                        div class="copy-row" {
+                            textarea id="embed" readonly rows="3" { (embed_snippet(&link, title)) }
+                            button type="button" data-copy="embed" { "Copy snippet" }
+                        }
+                        p class="hint" {
+                            "Pages on "
+                            @for (i, origin) in frames.origins().iter().enumerate() {
+                                @if i > 0 { ", " }
+                                code { (origin) }
+                            }
+                            " may show this form."
+                        }
+                    }
+                    p class="status" role="status" id="copied" {}
+                }
+                figure class="qr" {
+                    img src={ "/forms/" (id) "/qr.svg" } width=(QR_SIZE) height=(QR_SIZE)
+                        alt={ "QR code of the link " (link) };
+                    figcaption {
+                        a href={ "/forms/" (id) "/qr.svg" } download={ "form-" (id) "-qr.svg" } { "Download the QR code" }
+                    }
+                }
+            }
+        }
+        script type="module" src="/assets/share.js" {}
+    }
 }
 
 /// GET /forms/{id}/qr.svg: the form's link as a QR code.
@@ -100,7 +123,7 @@ mod tests {
             "{s}"
         );
         assert!(
-            s.contains("title=\"Sign &quot;up&quot; &amp; &lt;go>\""),
+            s.contains("title=\"Sign &quot;up&quot; &amp; &lt;go&gt;\""),
             "{s}"
         );
     }

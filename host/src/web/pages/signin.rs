@@ -8,10 +8,11 @@ use std::collections::HashMap;
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
-use axum::response::{Html, IntoResponse, Redirect};
+use axum::response::{IntoResponse, Redirect};
 use axum::{Extension, Form};
+use maud::{html, Markup};
 
-use super::html::{bare_page, esc};
+use super::html::{self, bare_page};
 use super::{session_cookie, PageResult, SESSION_COOKIE};
 use crate::api::error::ApiError;
 use crate::api::urls::Urls;
@@ -59,16 +60,21 @@ fn from_our_pages(headers: &HeaderMap, uri: &Uri, base_url: &str) -> bool {
     reached.is_some_and(|h| h.eq_ignore_ascii_case(&from)) || authority(base_url) == Some(from)
 }
 
-fn cross_site_refusal() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "sign in from this service's own sign-in page; a form on another site cannot sign you in",
-    )
-}
-
-fn throttle(app: &App, client: Option<&Client>) -> Result<(), ApiError> {
+/// A sign-in post is taken only from our own pages, and within the address's rate.
+fn admit(
+    app: &App,
+    client: Option<Extension<Client>>,
+    headers: &HeaderMap,
+    uri: &Uri,
+) -> Result<(), ApiError> {
+    if !from_our_pages(headers, uri, &app.config.base_url) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "sign in from this service's own sign-in page; a form on another site cannot sign you in",
+        ));
+    }
     let key = client
-        .and_then(|c| c.ip)
+        .and_then(|Extension(c)| c.ip)
         .map(crate::throttle::client_key)
         .unwrap_or_default();
     app.sign_ins.take(&key).map_err(|wait| {
@@ -81,35 +87,29 @@ fn throttle(app: &App, client: Option<&Client>) -> Result<(), ApiError> {
     })
 }
 
-fn sign_in_form(next: &str, notice: &str) -> String {
-    let notice = if notice.is_empty() {
-        String::new()
-    } else {
-        format!("<p class=\"notice\" role=\"status\">{}</p>", esc(notice))
-    };
-    format!(
-        "<h1>Sign in</h1>{notice}<p>We send a one-time sign-in link to your account's address. It works once, within 15 minutes.</p>
-<form method=\"post\" action=\"/signin\"><input type=\"hidden\" name=\"next\" value=\"{}\">
-<label for=\"email\">Email address</label><input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"email\" required maxlength=\"254\">
-<button type=\"submit\">Send me a link</button></form>",
-        esc(next)
-    )
+fn sign_in_form(next: &str, notice: &str) -> Markup {
+    html! {
+        h1 { "Sign in" }
+        (html::notice(notice))
+        p { "We send a one-time sign-in link to your account's address. It works once, within 15 minutes." }
+        form method="post" action="/signin" {
+            input type="hidden" name="next" value=(next);
+            label for="email" { "Email address" }
+            input id="email" name="email" type="email" autocomplete="email" required maxlength="254";
+            button type="submit" { "Send me a link" }
+        }
+    }
 }
 
 /// GET /signin.
-pub async fn form(Query(q): Query<HashMap<String, String>>) -> Html<String> {
+pub async fn form(Query(q): Query<HashMap<String, String>>) -> Markup {
     let next = safe_next(q.get("next"));
-    Html(bare_page(
-        "Sign in",
-        &sign_in_form(
-            &next,
-            if q.contains_key("signed_out") {
-                "You are signed out."
-            } else {
-                ""
-            },
-        ),
-    ))
+    let notice = if q.contains_key("signed_out") {
+        "You are signed out."
+    } else {
+        ""
+    };
+    bare_page("Sign in", sign_in_form(&next, notice))
 }
 
 /// POST /signin: mails a link if the address has an account; the answer is the same
@@ -121,39 +121,34 @@ pub async fn request_link(
     uri: Uri,
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
-    if !from_our_pages(&headers, &uri, &app.config.base_url) {
-        return Err(cross_site_refusal().into());
-    }
-    let client = client.map(|Extension(c)| c);
-    throttle(&app, client.as_ref())?;
+    admit(&app, client, &headers, &uri)?;
     let email = form.get("email").map(String::as_str).unwrap_or("");
     sessions::mail_link(&app.db, &Urls(&app.config.base_url), email).await?;
     let next = safe_next(form.get("next"));
-    Ok(Html(bare_page(
-        "Check your mail",
-        &format!(
-            "<h1>Check your mail</h1><p role=\"status\">If {} has an account here, a sign-in link is on its way. It works once, within 15 minutes.</p><p><a href=\"/signin?next={}\">Send another</a></p>",
-            esc(email),
-            super::html::url_part(&next)
-        ),
-    ))
-    .into_response())
+    let body = html! {
+        h1 { "Check your mail" }
+        p role="status" {
+            "If " (email) " has an account here, a sign-in link is on its way. It works once, within 15 minutes."
+        }
+        p { a href={ "/signin?next=" (html::url_part(&next)) } { "Send another" } }
+    };
+    Ok(bare_page("Check your mail", body).into_response())
 }
 
 /// GET /signin/{token}: a button that signs in (see the module comment).
 pub async fn confirm(
     Path(token): Path<String>,
     Query(q): Query<HashMap<String, String>>,
-) -> Html<String> {
+) -> Markup {
     let next = safe_next(q.get("next"));
-    Html(bare_page(
-        "Sign in",
-        &format!(
-            "<h1>Sign in to Quire</h1><form method=\"post\" action=\"/signin/{}\"><input type=\"hidden\" name=\"next\" value=\"{}\"><button type=\"submit\">Sign in</button></form>",
-            esc(&super::html::url_part(&token)),
-            esc(&next)
-        ),
-    ))
+    let body = html! {
+        h1 { "Sign in to Quire" }
+        form method="post" action={ "/signin/" (html::url_part(&token)) } {
+            input type="hidden" name="next" value=(next);
+            button type="submit" { "Sign in" }
+        }
+    };
+    bare_page("Sign in", body)
 }
 
 /// POST /signin/{token}: uses the link up, opens a session, and sets its cookie.
@@ -166,23 +161,20 @@ pub async fn redeem(
     Form(form): Form<HashMap<String, String>>,
 ) -> PageResult {
     // Before the link is used up: a refused cross-site post leaves it working.
-    if !from_our_pages(&headers, &uri, &app.config.base_url) {
-        return Err(cross_site_refusal().into());
-    }
-    let client = client.map(|Extension(c)| c);
-    throttle(&app, client.as_ref())?;
+    admit(&app, client, &headers, &uri)?;
     let opened = match sessions::redeem(&app.db, &token).await {
         Ok(o) => o,
         Err(crate::error::Error::NotFound(detail)) => {
             return Ok((
                 StatusCode::NOT_FOUND,
-                Html(bare_page(
+                bare_page(
                     "Link not valid",
-                    &format!(
-                        "<h1>This link does not sign you in</h1><p role=\"alert\">{}</p><p><a href=\"/signin\">Ask for a new link</a></p>",
-                        esc(&detail)
-                    ),
-                )),
+                    html! {
+                        h1 { "This link does not sign you in" }
+                        p role="alert" { (detail) }
+                        p { a href="/signin" { "Ask for a new link" } }
+                    },
+                ),
             )
                 .into_response())
         }

@@ -9,16 +9,17 @@ use std::collections::HashMap;
 
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
-use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use maud::html;
 use serde_json::json;
 
-use super::html::{self, esc, Section};
-use super::upload::answer;
-use super::{wants_json, PageResult, Signed, FORM_BODY};
-use crate::api::documents::{receive, replace_from_upload};
+use super::editor::{Drafted, Made};
+use super::html::{self, Section};
+use super::upload::new_version;
+use super::{sends, PageResult, Signed, FORM_BODY, FORM_MEDIA_TYPE};
+use crate::api::documents::receive;
 use crate::api::error::ApiError;
-use crate::api::queries::{OnePage, Params};
 use crate::api::upload::{Endpoint, SourceQuery};
 use crate::app::App;
 use crate::documents::{self, DocRow};
@@ -92,40 +93,54 @@ pub async fn show(
         ))
         .into());
     };
-    let eid = esc(&id);
-    let body = format!(
-        "<h1>{title}</h1><p class=\"meta\" id=\"doc-meta\">{name} source of version {version} · <a href=\"/d/{eid}\">Back to the document</a></p>\
-<form id=\"source-form\" method=\"post\" action=\"/d/{eid}/source\" data-id=\"{eid}\" data-field=\"{field}\" data-version=\"{version}\" data-csrf=\"{csrf}\">{csrf_input}\
-<input type=\"hidden\" name=\"version\" value=\"{version}\"><input type=\"hidden\" name=\"format\" value=\"{field}\">\
-<div class=\"source-split\"><div class=\"source-text\"><label for=\"source\">{name}</label>\
-<textarea id=\"source\" name=\"text\" spellcheck=\"false\" autocapitalize=\"off\" rows=\"28\" aria-describedby=\"source-problem\">{text}</textarea>\
-<p id=\"source-problem\" class=\"problem\" role=\"alert\" hidden></p></div>\
-<div class=\"source-preview\" aria-live=\"polite\"><p class=\"hint\" id=\"preview-state\">The preview is drawn as you type.</p>\
-<div class=\"preview-pager\" id=\"preview-pager\" hidden><label for=\"preview-page\">Page</label> <select id=\"preview-page\"></select></div>\
-<img id=\"preview\" alt=\"Preview of what the source makes\" src=\"/d/{eid}/pages/1.png?v={version}\"></div></div>\
-<div class=\"actions\"><button type=\"submit\" class=\"primary\">Save as version {next}</button> <span class=\"status\" role=\"status\" id=\"save-state\"></span></div>\
-</form><script type=\"module\" src=\"/assets/source.js\"></script>",
-        title = esc(&row.title),
-        name = format.name,
-        field = format.field,
-        version = row.version,
-        next = row.version + 1,
-        csrf = esc(&session.csrf),
-        csrf_input = html::csrf_input(&session),
-        text = esc(&text),
-    );
-    Ok(Html(html::page(
-        &session,
-        Section::Documents,
-        &format!("{} — source", row.title),
-        &body,
-    ))
-    .into_response())
+    let version = row.version;
+    let body = html! {
+        h1 { (row.title) }
+        p class="meta" id="doc-meta" {
+            (format.name) " source of version " (version) " · "
+            a href={ "/d/" (id) } { "Back to the document" }
+        }
+        form id="source-form" method="post" action={ "/d/" (id) "/source" } data-id=(id)
+            data-field=(format.field) data-version=(version) data-csrf=(session.csrf) {
+            (html::csrf_input(&session))
+            input type="hidden" name="version" value=(version);
+            input type="hidden" name="format" value=(format.field);
+            div class="source-split" {
+                div class="source-text" {
+                    label for="source" { (format.name) }
+                    textarea id="source" name="text" spellcheck="false" autocapitalize="off" rows="28"
+                        aria-describedby="source-problem" { (text) }
+                    p id="source-problem" class="problem" role="alert" hidden {}
+                }
+                div class="source-preview" aria-live="polite" {
+                    p class="hint" id="preview-state" { "The preview is drawn as you type." }
+                    div class="preview-pager" id="preview-pager" hidden {
+                        label for="preview-page" { "Page" }
+                        " "
+                        select id="preview-page" {}
+                    }
+                    img id="preview" alt="Preview of what the source makes"
+                        src={ "/d/" (id) "/pages/1.png?v=" (version) };
+                }
+            }
+            div class="actions" {
+                button type="submit" class="primary" { "Save as version " (version + 1) }
+                " "
+                span class="status" role="status" id="save-state" {}
+            }
+        }
+        script type="module" src="/assets/source.js" {}
+    };
+    let title = format!("{} — source", row.title);
+    Ok(html::page(&session, Section::Documents, &title, body).into_response())
 }
 
-/// The request the API's replace reads, from the page's plain form post: the text as its
-/// source field, and the version the page showed as `If-Match`.
-async fn api_request_from_form(req: Request) -> Result<Request, ApiError> {
+/// The request the API's replace reads: the script's is one already; from the page's plain
+/// form post, the text as its source field, and the version the page showed as `If-Match`.
+async fn api_request(req: Request) -> Result<Request, ApiError> {
+    if !sends(req.headers(), FORM_MEDIA_TYPE) {
+        return Ok(req);
+    }
     let bytes = axum::body::to_bytes(req.into_body(), FORM_BODY)
         .await
         .map_err(|_| {
@@ -164,59 +179,33 @@ pub async fn save(
     Path(id): Path<String>,
     req: Request,
 ) -> Response {
-    let json = wants_json(req.headers());
-    let is_form = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
-    let made = async {
-        let req = if is_form {
-            api_request_from_form(req).await?
-        } else {
-            req
+    let query = SourceQuery::default();
+    new_version(&app, &session, &id, &query, req, api_request, "the source").await
+}
+
+/// The text a source page is typing, the API's JSON in the body, made into a document by
+/// the same import a save goes through.
+pub struct Text;
+
+impl Drafted for Text {
+    const NAME: &'static str = "preview";
+    const CONVERTS: bool = true;
+
+    async fn make(app: &App, session: &Session, id: &str, req: Request) -> Made {
+        let row = documents::get(&app.db, &session.account.id, id).await?;
+        super::spend_conversion(app, session).await?;
+        let endpoint = Endpoint {
+            kind: row.kind,
+            form: false,
         };
-        super::spend_conversion(&app, &session).await?;
-        replace_from_upload(
-            &app,
+        let (content, _, _) = receive(
+            app,
             &session.account,
-            None,
-            &id,
+            endpoint,
             &SourceQuery::default(),
             req,
         )
-        .await
-    };
-    answer(&session, json, StatusCode::OK, made.await, |row| {
-        format!("Saved version {} from the source.", row.version)
-    })
-}
-
-/// POST /d/{id}/source/preview?page=N: page N of what the text in the body (the API's
-/// JSON) makes, drawn by the SVG exporter, with the page count in `X-Quire-Pages`.
-/// Nothing is stored.
-pub async fn preview(
-    State(app): State<App>,
-    Signed(session): Signed,
-    Path(id): Path<String>,
-    Params(q): Params<OnePage>,
-    req: Request,
-) -> Result<Response, ApiError> {
-    let row = documents::get(&app.db, &session.account.id, &id).await?;
-    super::spend_conversion(&app, &session).await?;
-    let endpoint = Endpoint {
-        kind: row.kind,
-        form: false,
-    };
-    let (content, _, _) = receive(
-        &app,
-        &session.account,
-        endpoint,
-        &SourceQuery::default(),
-        req,
-    )
-    .await?;
-    let pages = content.document.pages.len() as i64;
-    let page = crate::api::documents::page_within(q.page, pages, "preview")?.unwrap_or(1);
-    super::editor::drawn_page(&app, &content.document, &content.assets, page).await
+        .await?;
+        Ok((content.document, content.assets))
+    }
 }

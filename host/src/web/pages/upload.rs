@@ -8,16 +8,15 @@
 //! the session's token in `X-CSRF-Token`, and the form without scripts carries it in its
 //! action's `?_csrf=` (the page's `Referrer-Policy: same-origin` keeps it on this site).
 
-use std::fmt::Write as _;
-
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use maud::{html, Markup};
 use serde_json::json;
 
-use super::html::{self, esc};
-use super::{see_other, wants_json, PageError, Signed};
+use super::html;
+use super::{see_other, sends, wants_json, PageError, Signed};
 use crate::api::documents::{create_from_upload, replace_from_upload};
 use crate::api::error::ApiError;
 use crate::api::formats::readable;
@@ -27,19 +26,19 @@ use crate::app::App;
 use crate::documents::DocRow;
 use crate::sessions::Session;
 
-/// The query parameters an upload passes on to the API's parser (`title` comes as a
-/// form part; import options such as `mode` could come either way).
 /// What an upload answers: for the script, JSON naming the page to go to (its notice
 /// already signed); for a plain form post, the redirect itself. A refusal is the API's
-/// error, as JSON for the script and as a page for a form post.
-pub(super) fn answer(
+/// error, as JSON for the script and as a page for a form post. `make` stores the version
+/// from the request (spending the conversion first), `done` says what it did.
+pub(super) async fn answer(
     session: &Session,
-    json: bool,
+    req: Request,
     status: StatusCode,
-    made: Result<(DocRow, Vec<String>), ApiError>,
+    make: impl AsyncFnOnce(Request) -> Result<(DocRow, Vec<String>), ApiError>,
     done: impl FnOnce(&DocRow) -> String,
 ) -> Response {
-    let (row, warnings) = match made {
+    let json = wants_json(req.headers());
+    let (row, warnings) = match make(req).await {
         Ok(made) => made,
         Err(e) if json => return e.into_response(),
         Err(e) => return PageError(e).into_response(),
@@ -79,14 +78,14 @@ pub async fn create(
     Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Response {
-    let json = wants_json(req.headers());
-    let made = async {
+    let make = async |req| {
         super::spend_conversion(&app, &session).await?;
         create_from_upload(&app, &session.account, None, &q, req).await
     };
-    answer(&session, json, StatusCode::CREATED, made.await, |row| {
+    answer(&session, req, StatusCode::CREATED, make, |row| {
         format!("Made “{}” from your file.", row.title)
     })
+    .await
 }
 
 /// POST /d/{id}/replace: a new version of a document from one file (`If-Match` from the
@@ -98,14 +97,39 @@ pub async fn replace(
     Params(q): Params<SourceQuery>,
     req: Request,
 ) -> Response {
-    let json = wants_json(req.headers());
-    let made = async {
-        super::spend_conversion(&app, &session).await?;
-        replace_from_upload(&app, &session.account, None, &id, &q, req).await
+    new_version(
+        &app,
+        &session,
+        &id,
+        &q,
+        req,
+        async |req| Ok(req),
+        "your file",
+    )
+    .await
+}
+
+/// A new version of document `id` through the API's replace, from the request as
+/// `into_api` makes it one the API reads (before the conversion is spent), answered as
+/// [`answer`] does, saying it was saved `from` what.
+pub(super) async fn new_version(
+    app: &App,
+    session: &Session,
+    id: &str,
+    query: &SourceQuery,
+    req: Request,
+    into_api: impl AsyncFnOnce(Request) -> Result<Request, ApiError>,
+    from: &str,
+) -> Response {
+    let make = async |req| {
+        let req = into_api(req).await?;
+        super::spend_conversion(app, session).await?;
+        replace_from_upload(app, &session.account, None, id, query, req).await
     };
-    answer(&session, json, StatusCode::OK, made.await, |row| {
-        format!("Saved version {} from your file.", row.version)
+    answer(session, req, StatusCode::OK, make, |row| {
+        format!("Saved version {} from {from}.", row.version)
     })
+    .await
 }
 
 /// The extensions the active importers read, for the file picker's `accept`.
@@ -128,38 +152,26 @@ pub fn form(
     action: &str,
     label: &str,
     version: Option<i64>,
-) -> String {
-    let accept = accepted(app);
+) -> Markup {
     let max = session.account.plan.max_file.max(0);
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "<form class=\"upload\" method=\"post\" enctype=\"multipart/form-data\" action=\"{action}?_csrf={token}\" data-csrf=\"{csrf}\" data-max=\"{max}\"{version}>\
-<label class=\"button primary\" for=\"upload-file\">{label}</label>\
-<input id=\"upload-file\" class=\"file\" name=\"file\" type=\"file\" accept=\"{accept}\" required>\
-<noscript><button type=\"submit\">Upload</button></noscript>\
-<span class=\"hint\">or drop one on this page (up to {size})</span>\
-<progress class=\"progress\" max=\"100\" value=\"0\" hidden></progress>\
-<span class=\"status\" role=\"status\" aria-live=\"polite\"></span></form>",
-        action = esc(action),
-        token = html::url_part(&session.csrf),
-        csrf = esc(&session.csrf),
-        version = version.map_or(String::new(), |v| format!(" data-version=\"{v}\"")),
-        label = esc(label),
-        accept = esc(&accept),
-        size = html::bytes(max),
-    );
-    out.push_str("<script type=\"module\" src=\"/assets/upload.js\"></script>");
-    out
+    html! {
+        form class="upload" method="post" enctype="multipart/form-data"
+            action={ (action) "?_csrf=" (html::url_part(&session.csrf)) }
+            data-csrf=(session.csrf) data-max=(max) data-version=[version] {
+            label class="button primary" for="upload-file" { (label) }
+            input id="upload-file" class="file" name="file" type="file" accept=(accepted(app)) required;
+            noscript { button type="submit" { "Upload" } }
+            span class="hint" { "or drop one on this page (up to " (html::bytes(max)) ")" }
+            progress class="progress" max="100" value="0" hidden {}
+            span class="status" role="status" aria-live="polite" {}
+        }
+        script type="module" src="/assets/upload.js" {}
+    }
 }
 
 /// Whether a change without the token in a header carries it as the upload form does.
 pub fn csrf_in_query(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
-    let is_upload = headers
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.starts_with("multipart/form-data"));
-    if !is_upload {
+    if !sends(headers, "multipart/form-data") {
         return None;
     }
     form_urlencoded::parse(query?.as_bytes())

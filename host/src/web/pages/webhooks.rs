@@ -3,18 +3,17 @@
 //! and read its delivery log.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use axum::extract::{Path, Query, State};
-use axum::http::header;
-use axum::response::{Html, IntoResponse};
+use axum::response::IntoResponse;
 use axum::Form;
+use maud::{html, Markup};
 
-use super::html::{self, esc, Section};
+use super::html::{self, Section};
 use super::{notice_of, see_other, PageResult, Signed};
 use crate::app::App;
 use crate::sessions::Session;
-use crate::webhooks::{self, destination::Policy, DeliveryState, Event, Webhook};
+use crate::webhooks::{self, destination::Policy, Delivery, DeliveryState, Event, Webhook};
 
 fn event_names(events: &[Event]) -> String {
     events
@@ -24,23 +23,33 @@ fn event_names(events: &[Event]) -> String {
         .join(", ")
 }
 
-/// A page that shows a secret once: never cached, never kept in history by the browser.
+/// The signing secret of an endpoint just added or rotated, shown once.
 fn secret_page(session: &Session, webhook: &Webhook, secret: &str, what: &str) -> PageResult {
-    let body = format!(
-        "<h1>{what}</h1><p role=\"status\">Copy the secret now: it is shown this once and cannot be shown again.</p>
-<dl class=\"secret\"><dt>Endpoint</dt><dd><code>{}</code></dd><dt>Signing secret</dt><dd><code id=\"webhook-secret\">{}</code></dd></dl>
-<p>Each delivery carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> headers (Standard Webhooks): check the signature with this secret, with any Standard Webhooks library, before trusting the body.</p>
-<p><a href=\"/webhooks/{}\">To this endpoint's deliveries</a> · <a href=\"/webhooks\">Back to your webhooks</a></p>",
-        esc(&webhook.url),
-        esc(secret),
-        esc(&webhook.id),
-    );
-    let mut response = Html(html::page(session, Section::Webhooks, what, &body)).into_response();
-    response.headers_mut().insert(
-        header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-store"),
-    );
-    Ok(response)
+    let secrets = html! {
+        dt { "Endpoint" }
+        dd { code { (webhook.url) } }
+        dt { "Signing secret" }
+        dd { code id="webhook-secret" { (secret) } }
+    };
+    let after = html! {
+        p {
+            "Each delivery carries " code { "webhook-id" } ", " code { "webhook-timestamp" } " and "
+            code { "webhook-signature" }
+            " headers (Standard Webhooks): check the signature with this secret, with any Standard Webhooks library, before trusting the body."
+        }
+        p {
+            a href={ "/webhooks/" (webhook.id) } { "To this endpoint's deliveries" }
+            " · "
+            a href="/webhooks" { "Back to your webhooks" }
+        }
+    };
+    Ok(html::secret_page(
+        session,
+        Section::Webhooks,
+        what,
+        secrets,
+        after,
+    ))
 }
 
 /// GET /webhooks.
@@ -50,66 +59,59 @@ pub async fn list(
     Query(q): Query<HashMap<String, String>>,
 ) -> PageResult {
     let hooks = webhooks::list(&app.db, &session.account.id).await?;
-    let csrf = html::csrf_input(&session);
-    let mut body = format!(
-        "<h1>Webhooks</h1>{}<p>Quire sends a signed JSON POST to each endpoint when one of its chosen events happens, and tries again for a day if the endpoint does not answer 2xx. {} of {} endpoints in use.</p>",
-        html::notice(&notice_of(&session, &q)),
-        hooks.len(),
-        webhooks::MAX_PER_ACCOUNT
-    );
-    let mut boxes = String::new();
-    for (i, event) in Event::ALL.iter().enumerate() {
-        let _ = write!(
-            boxes,
-            "<div class=\"check\"><input type=\"checkbox\" id=\"event-{i}\" name=\"event.{0}\" value=\"1\"><label for=\"event-{i}\">{0}</label></div>",
-            event.as_str()
-        );
-    }
-    let _ = write!(
-        body,
-        "<section aria-labelledby=\"new\"><h2 id=\"new\">New endpoint</h2><form method=\"post\" action=\"/webhooks\">{csrf}<label for=\"url\">URL</label><input id=\"url\" class=\"wide\" name=\"url\" type=\"url\" required maxlength=\"{}\" placeholder=\"https://example.org/quire-events\"><fieldset><legend>Events</legend>{boxes}</fieldset><button type=\"submit\">Add endpoint</button></form></section>",
-        webhooks::destination::MAX_URL
-    );
-    if !hooks.is_empty() {
-        body.push_str("<table><caption>Your endpoints</caption><thead><tr><th scope=\"col\">URL</th><th scope=\"col\">Events</th><th scope=\"col\">Added</th><th scope=\"col\"><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>");
-        for hook in &hooks {
-            let _ = write!(
-                body,
-                "<tr><td><a href=\"/webhooks/{}\"><code>{}</code></a></td><td>{}</td><td>{}</td><td class=\"actions\">{}</td></tr>",
-                esc(&hook.id),
-                esc(&hook.url),
-                esc(&event_names(&hook.events)),
-                html::time(hook.created),
-                actions(&session, &hook.id),
-            );
+    let body = html! {
+        h1 { "Webhooks" }
+        (html::notice(&notice_of(&session, &q)))
+        p {
+            "Quire sends a signed JSON POST to each endpoint when one of its chosen events happens, and tries again for a day if the endpoint does not answer 2xx. "
+            (hooks.len()) " of " (webhooks::MAX_PER_ACCOUNT) " endpoints in use."
         }
-        body.push_str("</tbody></table>");
-    }
-    Ok(Html(html::page(&session, Section::Webhooks, "Webhooks", &body)).into_response())
+        section aria-labelledby="new" {
+            h2 id="new" { "New endpoint" }
+            form method="post" action="/webhooks" {
+                (html::csrf_input(&session))
+                label for="url" { "URL" }
+                input id="url" class="wide" name="url" type="url" required
+                    maxlength=(webhooks::destination::MAX_URL) placeholder="https://example.org/quire-events";
+                fieldset {
+                    legend { "Events" }
+                    @for (i, event) in Event::ALL.iter().enumerate() {
+                        div class="check" {
+                            input type="checkbox" id={ "event-" (i) } name={ "event." (event.as_str()) }
+                                value="1";
+                            label for={ "event-" (i) } { (event.as_str()) }
+                        }
+                    }
+                }
+                button type="submit" { "Add endpoint" }
+            }
+        }
+        @if !hooks.is_empty() {
+            table {
+                caption { "Your endpoints" }
+                (html::columns(&["URL", "Events", "Added"], true))
+                tbody {
+                    @for hook in &hooks {
+                        tr {
+                            td { a href={ "/webhooks/" (hook.id) } { code { (hook.url) } } }
+                            td { (event_names(&hook.events)) }
+                            td { (html::time(hook.created)) }
+                            td class="actions" { (actions(&session, &hook.id)) }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    Ok(html::page(&session, Section::Webhooks, "Webhooks", body).into_response())
 }
 
-fn actions(session: &Session, id: &str) -> String {
-    [
-        html::post_button(
-            session,
-            &format!("/webhooks/{id}/test"),
-            "Send test event",
-            "",
-        ),
-        html::post_button(
-            session,
-            &format!("/webhooks/{id}/rotate"),
-            "Rotate secret",
-            "",
-        ),
-        html::post_button(
-            session,
-            &format!("/webhooks/{id}/delete"),
-            "Delete",
-            "danger",
-        ),
-    ]
-    .concat()
+fn actions(session: &Session, id: &str) -> Markup {
+    html! {
+        (html::post_button(session, &format!("/webhooks/{id}/test"), "Send test event", ""))
+        (html::post_button(session, &format!("/webhooks/{id}/rotate"), "Rotate secret", ""))
+        (html::post_button(session, &format!("/webhooks/{id}/delete"), "Delete", "danger"))
+    }
 }
 
 /// POST /webhooks.
@@ -145,47 +147,49 @@ pub async fn show(
 ) -> PageResult {
     let hook = webhooks::get(&app.db, &session.account.id, &id).await?;
     let log = webhooks::deliveries(&app.db, &session.account.id, &id).await?;
-    let mut body = format!(
-        "<h1>Webhook <code>{}</code></h1>{}<p>Events: {}. Added {}.</p><div class=\"actions\">{}</div>",
-        esc(&hook.url),
-        html::notice(&notice_of(&session, &q)),
-        esc(&event_names(&hook.events)),
-        html::time(hook.created),
-        actions(&session, &hook.id),
-    );
-    if log.is_empty() {
-        body.push_str("<p>No deliveries yet.</p>");
-    } else {
-        let _ = write!(
-            body,
-            "<table><caption>Latest {} deliveries, newest first</caption><thead><tr><th scope=\"col\">Event</th><th scope=\"col\">Made</th><th scope=\"col\">State</th><th scope=\"col\">Attempts</th><th scope=\"col\">Last answer</th></tr></thead><tbody>",
-            webhooks::LOG_LENGTH
-        );
-        for d in &log {
-            let state = match (d.state, d.done_at, d.next_attempt) {
-                (DeliveryState::Delivered, Some(at), _) => format!("delivered {}", html::time(at)),
-                (DeliveryState::Failed, Some(at), _) => format!("given up {}", html::time(at)),
-                (_, _, Some(at)) => format!("waiting; next attempt {}", html::time(at)),
-                _ => "waiting".to_string(),
-            };
-            let answer = match (&d.last_status, &d.last_error) {
-                (_, Some(e)) => esc(e),
-                (Some(s), None) => s.to_string(),
-                (None, None) => String::new(),
-            };
-            let _ = write!(
-                body,
-                "<tr><td><code>{}</code> <small><code>{}</code></small></td><td>{}</td><td>{state}</td><td>{}</td><td>{answer}</td></tr>",
-                esc(&d.event),
-                esc(&d.id),
-                html::time(d.created),
-                d.attempts,
-            );
+    let body = html! {
+        h1 { "Webhook " code { (hook.url) } }
+        (html::notice(&notice_of(&session, &q)))
+        p { "Events: " (event_names(&hook.events)) ". Added " (html::time(hook.created)) "." }
+        div class="actions" { (actions(&session, &hook.id)) }
+        @if log.is_empty() {
+            p { "No deliveries yet." }
+        } @else {
+            table {
+                caption { "Latest " (webhooks::LOG_LENGTH) " deliveries, newest first" }
+                (html::columns(&["Event", "Made", "State", "Attempts", "Last answer"], false))
+                tbody {
+                    @for d in &log {
+                        tr {
+                            td { code { (d.event) } " " small { code { (d.id) } } }
+                            td { (html::time(d.created)) }
+                            td { (delivery_state(d)) }
+                            td { (d.attempts) }
+                            td {
+                                @match (&d.last_status, &d.last_error) {
+                                    (_, Some(e)) => { (e) }
+                                    (Some(status), None) => { (status) }
+                                    (None, None) => {}
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        body.push_str("</tbody></table>");
+        p { a href="/webhooks" { "Back to your webhooks" } }
+    };
+    Ok(html::page(&session, Section::Webhooks, "Webhook", body).into_response())
+}
+
+/// Where a delivery stands, with when it was done or is tried next.
+fn delivery_state(d: &Delivery) -> String {
+    match (d.state, d.done_at, d.next_attempt) {
+        (DeliveryState::Delivered, Some(at), _) => format!("delivered {}", html::time(at)),
+        (DeliveryState::Failed, Some(at), _) => format!("given up {}", html::time(at)),
+        (_, _, Some(at)) => format!("waiting; next attempt {}", html::time(at)),
+        _ => "waiting".to_string(),
     }
-    body.push_str("<p><a href=\"/webhooks\">Back to your webhooks</a></p>");
-    Ok(Html(html::page(&session, Section::Webhooks, "Webhook", &body)).into_response())
 }
 
 /// POST /webhooks/{id}/test.
