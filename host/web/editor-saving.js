@@ -2,7 +2,7 @@
 // differ from the saved version, saving them as a new version (PUT with If-Match), and
 // what a save against a version changed elsewhere shows.
 
-import { fieldKeyRule } from "./model.js";
+import { fieldRules } from "./model.js";
 import { detailOf, sendJson } from "./request.js";
 import { h } from "./view.js";
 
@@ -31,7 +31,7 @@ export class SavedCopy {
   }
 
   /**
-   * The saved version: `{version, kind, model, keyRule}` (keyRule from fieldKeyRule), or
+   * The saved version: `{version, kind, model, fieldRules}` (from model.js fieldRules), or
    * null after saying why not (in the status line, or over the server's pictures when the
    * editor has not started).
    */
@@ -44,13 +44,13 @@ export class SavedCopy {
       });
       if (res.ok) {
         const data = await res.json();
-        const keyRule = fieldKeyRule(data?.field_key);
+        const rules = fieldRules(data?.field_rules);
         if (!(data && data.model && Array.isArray(data.model.pages) && data.model.pages.length)) {
           problem = "the server sent a model without pages";
-        } else if (!keyRule) {
-          problem = "the server sent no rule for field keys";
+        } else if (!rules) {
+          problem = "the server sent no rules for form fields";
         } else {
-          return { ...data, keyRule };
+          return { ...data, fieldRules: rules };
         }
       } else {
         problem = await detailOf(res);

@@ -33,8 +33,8 @@ class Editor {
     this.mode = "select"; // select | connect | field
     this.history = new M.History(200);
     this.lastNudge = null;
-    /** The server's rule for a field key (model.js fieldKeyRule), from the model's load. */
-    this.keyRule = null;
+    /** The server's rules for a form field (model.js fieldRules), from the model's load. */
+    this.fieldRules = null;
     this.pages = [];
     this.redrawWanted = new Set();
     this.redrawFrame = 0;
@@ -102,12 +102,12 @@ class Editor {
     }
   }
 
-  /** Takes a freshly loaded model (`{model, version, keyRule}`): fresh pages, no history,
+  /** Takes a freshly loaded model (`{model, version, fieldRules}`): fresh pages, no history,
    *  nothing unsaved. */
-  setModel({ model, version, keyRule }) {
+  setModel({ model, version, fieldRules }) {
     this.text.close(false);
     this.doc = model;
-    this.keyRule = keyRule;
+    this.fieldRules = fieldRules;
     this.history.clear();
     this.sel = null;
     this.lastNudge = null;
@@ -247,7 +247,7 @@ class Editor {
     if (!sel || sel.kind !== "field") return;
     const values = this.panel.values();
     const page = this.doc.fields[sel.index].page - 1;
-    const problem = this.apply((doc) => M.applyField(doc, sel.index, values, this.keyRule), [page]);
+    const problem = this.apply((doc) => M.applyField(doc, sel.index, values, this.fieldRules), [page]);
     if (problem) {
       this.panel.showError(problem);
       this.setStatus(`Field not changed: ${problem}`, "error");

@@ -1,7 +1,7 @@
 // The editor's side panel: the form that edits the selected field (key, type, label,
 // required, options), or a hint of what to do while no field is selected.
 
-import { FIELD_TYPES, MAX_LABEL, isChoosing, parseOptions } from "./model.js";
+import { FIELD_TYPES, isChoosing, parseOptions } from "./model.js";
 import { h } from "./view.js";
 
 /**
@@ -13,11 +13,11 @@ export class FieldPanel {
   constructor({ onApply, onDelete, kind = "pdf" }) {
     const id = (n) => `qe-field-${n}`;
     const inputs = (this.inputs = {
-      // No maxlength: a browser counts it in UTF-16 units, the server's key rule in
-      // characters; Apply names a key that is too long.
+      // No maxlength on key or label: a browser counts it in UTF-16 units, the server's
+      // rules in characters; Apply names a key or label that is too long.
       key: h("input", { id: id("key"), name: "key", type: "text", autocomplete: "off", spellcheck: "false", required: true, "aria-describedby": id("error") }),
       type: h("select", { id: id("type"), name: "type" }, ...FIELD_TYPES.map((t) => h("option", { value: t, text: t }))),
-      label: h("input", { id: id("label"), name: "label", type: "text", maxlength: MAX_LABEL }),
+      label: h("input", { id: id("label"), name: "label", type: "text" }),
       required: h("input", { id: id("required"), name: "required", type: "checkbox" }),
       options: h("textarea", { id: id("options"), name: "options", rows: 4, placeholder: "Yes\nNo" }),
     });

@@ -22,8 +22,6 @@ const FRAMED = new Set(["text", "image", "node", "group"]);
 
 /** Smallest width and height a resize leaves, in points. */
 export const MIN_SIZE = 4;
-export const MAX_LABEL = 2000;
-export const MAX_OPTIONS = 500;
 export const HANDLES = ["nw", "n", "ne", "e", "se", "s", "sw", "w"];
 
 /** Rounds to a thousandth of a point, so drags leave no 0.30000000000000004 behind. */
@@ -541,23 +539,27 @@ export function deleteField(doc, index) {
 }
 
 /**
- * The server's rule for a field key, from the `field_key` that GET /d/{id}/model sends
- * (read from the API's schema of a placed field), so the editor takes the keys the server
- * takes and no others: `pattern` is a JSON Schema pattern (it may match anywhere in the
- * key), `max_length` counts characters (code points), as JSON Schema and the server do.
- * Null when `field_key` is not such a rule.
+ * The server's rules for a field, from the `field_rules` that GET /d/{id}/model sends
+ * (read from the API's schema of a placed field), so the editor takes the fields the server
+ * takes and no others: `{key: {pattern, maxLength}, labelMax, optionsMax}`. The key's
+ * pattern is a JSON Schema pattern (it may match anywhere in the key); lengths count
+ * characters (code points), as JSON Schema and the server do. Null when `field_rules` is
+ * not such a set of rules.
  */
-export function fieldKeyRule(sent) {
-  const { pattern, max_length: maxLength } = sent || {};
-  if (typeof pattern !== "string" || !Number.isInteger(maxLength)) return null;
+export function fieldRules(sent) {
+  const { key, label, options } = sent || {};
+  const { pattern, max_length: maxLength } = key || {};
+  const labelMax = label?.max_length;
+  const optionsMax = options?.max_items;
+  if (typeof pattern !== "string" || ![maxLength, labelMax, optionsMax].every(Number.isInteger)) return null;
   try {
-    return { pattern: new RegExp(pattern, "u"), maxLength };
+    return { key: { pattern: new RegExp(pattern, "u"), maxLength }, labelMax, optionsMax };
   } catch {
     return null; // not a pattern this browser reads
   }
 }
 
-/** What is wrong with `key` under `rule` (from fieldKeyRule), as a sentence, or null. */
+/** What is wrong with `key` under `rule` (fieldRules(…).key), as a sentence, or null. */
 export function keyProblem(key, rule) {
   const k = key || "";
   if (!rule.pattern.test(k)) {
@@ -569,16 +571,16 @@ export function keyProblem(key, rule) {
 }
 
 /** What is wrong with the panel's values for field `index`, as a sentence, or null.
- *  `keyRule` is the server's (fieldKeyRule). */
-export function fieldProblem(doc, index, values, keyRule) {
+ *  `rules` are the server's (fieldRules). */
+export function fieldProblem(doc, index, values, rules) {
   const { key, type, label, options } = values;
-  const badKey = keyProblem(key, keyRule);
+  const badKey = keyProblem(key, rules.key);
   if (badKey) return badKey;
   if (!FIELD_TYPES.includes(type)) return `Unknown field type “${type}”.`;
-  if ((label || "").length > MAX_LABEL) return `The label is longer than ${MAX_LABEL} characters.`;
+  if ([...(label || "")].length > rules.labelMax) return `The label is longer than ${rules.labelMax} characters.`;
   const opts = options || [];
   if (isChoosing(type) && opts.length === 0) return `A ${type} field needs at least one option (one per line).`;
-  if (opts.length > MAX_OPTIONS) return `A field offers at most ${MAX_OPTIONS} options.`;
+  if (opts.length > rules.optionsMax) return `A field offers at most ${rules.optionsMax} options.`;
   const old = doc.fields[index];
   if (old && key !== old.key) {
     // Joining another question: the boxes of one key ask the same thing.
@@ -599,15 +601,15 @@ function sameList(a, b) {
 
 /**
  * Applies the panel's values (key, type, label, required, options) to field `index`, the
- * key checked against the server's `keyRule` (fieldKeyRule). Other boxes of the same key
+ * field checked against the server's `rules` (fieldRules). Other boxes of the same key
  * follow a change of type and options (one key is one question). Returns an error
  * sentence, or null when applied.
  */
-export function applyField(doc, index, values, keyRule) {
+export function applyField(doc, index, values, rules) {
   const f = doc.fields && doc.fields[index];
   if (!f) return "That field no longer exists.";
   const options = isChoosing(values.type) ? values.options || [] : [];
-  const problem = fieldProblem(doc, index, { ...values, options }, keyRule);
+  const problem = fieldProblem(doc, index, { ...values, options }, rules);
   if (problem) return problem;
   const sameKey = values.key === f.key;
   const targets = [f];

@@ -297,13 +297,16 @@ test("clampEdges keeps the minimum size at the page edge", () => {
   assert.deepEqual(M.clampEdges({ x: -50, y: -50, w: 20, h: 20 }, 612, 792), { x: 0, y: 0, w: 4, h: 4 });
 });
 
-/** The key rule as GET /d/{id}/model sends it today (the server's schema of a placed
- *  field); the tests feed it in as the editor does. */
-const KEY_RULE = M.fieldKeyRule({ pattern: "\\S", max_length: 200 });
+/** The field rules as GET /d/{id}/model sends them today (the server's schema of a placed
+ *  field); the tests feed them in as the editor does. */
+const SENT_RULES = { key: { pattern: "\\S", max_length: 200 }, label: { max_length: 2000 }, options: { max_items: 500 } };
+const RULES = M.fieldRules(SENT_RULES);
+const KEY_RULE = RULES.key;
+const keyRule = (pattern, maxLength) => M.fieldRules({ ...SENT_RULES, key: { pattern, max_length: maxLength } })?.key ?? null;
 
 test("applyField edits key, type, label, required and options", () => {
   const doc = form();
-  const err = M.applyField(doc, 0, { key: "full.name", type: "select", label: "Full name", required: false, options: ["A", "B"] }, KEY_RULE);
+  const err = M.applyField(doc, 0, { key: "full.name", type: "select", label: "Full name", required: false, options: ["A", "B"] }, RULES);
   assert.equal(err, null);
   assert.deepEqual(doc.fields[0], {
     key: "full.name",
@@ -318,7 +321,7 @@ test("applyField edits key, type, label, required and options", () => {
     options: ["A", "B"],
   });
   // A type that chooses nothing carries no options.
-  assert.equal(M.applyField(doc, 0, { key: "full.name", type: "email", label: "", required: true, options: ["A"] }, KEY_RULE), null);
+  assert.equal(M.applyField(doc, 0, { key: "full.name", type: "email", label: "", required: true, options: ["A"] }, RULES), null);
   assert.equal(doc.fields[0].options, undefined);
   assert.equal(doc.fields[0].type, "email");
 });
@@ -328,13 +331,13 @@ test("applyField refuses bad keys, choosing types without options and clashing q
   const before = JSON.stringify(doc);
   const base = { key: "ok", type: "text", label: "", required: false, options: [] };
   for (const key of ["", "   ", "x".repeat(201)]) {
-    assert.match(M.applyField(doc, 0, { ...base, key }, KEY_RULE), /key/i, key);
+    assert.match(M.applyField(doc, 0, { ...base, key }, RULES), /key/i, key);
   }
   assert.equal(JSON.stringify(doc), before);
-  assert.match(M.applyField(doc, 0, { ...base, type: "radio", options: [] }, KEY_RULE), /option/);
-  assert.match(M.applyField(doc, 0, { ...base, type: "nonsense" }, KEY_RULE), /type/);
-  assert.match(M.applyField(doc, 0, { ...base, key: "colour" }, KEY_RULE), /already a radio question/);
-  assert.equal(M.applyField(doc, 0, { ...base, key: "colour", type: "radio", options: ["Red", "Blue"] }, KEY_RULE), null);
+  assert.match(M.applyField(doc, 0, { ...base, type: "radio", options: [] }, RULES), /option/);
+  assert.match(M.applyField(doc, 0, { ...base, type: "nonsense" }, RULES), /type/);
+  assert.match(M.applyField(doc, 0, { ...base, key: "colour" }, RULES), /already a radio question/);
+  assert.equal(M.applyField(doc, 0, { ...base, key: "colour", type: "radio", options: ["Red", "Blue"] }, RULES), null);
   assert.notEqual(JSON.stringify(doc), before);
 });
 
@@ -349,21 +352,36 @@ test("a field key follows the server's rule, not a stricter one of the editor's"
   assert.match(M.keyProblem("x".repeat(201), KEY_RULE), /longer than 200/);
   assert.match(M.keyProblem("😀".repeat(201), KEY_RULE), /longer than 200/);
   // Another rule from the server is followed as sent: the pattern is not anchored.
-  const digits = M.fieldKeyRule({ pattern: "^[0-9]+$", max_length: 3 });
+  const digits = keyRule("^[0-9]+$", 3);
   assert.equal(M.keyProblem("123", digits), null);
   assert.match(M.keyProblem("12a", digits), /pattern \^\[0-9\]\+\$/);
   assert.ok(M.keyProblem("1234", digits));
-  assert.equal(M.keyProblem("a1", M.fieldKeyRule({ pattern: "[0-9]", max_length: 3 })), null);
-  assert.equal(M.fieldKeyRule(undefined), null);
-  assert.equal(M.fieldKeyRule(null), null);
-  assert.equal(M.fieldKeyRule({ pattern: "\\S" }), null);
-  assert.equal(M.fieldKeyRule({ pattern: "(", max_length: 3 }), null);
+  assert.equal(M.keyProblem("a1", keyRule("[0-9]", 3)), null);
+  assert.equal(M.fieldRules(undefined), null);
+  assert.equal(M.fieldRules(null), null);
+  assert.equal(keyRule("\\S", undefined), null);
+  assert.equal(keyRule("(", 3), null);
+  assert.equal(M.fieldRules({ key: SENT_RULES.key, label: SENT_RULES.label }), null);
+});
+
+test("a label and a field's options follow the server's limits, counted as the server counts", () => {
+  const doc = form();
+  const base = { key: "ok", type: "text", label: "", required: false, options: [] };
+  // 2000 characters, though 4000 UTF-16 units: the server takes it.
+  assert.equal(M.applyField(doc, 0, { ...base, label: "😀".repeat(2000) }, RULES), null);
+  assert.match(M.applyField(doc, 0, { ...base, label: "x".repeat(2001) }, RULES), /longer than 2000/);
+  const many = (n) => Array.from({ length: n }, (_, i) => `option ${i}`);
+  assert.equal(M.applyField(doc, 0, { ...base, type: "select", options: many(500) }, RULES), null);
+  assert.match(M.applyField(doc, 0, { ...base, type: "select", options: many(501) }, RULES), /at most 500/);
+  const strict = M.fieldRules({ ...SENT_RULES, label: { max_length: 3 }, options: { max_items: 1 } });
+  assert.match(M.applyField(doc, 0, { ...base, label: "four" }, strict), /longer than 3/);
+  assert.match(M.applyField(doc, 0, { ...base, type: "select", options: ["a", "b"] }, strict), /at most 1/);
 });
 
 test("changing the type of a question changes every box of its key", () => {
   const doc = form();
   doc.fields.push({ key: "colour", type: "radio", label: "", required: false, page: 2, x: 0, y: 0, w: 12, h: 12, options: ["Red", "Blue"] });
-  assert.equal(M.applyField(doc, 1, { key: "colour", type: "select", label: "Colour", required: false, options: ["Green"] }, KEY_RULE), null);
+  assert.equal(M.applyField(doc, 1, { key: "colour", type: "select", label: "Colour", required: false, options: ["Green"] }, RULES), null);
   assert.deepEqual(doc.fields.map((f) => [f.type, f.options]), [["text", undefined], ["select", ["Green"]], ["select", ["Green"]]]);
 });
 

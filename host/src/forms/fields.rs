@@ -23,12 +23,12 @@ const MAX_OPTIONS: usize = 500;
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlacedField {
-    #[schemars(length(min = 1, max = 200), regex(pattern = r"\S"))]
+    #[schemars(length(min = 1, max = MAX_KEY_LEN), regex(pattern = r"\S"))]
     pub key: String,
     /// `text` when left out.
     #[serde(rename = "type")]
     pub field_type: Option<FieldType>,
-    #[schemars(length(max = 2000))]
+    #[schemars(length(max = MAX_LABEL_LEN))]
     pub label: Option<String>,
     pub required: Option<bool>,
     /// 1 when left out; at most the document's page count.
@@ -43,7 +43,7 @@ pub struct PlacedField {
     pub h: f64,
     /// The answers a radio, select or list field offers (required for those, refused for
     /// the others).
-    #[schemars(length(min = 1, max = 500), inner(length(min = 1)), extend("uniqueItems" = true))]
+    #[schemars(length(min = 1, max = MAX_OPTIONS), inner(length(min = 1)), extend("uniqueItems" = true))]
     pub options: Option<Vec<String>>,
 }
 

@@ -22,8 +22,8 @@ use crate::app::App;
 use crate::documents::{self, Content};
 use crate::sessions::Session;
 
-/// GET /d/{id}/model: `{version, kind, model, field_key}`, where `field_key` is
-/// [`field_key_rule`].
+/// GET /d/{id}/model: `{version, kind, model, field_rules}`, where `field_rules` is
+/// [`field_rules`].
 pub async fn model(
     State(app): State<App>,
     Signed(session): Signed,
@@ -39,22 +39,32 @@ pub async fn model(
             "version": row.version,
             "kind": row.kind.as_str(),
             "model": document,
-            "field_key": field_key_rule(),
+            "field_rules": field_rules(),
         })),
     )
         .into_response())
 }
 
-/// The rule a form field's key follows, `{pattern, max_length}` (a JSON Schema pattern and
-/// the most characters), read from the schema the API publishes for a placed field, so the
-/// editor's field panel checks keys by the server's rule instead of a copy of its own.
-fn field_key_rule() -> &'static serde_json::Value {
-    static RULE: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+/// The rules a form field follows, `{key: {pattern, max_length}, label: {max_length},
+/// options: {max_items}}` (a JSON Schema pattern; lengths in characters), read from the
+/// schema the API publishes for a placed field, so the editor's field panel checks a field
+/// by the server's rules instead of copies of its own.
+fn field_rules() -> &'static serde_json::Value {
+    static RULES: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
         let schema = schemars::schema_for!(crate::forms::fields::PlacedField);
-        let key = &schema.as_value()["properties"]["key"];
-        json!({"pattern": key["pattern"], "max_length": key["maxLength"]})
+        let properties = &schema.as_value()["properties"];
+        let (key, label, options) = (
+            &properties["key"],
+            &properties["label"],
+            &properties["options"],
+        );
+        json!({
+            "key": {"pattern": key["pattern"], "max_length": key["maxLength"]},
+            "label": {"max_length": label["maxLength"]},
+            "options": {"max_items": options["maxItems"]},
+        })
     });
-    &RULE
+    &RULES
 }
 
 /// Reads a draft model from the body with the API's model reader (the same 64 MiB cap,
@@ -212,9 +222,11 @@ pub async fn preview<D: Drafted>(
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_field_key_rule_comes_from_the_placed_field_schema() {
-        let rule = super::field_key_rule();
-        assert!(rule["pattern"].is_string(), "{rule}");
-        assert!(rule["max_length"].as_u64().is_some_and(|n| n > 0), "{rule}");
+    fn the_field_rules_come_from_the_placed_field_schema() {
+        let rules = super::field_rules();
+        assert_eq!(rules["key"]["pattern"], "\\S", "{rules}");
+        assert_eq!(rules["key"]["max_length"], 200, "{rules}");
+        assert_eq!(rules["label"]["max_length"], 2000, "{rules}");
+        assert_eq!(rules["options"]["max_items"], 500, "{rules}");
     }
 }
