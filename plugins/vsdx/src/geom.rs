@@ -200,13 +200,15 @@ pub fn draw(section: &Section, w: f64, h: f64, tf: &Affine) -> Drawn {
             }
             "LineTo" | "RelLineTo" => ln(&mut out.segments, pt),
             "ArcTo" => {
-                // A is the bulge: how far the arc's middle stands off the chord's middle,
-                // to the left of the way from the start to the end when positive.
+                // A is the bulge: how far the arc's middle stands off the chord's middle.
+                // Positive turns counterclockwise, which (y up) puts the bulge to the right
+                // of the way from the start to the end: the outward corners of a shape
+                // drawn counterclockwise, as Visio's masters are.
                 let bow = cell(row, "A");
                 let (mx, my) = ((cur.x + pt.x) / 2.0, (cur.y + pt.y) / 2.0);
                 let (dx, dy) = (pt.x - cur.x, pt.y - cur.y);
                 let len = (dx * dx + dy * dy).sqrt().max(1e-12);
-                let apex = p(mx - dy / len * bow, my + dx / len * bow);
+                let apex = p(mx + dy / len * bow, my - dx / len * bow);
                 for q in arc_through(cur, apex, pt) {
                     ln(&mut out.segments, q);
                 }
@@ -385,25 +387,29 @@ mod tests {
     }
 
     #[test]
-    fn arcs_bulge_to_the_left_for_a_positive_bow() {
+    fn a_positive_bow_bulges_outward_on_a_counterclockwise_outline() {
+        // A network master's rounded end (aspose-network-diagram, master 28): east along the
+        // bottom, an arc up the right side with A = half the height, back west and down.
+        // The arc bulges out to the east, past the chord at x = 2.0625, by the bow.
         let s = Section {
             n: "Geometry".into(),
             rows: vec![
-                row("MoveTo", &[("X", 0.0), ("Y", 0.0)]),
-                row("ArcTo", &[("X", 2.0), ("Y", 0.0), ("A", 1.0)]),
+                row("MoveTo", &[("X", 1.6875), ("Y", 0.0)]),
+                row("LineTo", &[("X", 2.0625), ("Y", 0.0)]),
+                row("ArcTo", &[("X", 2.0625), ("Y", 0.375), ("A", 0.1875)]),
+                row("LineTo", &[("X", 1.6875), ("Y", 0.375)]),
+                row("LineTo", &[("X", 1.6875), ("Y", 0.0)]),
             ],
             ..Section::default()
         };
         let d = draw(&s, 1.0, 1.0, &Affine::IDENTITY);
-        let top = d
-            .segments
-            .iter()
-            .filter_map(|s| match s {
-                Segment::LineTo { y, .. } => Some(*y),
-                _ => None,
-            })
-            .fold(f64::MIN, f64::max);
-        assert!((top - 1.0).abs() < 1e-6, "{top}");
+        let xs = d.segments.iter().filter_map(|s| match s {
+            Segment::LineTo { x, .. } => Some(*x),
+            _ => None,
+        });
+        let (west, east) = xs.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        assert!((east - 2.25).abs() < 1e-6, "{east}");
+        assert!((west - 1.6875).abs() < 1e-6, "{west}");
         let pts = arc_through(
             Point { x: 0.0, y: 0.0 },
             Point { x: 1.0, y: 1.0 },
