@@ -3,7 +3,7 @@
 //! That subset is read here by hand (a full HTML parser would be most of the component's
 //! size); anything else contributes its text only.
 
-use quire_sdk::Run;
+use quire_sdk::{Align, Run};
 
 use crate::style::{font_family, parse_color};
 
@@ -29,9 +29,18 @@ const BLOCKS: [&str; 16] = [
     "section",
 ];
 
+/// A label read: its runs, and the alignment its HTML blocks ask for.
+pub struct Label {
+    pub runs: Vec<Run>,
+    /// The `text-align` (or `align`) of the label's blocks when they agree, as draw.io's
+    /// editor writes a justified label (`<div style="text-align: justify">`); `None`
+    /// leaves the cell style's `align`.
+    pub align: Option<Align>,
+}
+
 /// The runs of a label: `html` says whether it is HTML or plain text. `base` gives the
 /// font, size, colour and weight from the cell's style.
-pub fn runs(label: &str, html: bool, base: &Run) -> Vec<Run> {
+pub fn read(label: &str, html: bool, base: &Run) -> Label {
     let mut b = Builder::default();
     if html {
         b.html(label, base);
@@ -39,12 +48,63 @@ pub fn runs(label: &str, html: bool, base: &Run) -> Vec<Run> {
         let text = label.replace("\r\n", "\n").replace('\r', "\n");
         b.push_raw(&text, base);
     }
-    b.finish()
+    let align = match b.aligns {
+        Aligns::One(align) => Some(align),
+        Aligns::None | Aligns::Mixed => None,
+    };
+    Label {
+        runs: b.finish(),
+        align,
+    }
+}
+
+/// The runs of a label, without its blocks' alignment (see [`read`]).
+#[cfg(test)]
+pub fn runs(label: &str, html: bool, base: &Run) -> Vec<Run> {
+    read(label, html, base).runs
 }
 
 #[derive(Default)]
 struct Builder {
     runs: Vec<Run>,
+    aligns: Aligns,
+}
+
+/// The alignments a label's blocks asked for so far.
+#[derive(Default, Clone, Copy, PartialEq, Debug)]
+enum Aligns {
+    #[default]
+    None,
+    One(Align),
+    Mixed,
+}
+
+impl Aligns {
+    fn add(&mut self, align: Align) {
+        *self = match *self {
+            Aligns::None => Aligns::One(align),
+            Aligns::One(a) if a == align => Aligns::One(a),
+            _ => Aligns::Mixed,
+        };
+    }
+}
+
+/// The alignment a block tag asks for: its style's `text-align`, else its `align`.
+fn block_align(tag: &Tag) -> Option<Align> {
+    let from_css = tag.attr("style").and_then(|css| {
+        css.split(';').rev().find_map(|decl| {
+            let (name, value) = decl.split_once(':')?;
+            (name.trim().eq_ignore_ascii_case("text-align")).then(|| value.trim())
+        })
+    });
+    let value = from_css.or_else(|| tag.attr("align"))?;
+    match value.to_ascii_lowercase().as_str() {
+        "left" | "start" => Some(Align::Left),
+        "center" => Some(Align::Center),
+        "right" | "end" => Some(Align::Right),
+        "justify" => Some(Align::Justify),
+        _ => None,
+    }
 }
 
 fn same_style(a: &Run, b: &Run) -> bool {
@@ -183,6 +243,11 @@ impl Builder {
             }
             if name == "li" {
                 self.push_raw("• ", &current);
+            }
+            if BLOCKS.contains(&name) {
+                if let Some(align) = block_align(&tag) {
+                    self.aligns.add(align);
+                }
             }
             if tag.self_closing || VOID.contains(&name) {
                 continue;
@@ -450,6 +515,26 @@ mod tests {
         assert!(r.iter().any(|x| x.link.as_deref() == Some("https://e.org")));
         // Unclosed tags and stray brackets do not lose text.
         assert_eq!(text(&runs("<b>a<i>b</b>c <", true, &base())), "abc <");
+    }
+
+    #[test]
+    fn the_blocks_alignment_is_the_labels_when_they_agree() {
+        let align = |label: &str| read(label, true, &base()).align;
+        assert_eq!(
+            align("<div style=\"text-align: justify;\">a b</div>"),
+            Some(Align::Justify)
+        );
+        assert_eq!(
+            align("<div style=\"TEXT-ALIGN:right\">a</div><div>b</div>"),
+            Some(Align::Right)
+        );
+        assert_eq!(align("<p align=\"center\">a</p>"), Some(Align::Center));
+        assert_eq!(
+            align("<div style=\"text-align: justify\">a</div><div style=\"text-align: center\">b</div>"),
+            None
+        );
+        assert_eq!(align("<span style=\"text-align: justify\">a</span>"), None);
+        assert_eq!(align("plain <b>text</b>"), None);
     }
 
     #[test]

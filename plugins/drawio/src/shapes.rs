@@ -152,13 +152,13 @@ pub fn label_text(
     }
     let mut base = base_run(style, default_size);
     base.link = link.map(str::to_string);
-    let runs = label::runs(label, style.get("html") == Some("1"), &base);
-    if runs.iter().all(|r| r.text.trim().is_empty()) {
+    let read = label::read(label, style.get("html") == Some("1"), &base);
+    if read.runs.iter().all(|r| r.text.trim().is_empty()) {
         return None;
     }
     Some(Text {
-        runs,
-        align: align(style, Align::Center),
+        runs: read.runs,
+        align: read.align.unwrap_or_else(|| align(style, Align::Center)),
         valign: valign(style, VAlign::Middle),
         line_height: 1.2,
         direction: None,

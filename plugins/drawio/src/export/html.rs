@@ -41,6 +41,8 @@ pub fn label(t: &Text) -> (String, String) {
     if first.color.is_some() {
         style.push_str(&format!("fontColor={};", hex(first.color)));
     }
+    // draw.io's style has no justified `align`: its editor justifies a label's HTML block.
+    let justify = t.align == Align::Justify;
     style.push_str(match t.align {
         Align::Left | Align::Justify => "align=left;",
         Align::Center => "align=center;",
@@ -61,12 +63,15 @@ pub fn label(t: &Text) -> (String, String) {
             && r.strike == strike
             && r.color == first.color
     });
-    if uniform {
+    if uniform && !justify {
         style.push_str("html=0;");
         return (t.plain_text(), style);
     }
     style.push_str("html=1;");
     let mut html = String::new();
+    if justify {
+        html.push_str("<div style=\"text-align: justify\">");
+    }
     let mut at_line_start = true;
     for r in &t.runs {
         let css = css(r, first, underline, strike);
@@ -85,6 +90,9 @@ pub fn label(t: &Text) -> (String, String) {
         if r.link.is_some() {
             html.push_str("</a>");
         }
+    }
+    if justify {
+        html.push_str("</div>");
     }
     (html, style)
 }
@@ -166,7 +174,7 @@ fn push_escaped(s: &str, out: &mut String, at_line_start: &mut bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::label::runs;
+    use crate::label::{read, runs};
 
     fn run(text: &str) -> Run {
         Run::plain(text, 12.0)
@@ -208,5 +216,38 @@ mod tests {
         assert!(back
             .iter()
             .any(|r| r.link.as_deref() == Some("https://e.org/?a=1&b=2")));
+    }
+
+    #[test]
+    fn a_justified_label_is_a_justified_block_and_reads_back_justified() {
+        let t = Text {
+            runs: vec![run("one  line\nand <another>")],
+            align: Align::Justify,
+            ..Text::default_layout()
+        };
+        let (value, style) = label(&t);
+        assert!(
+            style.contains("html=1;") && style.contains("align=left;"),
+            "{style}"
+        );
+        assert!(
+            value.starts_with("<div style=\"text-align: justify\">"),
+            "{value}"
+        );
+        let back = read(&value, true, &run(""));
+        assert_eq!(back.align, Some(Align::Justify));
+        let texts: Vec<&str> = back.runs.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(texts.concat(), "one  line\nand <another>");
+        // Other alignments stay in the style, and a plain label has no block to read.
+        let centred = Text {
+            align: Align::Center,
+            ..t
+        };
+        let (value, style) = label(&centred);
+        assert!(
+            style.contains("align=center;") && style.contains("html=0;"),
+            "{style}"
+        );
+        assert_eq!(read(&value, false, &run("")).align, None);
     }
 }
