@@ -37,6 +37,7 @@ pub struct Scope {
     align: bool,
     size: bool,
     dir: bool,
+    case: bool,
     /// The control that closes an isolate or override opened on entering.
     close: Option<char>,
 }
@@ -168,6 +169,10 @@ impl Builder<'_> {
                 self.style.italic += 1;
                 scope.italic = true;
             }
+            if let Some(case) = text.case {
+                self.style.cases.push(case);
+                scope.case = true;
+            }
         }
         let declared = text.and_then(|t| t.size).or_else(|| font_size_attr(e));
         if let Some(size) = self.font_size(e.name(), declared) {
@@ -244,6 +249,9 @@ impl Builder<'_> {
         }
         if scope.align {
             self.style.aligns.pop();
+        }
+        if scope.case {
+            self.style.cases.pop();
         }
         if scope.sheet_font {
             self.style.fonts.pop();

@@ -11,6 +11,7 @@ use quire_sdk::model::{Align, Color, Direction, FontFamily};
 use quire_sdk::Asset;
 
 use crate::images::{Images, Picture};
+use crate::sheet::Case;
 
 pub enum Container {
     Root(Vec<Block>),
@@ -65,6 +66,20 @@ impl Buffer {
             None => true,
         }
     }
+
+    /// The last character of the buffered text; `None` at its start or after a picture.
+    fn last_char(&self) -> Option<char> {
+        match self.pieces.last() {
+            Some(Piece::Text(i)) => i.text.chars().next_back(),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a letter after `prev` starts a word, as a browser's `capitalize` sees words:
+/// after a space or punctuation, not inside one (`o'neill`, `3d`).
+fn starts_word(prev: Option<char>) -> bool {
+    prev.is_none_or(|p| !(p.is_alphanumeric() || matches!(p, '\'' | '\u{2019}' | '_')))
 }
 
 #[derive(Default)]
@@ -87,6 +102,8 @@ pub struct Style {
     /// Font sizes of the open elements that set one, resolved against the size around
     /// them, innermost last.
     pub sizes: Vec<FontSize>,
+    /// `text-transform` of the open elements that set one, innermost last.
+    pub cases: Vec<Case>,
 }
 
 pub struct Builder<'a> {
@@ -376,12 +393,30 @@ impl<'a> Builder<'a> {
                     self.buf.no_space = true;
                 }
             } else {
-                out.push(c);
+                self.push_cased(c, &mut out);
                 self.buf.no_space = false;
             }
         }
         let inline = self.styled(out);
         self.push_inline(inline);
+    }
+
+    /// Pushes `c` as the innermost `text-transform` writes it (a word of `capitalize`
+    /// may have begun in an earlier text node).
+    fn push_cased(&self, c: char, out: &mut String) {
+        match self.style.cases.last() {
+            None | Some(Case::AsWritten) => out.push(c),
+            Some(Case::Upper) => out.extend(c.to_uppercase()),
+            Some(Case::Lower) => out.extend(c.to_lowercase()),
+            Some(Case::Capitalize) => {
+                let prev = out.chars().next_back().or_else(|| self.buf.last_char());
+                if starts_word(prev) {
+                    out.extend(c.to_uppercase());
+                } else {
+                    out.push(c);
+                }
+            }
+        }
     }
 
     /// Text kept as it is (preformatted content inside an inline-only place).

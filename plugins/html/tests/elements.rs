@@ -211,6 +211,27 @@ fn blocks_keep_their_alignment() {
     assert_eq!(aligned("Plain"), Align::Left);
 }
 
+/// `text-transform` as a browser applies it: inherited, `none` undoing a parent's, and
+/// `capitalize` starting words across elements.
+#[test]
+fn the_style_sheet_transforms_letter_case() {
+    let out = import(
+        "<style>nav, .shout { text-transform: uppercase } .quiet { text-transform: lowercase }\
+         .name { text-transform: capitalize } .as-is { text-transform: none }</style>\
+         <nav>Home <a href='/about'>about us</a> <span class='as-is'>iPhone</span></nav>\
+         <p class='quiet'>SHOUTING Stops</p><p class='name'>jean-<i>luc</i> <b>picard</b> o'neill 3d (wide)</p>\
+         <p>Straße</p><p class='shout'>straße</p>",
+    );
+    let doc = &out.document;
+    text_box(doc, "HOME ABOUT US iPhone");
+    text_box(doc, "shouting stops");
+    // Words as Chromium sees them: a hyphen or bracket ends one, an apostrophe does not.
+    text_box(doc, "Jean-Luc Picard O'neill 3d (Wide)");
+    text_box(doc, "Straße");
+    // Upper case as Unicode writes it: ß is SS.
+    text_box(doc, "STRASSE");
+}
+
 #[test]
 fn remote_and_local_pictures_are_never_fetched() {
     let out = import(

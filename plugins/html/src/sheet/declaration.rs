@@ -30,9 +30,11 @@ pub(super) enum Property {
     Size,
     /// The named page (`page: cover`) the element's boxes go on; `auto` is none.
     Page,
+    /// `text-transform`.
+    Case,
 }
 
-pub(super) const PROPERTIES: [Property; 11] = [
+pub(super) const PROPERTIES: [Property; 12] = [
     Property::DisplayNone,
     Property::BreakBefore,
     Property::BreakAfter,
@@ -44,7 +46,19 @@ pub(super) const PROPERTIES: [Property; 11] = [
     Property::Align,
     Property::Size,
     Property::Page,
+    Property::Case,
 ];
+
+/// What `text-transform` does to the letters of an element's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Case {
+    /// `none`: as written, also under a transforming parent.
+    AsWritten,
+    Upper,
+    Lower,
+    /// Each word's first letter upper case.
+    Capitalize,
+}
 
 /// What a declaration sets a cascaded property to.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,6 +70,7 @@ pub(super) enum Val {
     Size(FontSize),
     /// A named page, by a hash of its name (`auto` is `None`).
     PageName(Option<u64>),
+    Case(Case),
 }
 
 /// One declaration of a cascaded property: (property, value, `!important`).
@@ -223,6 +238,16 @@ impl Declaration {
                     let named = (name != "auto").then(|| page_name_hash(name));
                     (Property::Page, Val::PageName(named), self.important)
                 })
+            }
+            "text-transform" => {
+                let case = match keyword? {
+                    "uppercase" => Case::Upper,
+                    "lowercase" => Case::Lower,
+                    "capitalize" => Case::Capitalize,
+                    "none" => Case::AsWritten,
+                    _ => return None,
+                };
+                return Some((Property::Case, Val::Case(case), self.important));
             }
             "text-align" => {
                 return parse_align(keyword?)

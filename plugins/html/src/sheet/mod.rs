@@ -29,7 +29,7 @@ use selectors::parser::{ParseRelative, SelectorList, SelectorParseErrorKind};
 
 mod declaration;
 
-pub use declaration::PageRule;
+pub use declaration::{Case, PageRule};
 use declaration::{Declarations, Property, Setting, Val, PROPERTIES};
 
 /// CSS read from a page: more is ignored (real pages carry tens of KiB).
@@ -64,6 +64,8 @@ pub struct TextStyle {
     pub align: Option<Align>,
     /// `font-size`, as declared (a share of the parent's size is resolved by the walk).
     pub size: Option<FontSize>,
+    /// `text-transform`.
+    pub case: Option<Case>,
 }
 
 /// The outcome of a page's style sheets.
@@ -187,6 +189,10 @@ impl Cascade {
                 },
                 size: match value(Property::Size) {
                     Some(Val::Size(s)) => Some(s),
+                    _ => None,
+                },
+                case: match value(Property::Case) {
+                    Some(Val::Case(c)) => Some(c),
                     _ => None,
                 },
             };
@@ -329,6 +335,15 @@ pub fn canonical_style(style: &str) -> Option<String> {
                 format!("font-size: {points}pt")
             }
             (Property::Size, Val::Size(FontSize::Scale(scale))) => format!("font-size: {scale}em"),
+            (Property::Case, Val::Case(case)) => format!(
+                "text-transform: {}",
+                match case {
+                    Case::AsWritten => "none",
+                    Case::Upper => "uppercase",
+                    Case::Lower => "lowercase",
+                    Case::Capitalize => "capitalize",
+                }
+            ),
             _ => continue,
         };
         out.push(if important {
