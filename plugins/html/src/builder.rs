@@ -337,6 +337,8 @@ impl<'a> Builder<'a> {
             lang: self.run_lang(),
             dir: self.style.dirs.last().copied().flatten(),
             size: self.style.sizes.last().copied(),
+            // A table cell sets its own (`table`); text elsewhere has no box to fill.
+            background: None,
         }
     }
 

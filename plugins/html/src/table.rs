@@ -7,13 +7,14 @@
 //! tables) become lines of its text.
 
 use quire_sdk::flow::{Block, Inline};
-use quire_sdk::Align;
+use quire_sdk::{Align, Color};
 use scraper::node::Element;
 use scraper::Node;
 
 use crate::builder::{Builder, Sep};
 use crate::css_values::parse_align;
 use crate::dom::DomNode;
+use crate::sheet::attribute_color;
 
 /// Columns beyond this are folded into the last one: a hundred columns on a page would be
 /// a character wide each.
@@ -34,6 +35,13 @@ struct Row {
     head: bool,
 }
 
+/// What a row takes from the row group and table around it.
+#[derive(Clone, Copy, Default)]
+struct Around {
+    align: Option<Align>,
+    background: Option<Color>,
+}
+
 impl Builder<'_> {
     pub fn table(&mut self, node: DomNode<'_>, depth: usize) {
         if self.inline_mode() {
@@ -44,6 +52,11 @@ impl Builder<'_> {
             return;
         }
         self.end_paragraph();
+        // A table's background shows behind every cell that has none of its own.
+        let table_background = match node.value() {
+            Node::Element(e) => self.background_of(node, e),
+            _ => None,
+        };
         let mut caption = Vec::new();
         let mut rows = Vec::new();
         let mut foot = Vec::new();
@@ -61,11 +74,14 @@ impl Builder<'_> {
                     })
                 }
                 "thead" | "tbody" | "tfoot" => {
-                    let group_align = self.align_of(child, e);
+                    let group = Around {
+                        align: self.align_of(child, e),
+                        background: self.background_of(child, e).or(table_background),
+                    };
                     for tr in child.children() {
                         if let Node::Element(r) = tr.value() {
                             if r.name() == "tr" && !self.dropped(tr, r) {
-                                let row = self.row(tr, e.name() == "thead", group_align, depth + 2);
+                                let row = self.row(tr, e.name() == "thead", group, depth + 2);
                                 if e.name() == "tfoot" {
                                     foot.push(row);
                                 } else {
@@ -76,7 +92,11 @@ impl Builder<'_> {
                     }
                 }
                 "tr" => {
-                    let row = self.row(child, false, None, depth + 1);
+                    let around = Around {
+                        align: None,
+                        background: table_background,
+                    };
+                    let row = self.row(child, false, around, depth + 1);
                     rows.push(row);
                 }
                 _ => {}
@@ -120,10 +140,21 @@ impl Builder<'_> {
             .or_else(|| e.attr("align").and_then(parse_align))
     }
 
-    fn row(&mut self, tr: DomNode<'_>, head: bool, group: Option<Align>, depth: usize) -> Row {
-        let row_align = match tr.value() {
-            Node::Element(e) => self.align_of(tr, e).or(group),
-            _ => group,
+    /// An element's background: the style sheets' (the `style` attribute included), else
+    /// its `bgcolor`.
+    fn background_of(&self, node: DomNode<'_>, e: &Element) -> Option<Color> {
+        self.cascade
+            .background(node.id())
+            .or_else(|| e.attr("bgcolor").and_then(attribute_color))
+    }
+
+    fn row(&mut self, tr: DomNode<'_>, head: bool, group: Around, depth: usize) -> Row {
+        let (row_align, row_background) = match tr.value() {
+            Node::Element(e) => (
+                self.align_of(tr, e).or(group.align),
+                self.background_of(tr, e).or(group.background),
+            ),
+            _ => (group.align, group.background),
         };
         let mut cells = Vec::new();
         for td in tr.children() {
@@ -158,6 +189,10 @@ impl Builder<'_> {
             if let Some(align) = self.align_of(td, e).or(row_align) {
                 inlines.iter_mut().for_each(|i| i.align = Some(align));
             }
+            // Its background is the cell's own, else its row's, group's or table's; it too
+            // rides on the inlines (an empty cell has none to carry it).
+            let background = self.background_of(td, e).or(row_background);
+            inlines.iter_mut().for_each(|i| i.background = background);
             let span = |name: &str| e.attr(name).and_then(|v| v.trim().parse::<u32>().ok());
             cells.push(Cell {
                 inlines,

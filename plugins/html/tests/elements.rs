@@ -232,6 +232,50 @@ fn the_style_sheet_transforms_letter_case() {
     text_box(doc, "STRASSE");
 }
 
+/// Cell backgrounds as a browser paints them: the cell's own (style sheet or `bgcolor`),
+/// else its row's, row group's or table's, which show through a `transparent` cell;
+/// `background: none` or a picture without a colour paints none.
+#[test]
+fn table_cells_keep_their_backgrounds() {
+    let out = import(
+        "<style>.spec td:nth-child(odd) { background: #ebedf1 } thead tr { background-color: rgb(0, 0, 128) }\
+         .spec td.clear { background: transparent }</style>\
+         <table class='spec'><thead><tr><th>Head</th><th style='background-color: #ff0000'>Red head</th></tr></thead>\
+         <tbody><tr><td>Name</td><td>Mate</td></tr><tr bgcolor='#00ff00'><td>Weight</td><td>200 g</td></tr>\
+         <tr bgcolor='yellow'><td class='clear'>Clear</td><td>Row's</td></tr></tbody></table>\
+         <table bgcolor='#cccccc'><tr><td>Grey table</td></tr></table><table><tr><td>Plain</td>\
+         <td style='background: #123456; background: none'>None</td><td style='background: url(x.png)'>Picture</td></tr></table>",
+    );
+    let doc = &out.document;
+    let page = &doc.pages[0];
+    // The fill drawn under the text box holding `text`.
+    let fill_under = |text: &str| {
+        let at = page
+            .shapes
+            .iter()
+            .position(|s| matches!(s, Shape::Text(t) if t.text.plain_text() == text))
+            .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)));
+        match at.checked_sub(1).map(|i| &page.shapes[i]) {
+            Some(Shape::Node(n)) if n.text.is_none() => n.fill,
+            _ => None,
+        }
+    };
+    let rgb = quire_sdk::Color::rgb;
+    assert_eq!(fill_under("Head"), Some(rgb(0, 0, 128)));
+    assert_eq!(fill_under("Red head"), Some(rgb(255, 0, 0)));
+    assert_eq!(fill_under("Name"), Some(rgb(0xeb, 0xed, 0xf1)));
+    assert_eq!(fill_under("Mate"), None);
+    assert_eq!(fill_under("Weight"), Some(rgb(0xeb, 0xed, 0xf1)));
+    assert_eq!(fill_under("200 g"), Some(rgb(0, 255, 0)));
+    let yellow = rgb(255, 255, 0);
+    assert_eq!(fill_under("Clear"), Some(yellow));
+    assert_eq!(fill_under("Row's"), Some(yellow));
+    assert_eq!(fill_under("None"), None);
+    assert_eq!(fill_under("Picture"), None);
+    assert_eq!(fill_under("Grey table"), Some(rgb(0xcc, 0xcc, 0xcc)));
+    assert_eq!(fill_under("Plain"), None);
+}
+
 #[test]
 fn remote_and_local_pictures_are_never_fetched() {
     let out = import(

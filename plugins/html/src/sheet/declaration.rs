@@ -32,9 +32,12 @@ pub(super) enum Property {
     Page,
     /// `text-transform`.
     Case,
+    /// `background-color` (or the colour of `background`): not inherited; a table cell's
+    /// is drawn.
+    Background,
 }
 
-pub(super) const PROPERTIES: [Property; 12] = [
+pub(super) const PROPERTIES: [Property; 13] = [
     Property::DisplayNone,
     Property::BreakBefore,
     Property::BreakAfter,
@@ -47,6 +50,7 @@ pub(super) const PROPERTIES: [Property; 12] = [
     Property::Size,
     Property::Page,
     Property::Case,
+    Property::Background,
 ];
 
 /// What `text-transform` does to the letters of an element's text.
@@ -238,6 +242,26 @@ impl Declaration {
                     let named = (name != "auto").then(|| page_name_hash(name));
                     (Property::Page, Val::PageName(named), self.important)
                 })
+            }
+            "background-color" | "background" => {
+                // The shorthand's colour is its one colour value, wherever it stands; a
+                // shorthand without one (`none`, a picture) resets it to transparent, as
+                // `transparent` does.
+                let mut colors = self.values.iter().filter_map(|v| match v {
+                    Value::Color(c) => Some(*c),
+                    _ => None,
+                });
+                let (first, second) = (colors.next(), colors.next());
+                let shorthand = self.name == "background";
+                let color = match (first, second) {
+                    (Some(c), None) => c,
+                    (None, _) if shorthand || keyword == Some("transparent") => Color {
+                        a: 0,
+                        ..Color::WHITE
+                    },
+                    _ => return None,
+                };
+                return Some((Property::Background, Val::Color(color), self.important));
             }
             "text-transform" => {
                 let case = match keyword? {

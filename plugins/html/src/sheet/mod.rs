@@ -78,6 +78,8 @@ pub struct Cascade {
     text: HashMap<NodeId, TextStyle>,
     /// Elements whose `page` names a page (by the name's hash).
     named_page: HashMap<NodeId, u64>,
+    /// Elements the style sheets give a visible background.
+    backgrounds: HashMap<NodeId, Color>,
     /// The `@page` rules, later declarations over earlier ones.
     pub page: PageRule,
     /// Whether the page's CSS was cut short by a bound (said in a warning).
@@ -136,7 +138,9 @@ impl Cascade {
             let mut offer = |(property, value, important): Setting, specificity, order| {
                 let slot = &mut best[property as usize];
                 let rank = (important, specificity, order);
-                if slot.is_none_or(|(r, _)| rank > r) {
+                // Ties are declarations of one block (a rule or a `style` attribute): the
+                // later wins, as in CSS.
+                if slot.is_none_or(|(r, _)| rank >= r) {
                     *slot = Some((rank, value));
                 }
             };
@@ -202,6 +206,11 @@ impl Cascade {
             if let Some(Val::PageName(Some(name))) = value(Property::Page) {
                 out.named_page.insert(node.id(), name);
             }
+            if let Some(Val::Color(c)) = value(Property::Background) {
+                if c.a > 0 {
+                    out.backgrounds.insert(node.id(), c);
+                }
+            }
         }
         out
     }
@@ -227,6 +236,12 @@ impl Cascade {
         self.named_page.get(&node).copied()
     }
 
+    /// The background the style sheets give the element `node` (its own: backgrounds are
+    /// not inherited), if a visible one.
+    pub fn background(&self, node: NodeId) -> Option<Color> {
+        self.backgrounds.get(&node).copied()
+    }
+
     /// Whether the style sheets give the element `node` a visible border.
     pub fn bordered(&self, node: NodeId) -> bool {
         self.bordered.contains(&node)
@@ -239,28 +254,92 @@ impl Cascade {
 }
 
 /// Whether a `media` attribute or `@media` query list includes print: no query, `all` or
-/// `print` (also inside a longer query such as `print and (orientation: portrait)`); `not
-/// print` and `screen`-only lists do not.
+/// `print`, with the features a printed page has (`print and (orientation: portrait)`,
+/// `(min-width: 400px)`); `not print`, `screen`-only lists and features a page lacks
+/// (`(prefers-color-scheme: dark)`, `(max-width: 599px)`: a phone's layout) do not.
 fn media_applies(query: Option<&str>) -> bool {
     let Some(query) = query else { return true };
     let query = query.to_ascii_lowercase();
     if query.trim().is_empty() {
         return true;
     }
-    query.split(',').any(|q| {
-        let words: Vec<&str> = q
-            .split(|c: char| c.is_whitespace() || c == '(')
-            .filter(|w| !w.is_empty())
-            .collect();
-        match words.as_slice() {
-            ["not", "print", ..] => false,
-            ["not", ..] => true,
-            ["only", medium, ..] | [medium, ..] => {
-                matches!(*medium, "all" | "print") || medium.contains(':')
-            }
-            [] => true,
-        }
-    })
+    query.split(',').any(query_applies)
+}
+
+/// One media query of a list.
+fn query_applies(query: &str) -> bool {
+    let mut features = Vec::new();
+    let mut outside = String::new();
+    let mut rest = query;
+    while let Some((before, after)) = rest.split_once('(') {
+        outside.push_str(before);
+        let (feature, tail) = after.split_once(')').unwrap_or((after, ""));
+        features.push(feature);
+        rest = tail;
+    }
+    outside.push_str(rest);
+    let words: Vec<&str> = outside.split_whitespace().collect();
+    let negated = words.first() == Some(&"not");
+    let medium = words
+        .iter()
+        .filter(|w| !matches!(**w, "not" | "only" | "and"))
+        .all(|w| matches!(*w, "all" | "print"));
+    let applies = medium && features.iter().all(|f| feature_applies(f));
+    applies != negated
+}
+
+/// The printed page's width and height in CSS pixels: the default paper's area inside its
+/// margins, as Chromium gives print media queries its page box.
+fn page_box_px() -> (f64, f64) {
+    let setup = quire_sdk::flow::PageSetup::default();
+    let px = |points: f64| points * 96.0 / 72.0;
+    (
+        px(setup.width - setup.margin_left - setup.margin_right),
+        px(setup.height - setup.margin_top - setup.margin_bottom),
+    )
+}
+
+/// One media feature, `name: value` or a bare `name`, as a printed page has it. Features
+/// this does not know hold, so a rule is kept rather than lost.
+fn feature_applies(feature: &str) -> bool {
+    let (name, value) = match feature.split_once(':') {
+        Some((name, value)) => (name.trim(), Some(value.trim())),
+        None => (feature.trim(), None),
+    };
+    let (width, height) = page_box_px();
+    let length = || value.and_then(css_px);
+    match (name, value) {
+        ("prefers-color-scheme", Some(scheme)) => scheme == "light",
+        ("orientation", Some(orientation)) => orientation == "portrait",
+        // Paper has no pointer to hover with.
+        ("hover" | "any-hover" | "pointer" | "any-pointer", Some(v)) => v == "none",
+        ("hover" | "any-hover" | "pointer" | "any-pointer", None) => false,
+        ("min-width", _) => length().is_none_or(|l| width >= l),
+        ("max-width", _) => length().is_none_or(|l| width <= l),
+        ("min-height", _) => length().is_none_or(|l| height >= l),
+        ("max-height", _) => length().is_none_or(|l| height <= l),
+        _ => true,
+    }
+}
+
+/// A media feature's length in CSS pixels.
+fn css_px(value: &str) -> Option<f64> {
+    let split = value
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(value.len());
+    let (number, unit) = value.split_at_checked(split)?;
+    let number: f64 = number.parse().ok()?;
+    let per_unit = match unit.trim() {
+        "px" | "" => 1.0,
+        "em" | "rem" => 16.0,
+        "pt" => 96.0 / 72.0,
+        "pc" => 16.0,
+        "in" => 96.0,
+        "cm" => 96.0 / 2.54,
+        "mm" => 96.0 / 25.4,
+        _ => return None,
+    };
+    Some(number * per_unit)
 }
 
 /// The cascaded properties an inline style sets, in its order.
@@ -271,6 +350,20 @@ fn inline_settings(style: &str) -> Vec<Setting> {
         .flatten()
         .filter_map(|d| d.setting())
         .collect()
+}
+
+/// The colour an HTML attribute names (`bgcolor`), read as CSS reads a colour; `None` for
+/// one it cannot read or a transparent one.
+pub fn attribute_color(value: &str) -> Option<Color> {
+    if value.len() > 64 || value.contains([';', '{', '}']) {
+        return None;
+    }
+    inline_settings(&format!("color: {value}"))
+        .into_iter()
+        .find_map(|(property, value, _)| match (property, value) {
+            (Property::Color, Val::Color(c)) if c.a > 0 => Some(c),
+            _ => None,
+        })
 }
 
 /// A `style` attribute reduced to what the cascade reads, written canonically (one
@@ -335,6 +428,15 @@ pub fn canonical_style(style: &str) -> Option<String> {
                 format!("font-size: {points}pt")
             }
             (Property::Size, Val::Size(FontSize::Scale(scale))) => format!("font-size: {scale}em"),
+            (Property::Background, Val::Color(c)) => {
+                format!(
+                    "background-color: rgba({}, {}, {}, {})",
+                    c.r,
+                    c.g,
+                    c.b,
+                    f64::from(c.a) / 255.0
+                )
+            }
             (Property::Case, Val::Case(case)) => format!(
                 "text-transform: {}",
                 match case {

@@ -62,6 +62,28 @@ fn print_rules_apply_and_screen_rules_do_not() {
     assert_eq!(shown_text(page), "A B D");
 }
 
+/// Media features as a printed page has them: light, portrait, no pointer, about 640 CSS
+/// pixels wide (the default paper inside its margins), so an email's dark-mode and phone
+/// rules stay out of print while its desktop rules apply.
+#[test]
+fn print_has_the_media_features_of_a_page() {
+    let page = r#"<style>
+        @media (prefers-color-scheme: dark) { .dark { display: none } }
+        @media (prefers-color-scheme: light) { .light { display: none } }
+        @media only screen and (max-width: 599px) { .phone { display: none } }
+        @media (max-width: 599px) { .narrow { display: none } }
+        @media (min-width: 480px) { .wide { display: none } }
+        @media print and (min-width: 10in) { .huge { display: none } }
+        @media (hover: hover) { .hover { display: none } }
+        @media not all and (orientation: landscape) { .upright { display: none } }
+        @media (min-resolution: 2dppx) { .unknown { display: none } }
+    </style>
+    <p class="dark">Dark</p><p class="light">Light</p><p class="phone">Phone</p>
+    <p class="narrow">Narrow</p><p class="wide">Wide</p><p class="huge">Huge</p>
+    <p class="hover">Hover</p><p class="upright">Upright</p><p class="unknown">Unknown</p>"#;
+    assert_eq!(shown_text(page), "Dark Phone Narrow Huge Hover");
+}
+
 #[test]
 fn page_rules_give_paper_and_margins() {
     let page =

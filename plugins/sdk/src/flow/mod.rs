@@ -64,6 +64,10 @@ pub struct Inline {
     pub dir: Option<Direction>,
     /// The size the source asked for (HTML's `font-size`), instead of the block's.
     pub size: Option<FontSize>,
+    /// The background of the table cell the text is in (HTML's `background-color` or
+    /// `bgcolor` of the cell, its row or its table): the first inline of a cell that has one
+    /// fills the cell. Elsewhere it is not drawn.
+    pub background: Option<Color>,
 }
 
 /// A font size a source asks for.

@@ -23,6 +23,13 @@ impl Grid {
     }
 }
 
+/// One row of a table: its cells' text and each cell's background.
+#[derive(Clone)]
+struct Row {
+    cells: Vec<Text>,
+    fills: Vec<Option<Color>>,
+}
+
 impl Engine<'_> {
     pub(super) fn table(
         &mut self,
@@ -38,8 +45,8 @@ impl Engine<'_> {
         }
         let size = self.setup.body_size * TABLE_SCALE;
         let font = self.setup.body_font;
-        let make_row = |cells: &[Vec<Inline>], bold: bool| -> Vec<Text> {
-            (0..ncols)
+        let make_row = |cells: &[Vec<Inline>], bold: bool| -> Row {
+            let texts = (0..ncols)
                 .map(|c| {
                     let inlines = cells.get(c).map_or(&[][..], Vec::as_slice);
                     Text {
@@ -60,20 +67,28 @@ impl Engine<'_> {
                         ..Text::default_layout()
                     }
                 })
-                .collect()
+                .collect();
+            // A cell's background (HTML's `background-color`, `bgcolor`) rides on its inlines.
+            let fills = (0..ncols)
+                .map(|c| cells.get(c).and_then(|inlines| background(inlines)))
+                .collect();
+            Row {
+                cells: texts,
+                fills,
+            }
         };
         let head = (!header.is_empty()).then(|| make_row(header, true));
-        let body: Vec<Vec<Text>> = rows.iter().map(|r| make_row(r, false)).collect();
+        let body: Vec<Row> = rows.iter().map(|r| make_row(r, false)).collect();
         let grid = Grid {
             x: ctx.x,
-            widths: column_widths(head.iter().chain(&body), ncols, ctx.width),
+            widths: column_widths(head.iter().chain(&body).map(|r| &r.cells), ncols, ctx.width),
             ruled,
         };
 
         self.space(self.para_space());
         // The header goes with the first row: a header alone at the foot of a page is useless.
-        let head_h = head.as_ref().map_or(0.0, |h| row_height(h, &grid));
-        let first_h = body.first().map_or(0.0, |r| row_height(r, &grid));
+        let head_h = head.as_ref().map_or(0.0, |h| row_height(&h.cells, &grid));
+        let first_h = body.first().map_or(0.0, |r| row_height(&r.cells, &grid));
         self.ensure((head_h + first_h).min(self.content_height()));
         // Repeat the header on continuation pages only when it is small next to a page.
         let repeat = head
@@ -91,14 +106,9 @@ impl Engine<'_> {
     /// Places one row, cutting its cells between lines when it does not fit a page. Each
     /// cell is laid out once and the cuts planned over its lines, so a cell of many pages
     /// costs its length, not pages x length.
-    fn table_row(
-        &mut self,
-        cells: Vec<Text>,
-        grid: &Grid,
-        is_head: bool,
-        head: Option<&Vec<Text>>,
-    ) {
-        let head_h = head.map_or(0.0, |h| row_height(h, grid));
+    fn table_row(&mut self, row: Row, grid: &Grid, is_head: bool, head: Option<&Row>) {
+        let Row { cells, fills } = row;
+        let head_h = head.map_or(0.0, |h| row_height(&h.cells, grid));
         let layouts: Vec<(Vec<Line>, Vec<TextPos>)> = cells
             .iter()
             .enumerate()
@@ -166,7 +176,7 @@ impl Engine<'_> {
         };
         if let [ranges] = &plan[..] {
             let heights = heights_of(ranges);
-            self.draw_row(cells, &heights, grid, is_head);
+            self.draw_row(cells, &fills, &heights, grid, is_head);
             return;
         }
         for (n, ranges) in plan.iter().enumerate() {
@@ -191,37 +201,49 @@ impl Engine<'_> {
                 });
             }
             let heights = heights_of(ranges);
-            self.draw_row(parts, &heights, grid, is_head);
+            self.draw_row(parts, &fills, &heights, grid, is_head);
         }
     }
 
-    fn continue_table(&mut self, grid: &Grid, head: Option<&Vec<Text>>) {
+    fn continue_table(&mut self, grid: &Grid, head: Option<&Row>) {
         self.new_page();
         if let Some(h) = head {
             let heights: Vec<f64> = h
+                .cells
                 .iter()
                 .enumerate()
                 .map(|(c, t)| crate::layout::text_height(t, grid.inner(c)))
                 .collect();
-            self.draw_row(h.clone(), &heights, grid, true);
+            self.draw_row(h.cells.clone(), &h.fills, &heights, grid, true);
         }
     }
 
-    fn draw_row(&mut self, cells: Vec<Text>, heights: &[f64], grid: &Grid, is_head: bool) {
+    fn draw_row(
+        &mut self,
+        cells: Vec<Text>,
+        fills: &[Option<Color>],
+        heights: &[f64],
+        grid: &Grid,
+        is_head: bool,
+    ) {
         let y = self.start_block();
         let row_h = heights.iter().copied().fold(0.0, f64::max) + 2.0 * CELL_PAD_Y;
         let mut x = grid.x;
         for (c, text) in cells.into_iter().enumerate() {
             let w = grid.widths[c];
-            if grid.ruled {
+            let own_fill = fills.get(c).copied().flatten();
+            // A ruled table's cell has its lines and, in the header, a shade; any cell its
+            // own background, under its text.
+            let fill = own_fill.or((grid.ruled && is_head).then_some(TABLE_HEADER_FILL));
+            if grid.ruled || fill.is_some() {
                 let id = self.id("n");
                 self.push(Shape::Node(Node {
                     shadow: false,
                     id,
                     frame: Rect::new(x, y, w, row_h),
                     geometry: Geometry::Rect,
-                    fill: is_head.then_some(TABLE_HEADER_FILL),
-                    stroke: Some(Stroke::solid(TABLE_BORDER, 0.5)),
+                    fill,
+                    stroke: grid.ruled.then(|| Stroke::solid(TABLE_BORDER, 0.5)),
                     text: None,
                     classes: Vec::new(),
                 }));

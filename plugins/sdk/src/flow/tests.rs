@@ -1,6 +1,6 @@
 use super::*;
 use crate::layout::text_height;
-use crate::model::{Document, Kind, Rect, Shape, TextBox};
+use crate::model::{Color, Document, Kind, Node, Rect, Shape, Text, TextBox};
 
 fn p(text: &str) -> Block {
     Block::Paragraph(vec![Inline::plain(text)])
@@ -278,6 +278,58 @@ fn a_table_cell_taller_than_a_page_is_cut() {
     let (pages, _) = layout(&blocks, &PageSetup::default());
     assert!(pages.len() >= 2);
     assert_eq!(words(&all_text(&pages)).len(), 4001);
+    check(&pages, &[]);
+}
+
+#[test]
+fn a_cells_background_fills_the_whole_cell_under_its_text() {
+    let shaded = Color::rgb(0xeb, 0xed, 0xf1);
+    let cell = |s: &str, background: Option<Color>| {
+        vec![Inline {
+            background,
+            ..Inline::plain(s)
+        }]
+    };
+    let blocks = vec![Block::Table {
+        aligns: vec![],
+        header: vec![],
+        rows: vec![
+            vec![
+                cell("Product name", Some(shaded)),
+                cell("a much longer\nvalue of two lines", None),
+            ],
+            vec![cell("Weight", Some(shaded)), cell("200 g", None)],
+        ],
+        // A layout table: no lines, so only the shaded cells are drawn behind their text.
+        ruled: false,
+    }];
+    let (pages, _) = layout(&blocks, &PageSetup::default());
+    let shapes = &pages[0].shapes;
+    let fills: Vec<(usize, &Node)> = shapes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            Shape::Node(n) => Some((i, n)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fills.len(), 2, "{shapes:?}");
+    for (i, node) in &fills {
+        assert_eq!(node.fill, Some(shaded));
+        assert_eq!(node.stroke, None);
+        // Drawn before (under) the cell's text, and as tall as the row, not the text.
+        let Shape::Text(text) = &shapes[i + 1] else {
+            panic!("{:?}", shapes[i + 1])
+        };
+        assert!(node.frame.x <= text.frame.x && node.frame.y <= text.frame.y);
+        assert!(node.frame.y + node.frame.h >= text.frame.y + text.frame.h);
+    }
+    let first_row = fills[0].1.frame.h;
+    let one_line = text_height(&Text::plain("200 g", 10.0), 100.0);
+    assert!(
+        first_row > 2.0 * one_line,
+        "the row of two lines: {first_row}"
+    );
     check(&pages, &[]);
 }
 
