@@ -78,7 +78,11 @@ fn text_the_style_sheet_hides_is_not_printed() {
            @media screen { .screen-only-hide { display: none } }\
            @media print { .print-hide { display: none } }\
            p.ix-hidden.shown { display: block }\
+           .preheader { visibility: hidden } .legend { visibility: collapse }\
+           .preheader.seen { visibility: visible }\
          </style></head><body>\
+         <span class='preheader'>preheader-secret</span><div class='legend'>legend-secret</div>\
+         <p class='preheader seen'>Visible again</p>\
          <nav>Menu-secret</nav><p>Annual report</p>\
          <div class='ix-hidden'>fact-secret</div>\
          <p class='ix-hidden shown'>Shown again</p>\
@@ -91,6 +95,7 @@ fn text_the_style_sheet_hides_is_not_printed() {
     for shown in [
         "Annual report",
         "Shown again",
+        "Visible again",
         "Printed anyway",
         "Revenue",
         "kept",

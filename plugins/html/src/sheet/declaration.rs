@@ -16,6 +16,8 @@ use crate::css_values::{family_list, parse_align};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Property {
     DisplayNone,
+    /// `visibility: hidden` or `collapse` (on), `visible` (off).
+    Invisible,
     BreakBefore,
     BreakAfter,
     /// A visible border (`border`, its sides, style or width): on a table or its cells it
@@ -37,8 +39,9 @@ pub(super) enum Property {
     Background,
 }
 
-pub(super) const PROPERTIES: [Property; 13] = [
+pub(super) const PROPERTIES: [Property; 14] = [
     Property::DisplayNone,
+    Property::Invisible,
     Property::BreakBefore,
     Property::BreakAfter,
     Property::Border,
@@ -289,6 +292,13 @@ impl Declaration {
         }
         let property = match self.name.as_str() {
             "display" => return flag(Property::DisplayNone, keyword == Some("none")),
+            "visibility" => {
+                return match keyword? {
+                    "hidden" | "collapse" => flag(Property::Invisible, true),
+                    "visible" => flag(Property::Invisible, false),
+                    _ => None,
+                }
+            }
             "border" | "border-top" | "border-right" | "border-bottom" | "border-left"
             | "border-style" | "border-width" => {
                 return flag(Property::Border, self.draws_a_border())

@@ -166,6 +166,12 @@ impl Cascade {
             }
             let value = |p: Property| best[p as usize].map(|(_, v)| v);
             let on = |p: Property| value(p) == Some(Val::Flag(true));
+            // An invisible element's text is not printed. (Its box keeps its room in a
+            // browser, and a `visibility: visible` descendant shows again; both are lost
+            // here: the element is left out as `display: none` leaves it.)
+            if on(Property::Invisible) {
+                out.hidden.insert(node.id());
+            }
             for (property, set) in [
                 (Property::DisplayNone, &mut out.hidden),
                 (Property::BreakBefore, &mut out.break_before),
@@ -387,6 +393,9 @@ pub fn canonical_style(style: &str) -> Option<String> {
         let declaration = match (property, value) {
             (Property::DisplayNone, Val::Flag(on)) => {
                 format!("display: {}", if on { "none" } else { "block" })
+            }
+            (Property::Invisible, Val::Flag(on)) => {
+                format!("visibility: {}", if on { "hidden" } else { "visible" })
             }
             (Property::BreakBefore, Val::Flag(on)) => {
                 format!("break-before: {}", if on { "page" } else { "auto" })
