@@ -74,33 +74,35 @@ impl<R: Reply> Reply for Result<R, ApiError> {
     const GIVES: Option<SchemaOf> = R::GIVES;
 }
 
-/// 201: a resource was made.
-pub struct Created<R>(pub R);
+/// A reply wrapper that answers `R` with another success status.
+macro_rules! status_reply {
+    ($(#[$doc:meta])* $name:ident, $status:ident) => {
+        $(#[$doc])*
+        pub struct $name<R>(pub R);
 
-impl<R: Reply> IntoResponse for Created<R> {
-    fn into_response(self) -> Response {
-        (StatusCode::CREATED, self.0).into_response()
-    }
+        impl<R: Reply> IntoResponse for $name<R> {
+            fn into_response(self) -> Response {
+                (StatusCode::$status, self.0).into_response()
+            }
+        }
+
+        impl<R: Reply> Reply for $name<R> {
+            const STATUS: u16 = StatusCode::$status.as_u16();
+            const GIVES: Option<SchemaOf> = R::GIVES;
+        }
+    };
 }
 
-impl<R: Reply> Reply for Created<R> {
-    const STATUS: u16 = 201;
-    const GIVES: Option<SchemaOf> = R::GIVES;
-}
-
-/// 202: work was queued.
-pub struct Accepted<R>(pub R);
-
-impl<R: Reply> IntoResponse for Accepted<R> {
-    fn into_response(self) -> Response {
-        (StatusCode::ACCEPTED, self.0).into_response()
-    }
-}
-
-impl<R: Reply> Reply for Accepted<R> {
-    const STATUS: u16 = 202;
-    const GIVES: Option<SchemaOf> = R::GIVES;
-}
+status_reply!(
+    /// 201: a resource was made.
+    Created,
+    CREATED
+);
+status_reply!(
+    /// 202: work was queued.
+    Accepted,
+    ACCEPTED
+);
 
 /// A reply about one version of a document: `ETag` names the version (the `If-Match` a
 /// replace takes).
