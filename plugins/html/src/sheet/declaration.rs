@@ -139,7 +139,7 @@ pub(super) enum Value {
 }
 
 /// How many points one `unit` is (CSS's absolute units; `px` is 1/96 in).
-fn points_per(unit: &str) -> Option<f64> {
+pub(super) fn points_per(unit: &str) -> Option<f64> {
     Some(match unit.to_ascii_lowercase().as_str() {
         "pt" => 1.0,
         "px" => 0.75,

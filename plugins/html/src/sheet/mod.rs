@@ -294,14 +294,13 @@ fn query_applies(query: &str) -> bool {
     applies != negated
 }
 
-/// The printed page's width and height in CSS pixels: the default paper's area inside its
+/// The printed page's width and height in points: the default paper's area inside its
 /// margins, as Chromium gives print media queries its page box.
-fn page_box_px() -> (f64, f64) {
+fn page_box() -> (f64, f64) {
     let setup = quire_sdk::flow::PageSetup::default();
-    let px = |points: f64| points * 96.0 / 72.0;
     (
-        px(setup.width - setup.margin_left - setup.margin_right),
-        px(setup.height - setup.margin_top - setup.margin_bottom),
+        setup.width - setup.margin_left - setup.margin_right,
+        setup.height - setup.margin_top - setup.margin_bottom,
     )
 }
 
@@ -312,8 +311,8 @@ fn feature_applies(feature: &str) -> bool {
         Some((name, value)) => (name.trim(), Some(value.trim())),
         None => (feature.trim(), None),
     };
-    let (width, height) = page_box_px();
-    let length = || value.and_then(css_px);
+    let (width, height) = page_box();
+    let length = || value.and_then(length_points);
     match (name, value) {
         ("prefers-color-scheme", Some(scheme)) => scheme == "light",
         ("orientation", Some(orientation)) => orientation == "portrait",
@@ -328,22 +327,17 @@ fn feature_applies(feature: &str) -> bool {
     }
 }
 
-/// A media feature's length in CSS pixels.
-fn css_px(value: &str) -> Option<f64> {
+/// A media feature's length in points (a bare number is pixels, an `em` the initial 16 px).
+fn length_points(value: &str) -> Option<f64> {
     let split = value
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(value.len());
     let (number, unit) = value.split_at_checked(split)?;
     let number: f64 = number.parse().ok()?;
     let per_unit = match unit.trim() {
-        "px" | "" => 1.0,
-        "em" | "rem" => 16.0,
-        "pt" => 96.0 / 72.0,
-        "pc" => 16.0,
-        "in" => 96.0,
-        "cm" => 96.0 / 2.54,
-        "mm" => 96.0 / 25.4,
-        _ => return None,
+        "" => declaration::points_per("px")?,
+        "em" | "rem" => 12.0,
+        unit => declaration::points_per(unit)?,
     };
     Some(number * per_unit)
 }
