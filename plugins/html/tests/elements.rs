@@ -225,7 +225,8 @@ fn the_style_sheet_transforms_letter_case() {
          .name { text-transform: capitalize } .as-is { text-transform: none }</style>\
          <nav>Home <a href='/about'>about us</a> <span class='as-is'>iPhone</span></nav>\
          <p class='quiet'>SHOUTING Stops</p><p class='name'>jean-<i>luc</i> <b>picard</b> o'neill 3d (wide)</p>\
-         <p>Straße</p><p class='shout'>straße</p>",
+         <p>Straße</p><p class='shout'>straße</p><p class='shout'>привет γειά σου</p>\
+         <p class='name'>привет мир</p>",
     );
     let doc = &out.document;
     text_box(doc, "HOME ABOUT US iPhone");
@@ -235,6 +236,9 @@ fn the_style_sheet_transforms_letter_case() {
     text_box(doc, "Straße");
     // Upper case as Unicode writes it: ß is SS.
     text_box(doc, "STRASSE");
+    // Other cased scripts as Chromium prints them (Unicode's full mappings).
+    text_box(doc, "ПРИВЕТ ΓΕΙΆ ΣΟΥ");
+    text_box(doc, "Привет Мир");
 }
 
 /// Cell backgrounds as a browser paints them: the cell's own (style sheet or `bgcolor`),
