@@ -338,7 +338,6 @@ impl<'a> Builder<'a> {
             dir: self.style.dirs.last().copied().flatten(),
             size: self.style.sizes.last().copied(),
             // A table cell sets its own (`table`); text elsewhere has no box to fill.
-            background: None,
         }
     }
 

@@ -256,7 +256,7 @@ mod tests {
         let info = HtmlImporter::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("html", "1.4.5")
+            ("html", "1.5.0")
         );
         assert_eq!(info.imports, [Format::new("text/html", "html")]);
         assert!(info.exports.is_empty());

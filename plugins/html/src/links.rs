@@ -145,14 +145,13 @@ pub fn resolve_fragments(blocks: &mut [Block], heading_ids: &[Vec<String>]) {
             .map(|s| format!("#{s}"));
     };
     visit_mut(blocks, &mut |block| {
-        let mut fix_all =
-            |inlines: &mut Vec<Inline>| inlines.iter_mut().for_each(|i| fix(&mut i.link));
+        let fix_all = |inlines: &mut Vec<Inline>| inlines.iter_mut().for_each(|i| fix(&mut i.link));
         match block {
             Block::Heading { inlines, .. } | Block::Paragraph(inlines) => fix_all(inlines),
-            Block::Table { header, rows, .. } => {
-                header.iter_mut().for_each(&mut fix_all);
-                rows.iter_mut().flatten().for_each(&mut fix_all);
-            }
+            Block::Table { rows, .. } => rows
+                .iter_mut()
+                .flatten()
+                .for_each(|cell| fix_all(&mut cell.inlines)),
             Block::Image { link, .. } => fix(link),
             _ => {}
         }

@@ -123,7 +123,7 @@ mod tests {
         let info = ImageImporter::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("image", "1.1.3")
+            ("image", "1.1.4")
         );
         assert_eq!(
             info.imports,

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use pulldown_cmark::{BlockQuoteKind, Event, Tag, TagEnd};
-use quire_sdk::flow::{self, Block, ImageSource, Inline};
+use quire_sdk::flow::{self, Block, Cell, ImageSource, Inline};
 use quire_sdk::{Align, Asset};
 use quire_svg_read::pictures::Pictures;
 
@@ -324,11 +324,18 @@ impl<'a> Builder<'a> {
             }
             TagEnd::Table => {
                 if let Some(t) = self.table.take() {
+                    let head_rows = usize::from(!t.header.is_empty());
+                    let rows = std::iter::once(t.header)
+                        .filter(|h| !h.is_empty())
+                        .chain(t.rows)
+                        .map(|row| row.into_iter().map(Cell::new).collect())
+                        .collect();
                     self.emit(Block::Table {
                         aligns: t.aligns,
-                        header: t.header,
-                        rows: t.rows,
+                        rows,
+                        head_rows,
                         ruled: true,
+                        width: None,
                     });
                 }
             }

@@ -8,7 +8,7 @@
 //! The SDK lays the table out on pages (`flow::layout`); the host validates the model and
 //! draws it as PDF, PNG or SVG with the shipped exporters. See docs/plugins.md.
 
-use quire_sdk::flow::{self, Block, Inline, PageSetup};
+use quire_sdk::flow::{self, Block, Cell, Inline, PageSetup};
 use quire_sdk::{ConvertError, Converter, Document, Format, ImportRequest, Imported, Kind};
 use quire_sdk::{OptionSpec, PluginInfo};
 
@@ -43,17 +43,22 @@ impl Converter for Plugin {
         }
         let text = std::str::from_utf8(&request.bytes)
             .map_err(|e| ConvertError::Damaged(format!("the CSV is not UTF-8: {e}")))?;
-        let mut rows = parse(text.strip_prefix('\u{feff}').unwrap_or(text))?;
+        let rows = parse(text.strip_prefix('\u{feff}').unwrap_or(text))?;
         if rows.is_empty() {
             return Err(ConvertError::Damaged("the CSV has no rows".into()));
         }
-        let cells = |row: Vec<String>| row.into_iter().map(|c| vec![Inline::plain(c)]).collect();
-        let header = cells(rows.remove(0));
+        let cells = |row: Vec<String>| {
+            row.into_iter()
+                .map(|c| Cell::new(vec![Inline::plain(c)]))
+                .collect()
+        };
+        // The first row is the header.
         let table = Block::Table {
             aligns: Vec::new(),
-            header,
             rows: rows.into_iter().map(cells).collect(),
+            head_rows: 1,
             ruled: true,
+            width: None,
         };
         let (pages, warnings) = flow::layout(&[table], &PageSetup::default());
         let mut document = Document::new(Kind::Paged);

@@ -7,7 +7,7 @@ use cssparser::{
     QualifiedRuleParser, RuleBodyItemParser, Token,
 };
 use quire_sdk::flow::{FontSize, PageSetup};
-use quire_sdk::model::{Align, Color, FontFamily};
+use quire_sdk::model::{Align, Color, FontFamily, VAlign};
 
 use crate::css_values::{family_list, parse_align};
 
@@ -37,9 +37,26 @@ pub(super) enum Property {
     /// `background-color` (or the colour of `background`): not inherited; a table cell's
     /// is drawn.
     Background,
+    /// `width`: a table's and its cells'.
+    Width,
+    /// `padding` (the shorthand sets all four): a table cell's.
+    PaddingTop,
+    PaddingRight,
+    PaddingBottom,
+    PaddingLeft,
+    /// `vertical-align`: a table cell's.
+    VerticalAlign,
 }
 
-pub(super) const PROPERTIES: [Property; 14] = [
+/// The padding properties, top, right, bottom, left (the shorthand's order).
+const PADDING: [Property; 4] = [
+    Property::PaddingTop,
+    Property::PaddingRight,
+    Property::PaddingBottom,
+    Property::PaddingLeft,
+];
+
+pub(super) const PROPERTIES: [Property; 20] = [
     Property::DisplayNone,
     Property::Invisible,
     Property::BreakBefore,
@@ -54,7 +71,22 @@ pub(super) const PROPERTIES: [Property; 14] = [
     Property::Page,
     Property::Case,
     Property::Background,
+    Property::Width,
+    Property::PaddingTop,
+    Property::PaddingRight,
+    Property::PaddingBottom,
+    Property::PaddingLeft,
+    Property::VerticalAlign,
 ];
+
+/// A box's length as declared: points, a multiple of the element's font size, or a share
+/// of the width around it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Length {
+    Points(f64),
+    Em(f64),
+    Share(f64),
+}
 
 /// What `text-transform` does to the letters of an element's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +110,9 @@ pub(super) enum Val {
     /// A named page, by a hash of its name (`auto` is `None`).
     PageName(Option<u64>),
     Case(Case),
+    /// A length; `None` is `auto`.
+    Length(Option<Length>),
+    VAlign(VAlign),
 }
 
 /// One declaration of a cascaded property: (property, value, `!important`).
@@ -197,7 +232,48 @@ fn paper(name: &str) -> Option<(f64, f64)> {
     })
 }
 
+impl Value {
+    /// The value as a box's length; a bare 0 is one.
+    fn length(&self) -> Option<Length> {
+        match *self {
+            Value::Length(points) => Some(Length::Points(points)),
+            Value::Em(em) => Some(Length::Em(em)),
+            Value::Percent(share) => Some(Length::Share(share)),
+            _ => None,
+        }
+    }
+}
+
 impl Declaration {
+    /// The cascaded properties this declaration sets: one, or the four sides of `padding`.
+    pub(super) fn settings(&self) -> impl Iterator<Item = Setting> {
+        let mut sides = [None; 4];
+        if self.name == "padding" {
+            // CSS's shorthand: 1 to 4 lengths, top right bottom left; not a share (of a
+            // width the importer does not know).
+            let lengths: Option<Vec<Length>> = self
+                .values
+                .iter()
+                .map(|v| v.length().filter(|l| !matches!(l, Length::Share(_))))
+                .collect();
+            let four = match lengths.as_deref() {
+                Some(&[a]) => Some([a, a, a, a]),
+                Some(&[a, b]) => Some([a, b, a, b]),
+                Some(&[a, b, c]) => Some([a, b, c, b]),
+                Some(&[a, b, c, d]) => Some([a, b, c, d]),
+                _ => None,
+            };
+            if let Some(four) = four {
+                for ((slot, property), length) in sides.iter_mut().zip(PADDING).zip(four) {
+                    *slot = Some((property, Val::Length(Some(length)), self.important));
+                }
+            }
+        }
+        self.setting()
+            .into_iter()
+            .chain(sides.into_iter().flatten())
+    }
+
     fn keyword(&self) -> Option<&str> {
         match self.values.as_slice() {
             [Value::Keyword(k)] => Some(k),
@@ -287,6 +363,36 @@ impl Declaration {
             "font-family" => {
                 return family_list(&self.raw)
                     .map(|f| (Property::Family, Val::Family(f), self.important))
+            }
+            "width" => {
+                let length = match self.values.as_slice() {
+                    [Value::Keyword(k)] if k == "auto" => None,
+                    [one] => Some(one.length()?),
+                    _ => return None,
+                };
+                return Some((Property::Width, Val::Length(length), self.important));
+            }
+            side @ ("padding-top" | "padding-right" | "padding-bottom" | "padding-left") => {
+                let length = match self.values.as_slice() {
+                    [one] => one.length().filter(|l| !matches!(l, Length::Share(_)))?,
+                    _ => return None,
+                };
+                let property = match side {
+                    "padding-top" => Property::PaddingTop,
+                    "padding-right" => Property::PaddingRight,
+                    "padding-bottom" => Property::PaddingBottom,
+                    _ => Property::PaddingLeft,
+                };
+                return Some((property, Val::Length(Some(length)), self.important));
+            }
+            "vertical-align" => {
+                let valign = match keyword? {
+                    "top" | "text-top" | "baseline" => VAlign::Top,
+                    "middle" => VAlign::Middle,
+                    "bottom" | "text-bottom" => VAlign::Bottom,
+                    _ => return None,
+                };
+                return Some((Property::VerticalAlign, Val::VAlign(valign), self.important));
             }
             _ => {}
         }

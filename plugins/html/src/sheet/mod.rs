@@ -18,7 +18,7 @@ use cssparser::{
 };
 use ego_tree::NodeId;
 use quire_sdk::flow::FontSize;
-use quire_sdk::model::{Align, Color, FontFamily};
+use quire_sdk::model::{Align, Color, FontFamily, VAlign};
 use scraper::selector::{Parser as SelectorParser, Simple};
 use scraper::{ElementRef, Html};
 use selectors::matching::{
@@ -29,7 +29,7 @@ use selectors::parser::{ParseRelative, SelectorList, SelectorParseErrorKind};
 
 mod declaration;
 
-pub use declaration::{Case, PageRule};
+pub use declaration::{Case, Length, PageRule};
 use declaration::{Declarations, Property, Setting, Val, PROPERTIES};
 
 /// CSS read from a page: more is ignored (real pages carry tens of KiB).
@@ -68,6 +68,15 @@ pub struct TextStyle {
     pub case: Option<Case>,
 }
 
+/// How the style sheets size an element's box (a table's or a cell's): only what they say.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct BoxStyle {
+    pub width: Option<Length>,
+    /// Top, right, bottom, left.
+    pub padding: [Option<Length>; 4],
+    pub valign: Option<VAlign>,
+}
+
 /// The outcome of a page's style sheets.
 #[derive(Default)]
 pub struct Cascade {
@@ -80,6 +89,7 @@ pub struct Cascade {
     named_page: HashMap<NodeId, u64>,
     /// Elements the style sheets give a visible background.
     backgrounds: HashMap<NodeId, Color>,
+    boxes: HashMap<NodeId, BoxStyle>,
     /// The `@page` rules, later declarations over earlier ones.
     pub page: PageRule,
     /// Whether the page's CSS was cut short by a bound (said in a warning).
@@ -217,6 +227,26 @@ impl Cascade {
                     out.backgrounds.insert(node.id(), c);
                 }
             }
+            let length = |p: Property| match value(p) {
+                Some(Val::Length(l)) => l,
+                _ => None,
+            };
+            let sized = BoxStyle {
+                width: length(Property::Width),
+                padding: [
+                    length(Property::PaddingTop),
+                    length(Property::PaddingRight),
+                    length(Property::PaddingBottom),
+                    length(Property::PaddingLeft),
+                ],
+                valign: match value(Property::VerticalAlign) {
+                    Some(Val::VAlign(v)) => Some(v),
+                    _ => None,
+                },
+            };
+            if sized != BoxStyle::default() {
+                out.boxes.insert(node.id(), sized);
+            }
         }
         out
     }
@@ -246,6 +276,11 @@ impl Cascade {
     /// not inherited), if a visible one.
     pub fn background(&self, node: NodeId) -> Option<Color> {
         self.backgrounds.get(&node).copied()
+    }
+
+    /// How the style sheets size the box of the element `node`, if they do.
+    pub fn box_style(&self, node: NodeId) -> Option<BoxStyle> {
+        self.boxes.get(&node).copied()
     }
 
     /// Whether the style sheets give the element `node` a visible border.
@@ -348,7 +383,7 @@ fn inline_settings(style: &str) -> Vec<Setting> {
     let mut reader = Declarations;
     RuleBodyParser::new(&mut parser, &mut reader)
         .flatten()
-        .filter_map(|d| d.setting())
+        .flat_map(|d| d.settings())
         .collect()
 }
 
@@ -513,7 +548,7 @@ impl<'i> QualifiedRuleParser<'i> for Rules<'_> {
         let mut settings: Vec<Setting> = Vec::new();
         for setting in RuleBodyParser::new(input, &mut reader)
             .flatten()
-            .filter_map(|d| d.setting())
+            .flat_map(|d| d.settings())
         {
             // A later declaration in the block wins, unless an earlier one is important and
             // it is not.

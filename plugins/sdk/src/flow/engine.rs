@@ -330,10 +330,11 @@ impl<'a> Engine<'a> {
             Block::Rule => self.rule(ctx),
             Block::Table {
                 aligns,
-                header,
                 rows,
+                head_rows,
                 ruled,
-            } => self.table(aligns, header, rows, *ruled, ctx),
+                width,
+            } => self.table(aligns, rows, *head_rows, *ruled, *width, ctx),
             Block::Image {
                 source,
                 width,

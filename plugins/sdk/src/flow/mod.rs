@@ -29,7 +29,7 @@ mod engine;
 mod style;
 mod table;
 
-use crate::model::{Align, Color, Direction, FontFamily, Page, Shape};
+use crate::model::{Align, Color, Direction, FontFamily, Page, Shape, VAlign};
 
 /// How deep importers nest lists and quotes before flattening; deeper levels are laid out at
 /// this depth. Layout also stops indenting here, so text keeps a usable width.
@@ -64,10 +64,6 @@ pub struct Inline {
     pub dir: Option<Direction>,
     /// The size the source asked for (HTML's `font-size`), instead of the block's.
     pub size: Option<FontSize>,
-    /// The background of the table cell the text is in (HTML's `background-color` or
-    /// `bgcolor` of the cell, its row or its table): the first inline of a cell that has one
-    /// fills the cell. Elsewhere it is not drawn.
-    pub background: Option<Color>,
 }
 
 /// A font size a source asks for.
@@ -143,15 +139,19 @@ pub enum Block {
     },
     /// A horizontal rule.
     Rule,
-    /// `aligns` per column (missing ones are left); an empty `header` means no header row.
-    /// Rows shorter than the widest row get empty cells. A `ruled` table has lines around
-    /// its cells and a shaded header (Markdown's tables, HTML's `border` tables); without,
-    /// its cells stand on the page as text, as a browser shows a layout table.
+    /// `aligns` per column (missing ones are left). Each cell of a row takes the first
+    /// column no cell above still covers, as in HTML's table model; slots no cell covers get
+    /// empty cells. The first `head_rows` rows are the header: bold, repeated at the top of
+    /// each page the table continues on. A `ruled` table has lines around its cells and a
+    /// shaded header (Markdown's tables, HTML's `border` tables); without, its cells stand on
+    /// the page as text, as a browser shows a layout table. `width` is the table's (HTML's
+    /// `width`); without one it is as wide as its content, at most the text width.
     Table {
         aligns: Vec<Align>,
-        header: Vec<Vec<Inline>>,
-        rows: Vec<Vec<Vec<Inline>>>,
+        rows: Vec<Vec<Cell>>,
+        head_rows: usize,
         ruled: bool,
+        width: Option<Extent>,
     },
     /// A picture, with the size of its box in pixels (the caller reads it from the file or
     /// the document); it is set at 96 dpi and scaled down to fit the text width.
@@ -164,6 +164,77 @@ pub enum Block {
     },
     /// Start a new page (ignored at the top of an empty page).
     PageBreak,
+}
+
+/// One cell of a [`Block::Table`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub inlines: Vec<Inline>,
+    /// The columns and rows it covers, at least 1 (HTML's `colspan`, `rowspan`); a span
+    /// stops at the table's edge and at a column a cell above still covers.
+    pub colspan: u16,
+    pub rowspan: u16,
+    /// The width it asks for its column, padding not included (HTML's `width`); a cell of
+    /// several columns asks for none.
+    pub width: Option<Extent>,
+    /// The room between its edges and its text, in points; `None` is the table's default.
+    pub padding: Option<Insets>,
+    /// Where its text stands when the row is taller than it (HTML's `vertical-align`).
+    pub valign: VAlign,
+    /// The colour filling it under its text (HTML's `background-color`, `bgcolor`).
+    pub background: Option<Color>,
+}
+
+impl Cell {
+    /// A one-column, one-row cell holding `inlines`, its text at the top.
+    pub fn new(inlines: Vec<Inline>) -> Cell {
+        Cell {
+            inlines,
+            colspan: 1,
+            rowspan: 1,
+            width: None,
+            padding: None,
+            valign: VAlign::Top,
+            background: None,
+        }
+    }
+}
+
+/// A length a source asks for: so many points, or a share of the width available.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Extent {
+    Points(f64),
+    /// `0.5` is half the width available (`50%`).
+    Share(f64),
+}
+
+impl Extent {
+    /// The length in points where `available` points are available; a length that is not
+    /// a finite positive number is none.
+    pub fn of(self, available: f64) -> Option<f64> {
+        let points = match self {
+            Extent::Points(p) => p,
+            Extent::Share(s) => s * available,
+        };
+        (points.is_finite() && points > 0.0).then_some(points)
+    }
+}
+
+/// The padding of a table cell that asks for none.
+pub const CELL_PADDING: Insets = Insets {
+    top: style::CELL_PAD_Y,
+    right: style::CELL_PAD_X,
+    bottom: style::CELL_PAD_Y,
+    left: style::CELL_PAD_X,
+};
+
+/// Room on each side of a box, in points.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Insets {
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub left: f64,
 }
 
 /// What a picture shows.

@@ -119,11 +119,6 @@ pub(super) fn alignment(inlines: &[Inline]) -> Option<Align> {
     inlines.iter().find_map(|i| i.align)
 }
 
-/// The background of the table cell `inlines` fill: the first that has one sets it.
-pub(super) fn background(inlines: &[Inline]) -> Option<Color> {
-    inlines.iter().find_map(|i| i.background)
-}
-
 /// Whether `blocks` (a list item, a quote) read right to left: the direction of their first
 /// block with text, said outright (HTML `dir`) or else by its first strong character
 /// (UAX #9 P2, P3), as its paragraph is laid out. Their list markers and quote bars then

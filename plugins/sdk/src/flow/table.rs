@@ -1,13 +1,63 @@
-//! Tables: column widths from the cells' content, rows split across pages, the header
-//! repeated at the top of each page the table continues on.
+//! Tables: cells placed on a grid of columns as HTML's table model places them (spans
+//! included), column widths from the cells' content and the widths the table and its cells
+//! ask for, rows split across pages, the header repeated at the top of each page the table
+//! continues on.
+
+mod columns;
+#[cfg(test)]
+mod tests;
 
 use super::engine::{lines_fitting, Ctx, Engine, EPS};
 use super::style::*;
-use super::Inline;
-use crate::layout::{
-    layout_text_with_starts, min_content_width, natural_width, slice_text, Line, TextPos,
-};
+use super::{Cell, Extent, Inline, Insets, CELL_PADDING};
+use crate::layout::{layout_text_with_starts, slice_text, text_height, Line, TextPos};
 use crate::model::*;
+
+/// Columns past this are not made: a cell that would start beyond it adds its text to the
+/// cell before it, so a hostile row of thousands of cells costs no more than a wide one.
+const MAX_COLUMNS: usize = 64;
+
+/// A cell on the grid, its text ready to lay out.
+#[derive(Clone)]
+struct Placed {
+    col: usize,
+    colspan: usize,
+    /// Rows covered, counted from the cell's own row, never past the end of its part of the
+    /// table (header or body).
+    rowspan: usize,
+    text: Text,
+    fill: Option<Color>,
+    pad: Insets,
+    valign: VAlign,
+    /// The width it asks for its column, for a one-column cell.
+    width: Option<Extent>,
+}
+
+impl Placed {
+    fn empty(col: usize) -> Placed {
+        Placed {
+            col,
+            colspan: 1,
+            rowspan: 1,
+            text: Text::default_layout(),
+            fill: None,
+            pad: CELL_PADDING,
+            valign: VAlign::Top,
+            width: None,
+        }
+    }
+
+    fn pad_x(&self) -> f64 {
+        self.pad.left + self.pad.right
+    }
+
+    fn pad_y(&self) -> f64 {
+        self.pad.top + self.pad.bottom
+    }
+}
+
+/// The cells starting in one row, left to right.
+type Row = Vec<Placed>;
 
 /// The geometry every row of one table shares.
 struct Grid {
@@ -18,112 +68,311 @@ struct Grid {
 }
 
 impl Grid {
-    fn inner(&self, c: usize) -> f64 {
-        (self.widths[c] - 2.0 * CELL_PAD_X).max(1.0)
+    fn left(&self, cell: &Placed) -> f64 {
+        self.x + self.widths[..cell.col].iter().sum::<f64>()
+    }
+
+    fn width(&self, cell: &Placed) -> f64 {
+        self.widths[cell.col..cell.col + cell.colspan].iter().sum()
+    }
+
+    /// The width of a cell's text.
+    fn inner(&self, cell: &Placed) -> f64 {
+        (self.width(cell) - cell.pad_x()).max(1.0)
+    }
+
+    fn text_height(&self, cell: &Placed) -> f64 {
+        if cell.text.runs.is_empty() {
+            0.0
+        } else {
+            text_height(&cell.text, self.inner(cell))
+        }
     }
 }
 
-/// One row of a table: its cells' text and each cell's background.
-#[derive(Clone)]
-struct Row {
-    cells: Vec<Text>,
-    fills: Vec<Option<Color>>,
+/// Where one cell of the source goes: its column and spans, and which of its row's cells
+/// it shows (more than one when cells past [`MAX_COLUMNS`] were folded into it; none for
+/// an empty slot no cell covered).
+struct Slot {
+    col: usize,
+    colspan: usize,
+    rowspan: usize,
+    cells: Vec<usize>,
+}
+
+/// Places the cells of `rows` on the grid: each takes the first column no cell above still
+/// covers; a column span stops before a covered column and at [`MAX_COLUMNS`], a row span
+/// at the end of the header (for a header cell) or of the table. Slots no cell covers get
+/// empty ones. Returns each row's slots, left to right, and the number of columns.
+fn place(rows: &[Vec<Cell>], head_rows: usize) -> (Vec<Vec<Slot>>, usize) {
+    // Per column, the first row it is free again in.
+    let mut busy_until: Vec<usize> = Vec::new();
+    let mut placed: Vec<Vec<Slot>> = Vec::with_capacity(rows.len());
+    for (r, row) in rows.iter().enumerate() {
+        let part_end = if r < head_rows { head_rows } else { rows.len() };
+        let free = |busy: &[usize], c: usize| busy.get(c).is_none_or(|&until| until <= r);
+        let mut slots: Vec<Slot> = Vec::with_capacity(row.len());
+        let mut col = 0;
+        for (i, cell) in row.iter().enumerate() {
+            while col < MAX_COLUMNS && !free(&busy_until, col) {
+                col += 1;
+            }
+            if col >= MAX_COLUMNS {
+                if let Some(last) = slots.last_mut() {
+                    last.cells.push(i);
+                }
+                continue;
+            }
+            let mut colspan = 1;
+            while colspan < usize::from(cell.colspan)
+                && col + colspan < MAX_COLUMNS
+                && free(&busy_until, col + colspan)
+            {
+                colspan += 1;
+            }
+            let rowspan = usize::from(cell.rowspan).clamp(1, part_end - r);
+            if busy_until.len() < col + colspan {
+                busy_until.resize(col + colspan, 0);
+            }
+            busy_until[col..col + colspan].fill(r + rowspan);
+            slots.push(Slot {
+                col,
+                colspan,
+                rowspan,
+                cells: vec![i],
+            });
+            col += colspan;
+        }
+        placed.push(slots);
+    }
+    let ncols = busy_until.len();
+    let mut busy_until = vec![0; ncols];
+    for (r, slots) in placed.iter_mut().enumerate() {
+        for slot in slots.iter() {
+            busy_until[slot.col..slot.col + slot.colspan].fill(r + slot.rowspan);
+        }
+        for (col, until) in busy_until.iter_mut().enumerate() {
+            if *until <= r {
+                *until = r + 1;
+                slots.push(Slot {
+                    col,
+                    colspan: 1,
+                    rowspan: 1,
+                    cells: Vec::new(),
+                });
+            }
+        }
+        slots.sort_by_key(|s| s.col);
+    }
+    (placed, ncols)
+}
+
+/// Runs of rows that cells spanning rows hold together: a row alone when none does.
+fn bands(rows: &[Row]) -> Vec<&[Row]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < rows.len() {
+        let mut end = start + 1;
+        let mut r = start;
+        while r < end {
+            for cell in &rows[r] {
+                end = end.max(r + cell.rowspan);
+            }
+            r += 1;
+        }
+        let end = end.min(rows.len());
+        out.push(&rows[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// Each cell's text height, row by row, and each row's height: a row is as tall as its
+/// tallest one-row cell, and the last row a taller cell spans grows to hold it.
+fn measure(rows: &[Row], grid: &Grid) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let texts: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|row| row.iter().map(|c| grid.text_height(c)).collect())
+        .collect();
+    let mut heights = vec![0.0f64; rows.len()];
+    for (r, row) in rows.iter().enumerate() {
+        for (cell, text) in row.iter().zip(&texts[r]) {
+            if cell.rowspan.min(rows.len() - r) == 1 {
+                heights[r] = heights[r].max(text + cell.pad_y());
+            }
+        }
+    }
+    for (r, row) in rows.iter().enumerate() {
+        for (cell, text) in row.iter().zip(&texts[r]) {
+            let span = cell.rowspan.min(rows.len() - r);
+            if span > 1 {
+                let have: f64 = heights[r..r + span].iter().sum();
+                let need = text + cell.pad_y();
+                if need > have {
+                    heights[r + span - 1] += need - have;
+                }
+            }
+        }
+    }
+    (texts, heights)
 }
 
 impl Engine<'_> {
     pub(super) fn table(
         &mut self,
         aligns: &[Align],
-        header: &[Vec<Inline>],
-        rows: &[Vec<Vec<Inline>>],
+        rows: &[Vec<Cell>],
+        head_rows: usize,
         ruled: bool,
+        width: Option<Extent>,
         ctx: Ctx,
     ) {
-        let ncols = rows.iter().map(Vec::len).fold(header.len(), usize::max);
+        let head_rows = head_rows.min(rows.len());
+        let (slots, ncols) = place(rows, head_rows);
         if ncols == 0 {
             return;
         }
         let size = self.setup.body_size * TABLE_SCALE;
         let font = self.setup.body_font;
-        let make_row = |cells: &[Vec<Inline>], bold: bool| -> Row {
-            let texts = (0..ncols)
-                .map(|c| {
-                    let inlines = cells.get(c).map_or(&[][..], Vec::as_slice);
-                    Text {
-                        runs: runs(
-                            inlines,
-                            Base {
-                                font,
-                                size,
-                                bold,
-                                color: ctx.color,
+        let grid_rows: Vec<Row> = slots
+            .into_iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.into_iter()
+                    .map(|slot| {
+                        let Some(&first) = slot.cells.first() else {
+                            return Placed::empty(slot.col);
+                        };
+                        let cell = &rows[r][first];
+                        let folded: Vec<Inline>;
+                        let inlines = if slot.cells.len() == 1 {
+                            &cell.inlines[..]
+                        } else {
+                            folded = fold(slot.cells.iter().map(|&i| &rows[r][i].inlines));
+                            &folded[..]
+                        };
+                        let base = Base {
+                            font,
+                            size,
+                            bold: r < head_rows,
+                            color: ctx.color,
+                        };
+                        Placed {
+                            col: slot.col,
+                            colspan: slot.colspan,
+                            rowspan: slot.rowspan,
+                            text: Text {
+                                runs: runs(inlines, base),
+                                // A cell's own alignment (HTML's per-cell `text-align`) over
+                                // its column's.
+                                align: alignment(inlines)
+                                    .or(aligns.get(slot.col).copied())
+                                    .unwrap_or_default(),
+                                direction: direction(inlines),
+                                ..Text::default_layout()
                             },
-                        ),
-                        // A cell's own alignment (HTML's per-cell `text-align`) over its column's.
-                        align: super::style::alignment(inlines)
-                            .or(aligns.get(c).copied())
-                            .unwrap_or_default(),
-                        direction: direction(inlines),
-                        ..Text::default_layout()
-                    }
-                })
-                .collect();
-            // A cell's background (HTML's `background-color`, `bgcolor`) rides on its inlines.
-            let fills = (0..ncols)
-                .map(|c| cells.get(c).and_then(|inlines| background(inlines)))
-                .collect();
-            Row {
-                cells: texts,
-                fills,
-            }
-        };
-        let head = (!header.is_empty()).then(|| make_row(header, true));
-        let body: Vec<Row> = rows.iter().map(|r| make_row(r, false)).collect();
+                            fill: cell.background,
+                            pad: cell.padding.map_or(CELL_PADDING, sane_padding),
+                            valign: cell.valign,
+                            width: cell.width.filter(|_| slot.colspan == 1),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
         let grid = Grid {
             x: ctx.x,
-            widths: column_widths(head.iter().chain(&body).map(|r| &r.cells), ncols, ctx.width),
+            widths: columns::widths(&grid_rows, ncols, ctx.width, width),
             ruled,
         };
+        let (head, body) = grid_rows.split_at(head_rows);
 
         self.space(self.para_space());
-        // The header goes with the first row: a header alone at the foot of a page is useless.
-        let head_h = head.as_ref().map_or(0.0, |h| row_height(&h.cells, &grid));
-        let first_h = body.first().map_or(0.0, |r| row_height(&r.cells, &grid));
+        // The header goes with the first rows: a header alone at the foot of a page is useless.
+        let head_h: f64 = measure(head, &grid).1.iter().sum();
+        let body_bands = bands(body);
+        let first_h: f64 = body_bands
+            .first()
+            .map_or(0.0, |b| measure(b, &grid).1.iter().sum());
         self.ensure((head_h + first_h).min(self.content_height()));
         // Repeat the header on continuation pages only when it is small next to a page.
-        let repeat = head
-            .as_ref()
-            .filter(|_| head_h <= self.content_height() / 3.0);
-        if let Some(h) = &head {
-            self.table_row(h.clone(), &grid, true, None);
+        let repeat = (!head.is_empty() && head_h <= self.content_height() / 3.0).then_some(head);
+        if !head.is_empty() {
+            self.band(head, &grid, true, None);
         }
-        for row in body {
-            self.table_row(row, &grid, false, repeat);
+        for band in body_bands {
+            self.band(band, &grid, false, repeat);
         }
         self.space(self.para_space());
+    }
+
+    /// Places rows that spanning cells hold together: whole, on this page or the next,
+    /// when they fit a page; else row by row, each spanning cell's text in its first row.
+    fn band(&mut self, rows: &[Row], grid: &Grid, is_head: bool, head: Option<&[Row]>) {
+        if let [row] = rows {
+            return self.table_row(row, grid, is_head, head);
+        }
+        let (texts, heights) = measure(rows, grid);
+        let total: f64 = heights.iter().sum();
+        let head_h: f64 = head.map_or(0.0, |h| measure(h, grid).1.iter().sum());
+        if total <= self.content_height() - head_h + EPS {
+            if !self.fresh && total > self.room() + EPS {
+                self.continue_table(grid, head);
+            }
+            self.draw_rows(&slices(rows), &texts, &heights, grid, is_head);
+            return;
+        }
+        let ncols = grid.widths.len();
+        for (r, row) in rows.iter().enumerate() {
+            let mut own: Row = row
+                .iter()
+                .map(|cell| Placed {
+                    rowspan: 1,
+                    ..cell.clone()
+                })
+                .collect();
+            // The columns cells of earlier rows of the band covered are empty here.
+            let covered: Vec<usize> = rows[..r]
+                .iter()
+                .enumerate()
+                .flat_map(|(above, cells)| {
+                    cells
+                        .iter()
+                        .filter(move |c| above + c.rowspan > r)
+                        .flat_map(|c| c.col..c.col + c.colspan)
+                })
+                .collect();
+            own.extend(
+                covered
+                    .into_iter()
+                    .filter(|&c| c < ncols)
+                    .map(Placed::empty),
+            );
+            own.sort_by_key(|c| c.col);
+            self.table_row(&own, grid, is_head, head);
+        }
     }
 
     /// Places one row, cutting its cells between lines when it does not fit a page. Each
     /// cell is laid out once and the cuts planned over its lines, so a cell of many pages
     /// costs its length, not pages x length.
-    fn table_row(&mut self, row: Row, grid: &Grid, is_head: bool, head: Option<&Row>) {
-        let Row { cells, fills } = row;
-        let head_h = head.map_or(0.0, |h| row_height(&h.cells, grid));
+    fn table_row(&mut self, cells: &[Placed], grid: &Grid, is_head: bool, head: Option<&[Row]>) {
+        let head_h: f64 = head.map_or(0.0, |h| measure(h, grid).1.iter().sum());
         let layouts: Vec<(Vec<Line>, Vec<TextPos>)> = cells
             .iter()
-            .enumerate()
-            .map(|(c, t)| layout_text_with_starts(t, grid.inner(c)))
+            .map(|c| layout_text_with_starts(&c.text, grid.inner(c)))
             .collect();
         let sum = |c: usize, a: usize, b: usize| -> f64 {
             layouts[c].0[a..b].iter().map(|l| l.height).sum()
         };
+        let pad_y = cells.iter().map(Placed::pad_y).fold(0.0, f64::max);
         let rest = |pos: &[usize]| -> f64 {
             (0..cells.len())
                 .map(|c| sum(c, pos[c], layouts[c].0.len()))
                 .fold(0.0, f64::max)
         };
-        let page_room = self.content_height() - head_h - 2.0 * CELL_PAD_Y;
-        let mut room = self.room() - 2.0 * CELL_PAD_Y;
+        let page_room = self.content_height() - head_h - pad_y;
+        let mut room = self.room() - pad_y;
         // Whether the row sits at the top of a page (after a repeated header, if any): there,
         // moving on cannot help, and the row must be cut.
         let mut at_top = self.fresh;
@@ -174,9 +423,17 @@ impl Engine<'_> {
                 .map(|(c, &(a, b))| sum(c, a, b))
                 .collect()
         };
+        let row_height = |texts: &[f64], cells: &[Placed]| -> f64 {
+            texts
+                .iter()
+                .zip(cells)
+                .map(|(t, c)| t + c.pad_y())
+                .fold(0.0, f64::max)
+        };
         if let [ranges] = &plan[..] {
-            let heights = heights_of(ranges);
-            self.draw_row(cells, &fills, &heights, grid, is_head);
+            let texts = heights_of(ranges);
+            let height = row_height(&texts, cells);
+            self.draw_rows(&[cells], &[texts], &[height], grid, is_head);
             return;
         }
         for (n, ranges) in plan.iter().enumerate() {
@@ -186,10 +443,11 @@ impl Engine<'_> {
             let mut parts = Vec::with_capacity(cells.len());
             for (c, &(a, b)) in ranges.iter().enumerate() {
                 let (lines, starts) = &layouts[c];
-                parts.push(if a == b {
+                let cell = &cells[c];
+                let text = if a == b {
                     Text {
                         runs: Vec::new(),
-                        ..cells[c].clone_layout()
+                        ..cell.text.clone_layout()
                     }
                 } else {
                     let end = if b < lines.len() {
@@ -197,119 +455,122 @@ impl Engine<'_> {
                     } else {
                         None
                     };
-                    slice_text(&cells[c], starts[a], end)
+                    slice_text(&cell.text, starts[a], end)
+                };
+                // A row cut across pages fills them: its parts stand at the top.
+                parts.push(Placed {
+                    text,
+                    valign: VAlign::Top,
+                    ..cell.clone()
                 });
             }
-            let heights = heights_of(ranges);
-            self.draw_row(parts, &fills, &heights, grid, is_head);
+            let texts = heights_of(ranges);
+            let height = row_height(&texts, &parts);
+            self.draw_rows(&[&parts], &[texts], &[height], grid, is_head);
         }
     }
 
-    fn continue_table(&mut self, grid: &Grid, head: Option<&Row>) {
+    fn continue_table(&mut self, grid: &Grid, head: Option<&[Row]>) {
         self.new_page();
-        if let Some(h) = head {
-            let heights: Vec<f64> = h
-                .cells
-                .iter()
-                .enumerate()
-                .map(|(c, t)| crate::layout::text_height(t, grid.inner(c)))
-                .collect();
-            self.draw_row(h.cells.clone(), &h.fills, &heights, grid, true);
+        if let Some(rows) = head {
+            let (texts, heights) = measure(rows, grid);
+            self.draw_rows(&slices(rows), &texts, &heights, grid, true);
         }
     }
 
-    fn draw_row(
+    /// Draws rows of `heights` from the next block's top: each cell's box (its lines and
+    /// background) as tall as the rows it spans, its text (`texts` tall) placed in it as
+    /// the cell asks.
+    fn draw_rows(
         &mut self,
-        cells: Vec<Text>,
-        fills: &[Option<Color>],
+        rows: &[&[Placed]],
+        texts: &[Vec<f64>],
         heights: &[f64],
         grid: &Grid,
         is_head: bool,
     ) {
-        let y = self.start_block();
-        let row_h = heights.iter().copied().fold(0.0, f64::max) + 2.0 * CELL_PAD_Y;
-        let mut x = grid.x;
-        for (c, text) in cells.into_iter().enumerate() {
-            let w = grid.widths[c];
-            let own_fill = fills.get(c).copied().flatten();
-            // A ruled table's cell has its lines and, in the header, a shade; any cell its
-            // own background, under its text.
-            let fill = own_fill.or((grid.ruled && is_head).then_some(TABLE_HEADER_FILL));
-            if grid.ruled || fill.is_some() {
-                let id = self.id("n");
-                self.push(Shape::Node(Node {
-                    shadow: false,
-                    id,
-                    frame: Rect::new(x, y, w, row_h),
-                    geometry: Geometry::Rect,
-                    fill,
-                    stroke: grid.ruled.then(|| Stroke::solid(TABLE_BORDER, 0.5)),
-                    text: None,
-                    classes: Vec::new(),
-                }));
-            }
-            if !text.runs.is_empty() {
-                let id = self.id("t");
-                let frame = Rect::new(x + CELL_PAD_X, y + CELL_PAD_Y, grid.inner(c), heights[c]);
-                self.push(Shape::Text(TextBox {
-                    id,
-                    frame,
-                    text,
-                    fill: None,
-                    stroke: None,
-                }));
-            }
-            x += w;
-        }
-        self.y = y + row_h;
-    }
-}
-
-fn row_height(cells: &[Text], grid: &Grid) -> f64 {
-    let content = cells
-        .iter()
-        .enumerate()
-        .map(|(c, t)| crate::layout::text_height(t, grid.inner(c)))
-        .fold(0.0, f64::max);
-    content + 2.0 * CELL_PAD_Y
-}
-
-/// Column widths: natural widths when they fit; otherwise every column gets the width of its
-/// longest word and the rest is shared in proportion to how much more each would like;
-/// when even the longest words do not fit, those widths are scaled down (words then break).
-fn column_widths<'t>(
-    rows: impl Iterator<Item = &'t Vec<Text>>,
-    ncols: usize,
-    avail: f64,
-) -> Vec<f64> {
-    let pad = 2.0 * CELL_PAD_X;
-    let mut natural = vec![pad + 6.0; ncols];
-    let mut minimum = vec![pad + 6.0; ncols];
-    for row in rows {
-        for (c, text) in row.iter().enumerate() {
-            natural[c] = natural[c].max(natural_width(text) + pad);
-            minimum[c] = minimum[c].max(min_content_width(text) + pad);
-        }
-    }
-    let total_natural: f64 = natural.iter().sum();
-    if total_natural <= avail {
-        return natural;
-    }
-    let total_min: f64 = minimum.iter().sum();
-    if total_min <= avail {
-        let want: f64 = total_natural - total_min;
-        let spare = avail - total_min;
-        return minimum
-            .iter()
-            .zip(&natural)
-            .map(|(&m, &n)| {
-                m + if want > 0.0 {
-                    spare * (n - m) / want
-                } else {
-                    0.0
+        let mut y = self.start_block();
+        for (r, row) in rows.iter().enumerate() {
+            for (cell, &text_h) in row.iter().zip(&texts[r]) {
+                let span = cell.rowspan.clamp(1, rows.len() - r);
+                let h: f64 = heights[r..r + span].iter().sum();
+                let (x, w) = (grid.left(cell), grid.width(cell));
+                // A ruled table's cell has its lines and, in the header, a shade; any cell
+                // its own background, under its text.
+                let fill = cell
+                    .fill
+                    .or((grid.ruled && is_head).then_some(TABLE_HEADER_FILL));
+                if grid.ruled || fill.is_some() {
+                    let id = self.id("n");
+                    self.push(Shape::Node(Node {
+                        shadow: false,
+                        id,
+                        frame: Rect::new(x, y, w, h),
+                        geometry: Geometry::Rect,
+                        fill,
+                        stroke: grid.ruled.then(|| Stroke::solid(TABLE_BORDER, 0.5)),
+                        text: None,
+                        classes: Vec::new(),
+                    }));
                 }
-            })
-            .collect();
+                if !cell.text.runs.is_empty() {
+                    let free = (h - cell.pad_y() - text_h).max(0.0);
+                    let shift = match cell.valign {
+                        VAlign::Top => 0.0,
+                        VAlign::Middle => free / 2.0,
+                        VAlign::Bottom => free,
+                    };
+                    let id = self.id("t");
+                    let frame = Rect::new(
+                        x + cell.pad.left,
+                        y + cell.pad.top + shift,
+                        grid.inner(cell),
+                        text_h,
+                    );
+                    self.push(Shape::Text(TextBox {
+                        id,
+                        frame,
+                        text: cell.text.clone(),
+                        fill: None,
+                        stroke: None,
+                    }));
+                }
+            }
+            y += heights[r];
+        }
+        self.y = y;
     }
-    minimum.iter().map(|&m| m * avail / total_min).collect()
+}
+
+fn slices(rows: &[Row]) -> Vec<&[Placed]> {
+    rows.iter().map(Vec::as_slice).collect()
+}
+
+/// The inlines of several cells as one cell's, a space between each two.
+fn fold<'i>(cells: impl Iterator<Item = &'i Vec<Inline>>) -> Vec<Inline> {
+    let mut out: Vec<Inline> = Vec::new();
+    for inlines in cells {
+        if !inlines.is_empty() && !out.is_empty() {
+            out.push(Inline::plain(" "));
+        }
+        out.extend(inlines.iter().cloned());
+    }
+    out
+}
+
+/// Padding a page can hold: each side finite, from 0 to a sixth of a page's width.
+fn sane_padding(pad: Insets) -> Insets {
+    let side = |v: f64| {
+        if v.is_finite() {
+            v.clamp(0.0, 100.0)
+        } else {
+            0.0
+        }
+    };
+    Insets {
+        top: side(pad.top),
+        right: side(pad.right),
+        bottom: side(pad.bottom),
+        left: side(pad.left),
+    }
 }

@@ -1,12 +1,12 @@
 use super::*;
 use crate::layout::text_height;
-use crate::model::{Color, Document, Kind, Node, Rect, Shape, Text, TextBox};
+use crate::model::{Color, Document, Kind, Rect, Shape, TextBox};
 
 fn p(text: &str) -> Block {
     Block::Paragraph(vec![Inline::plain(text)])
 }
 
-fn texts(pages: &[Page]) -> Vec<&TextBox> {
+pub(super) fn texts(pages: &[Page]) -> Vec<&TextBox> {
     pages
         .iter()
         .flat_map(|p| &p.shapes)
@@ -20,7 +20,7 @@ fn texts(pages: &[Page]) -> Vec<&TextBox> {
         .collect()
 }
 
-fn all_text(pages: &[Page]) -> String {
+pub(super) fn all_text(pages: &[Page]) -> String {
     texts(pages)
         .iter()
         .map(|t| t.text.plain_text())
@@ -28,12 +28,12 @@ fn all_text(pages: &[Page]) -> String {
         .join(" ")
 }
 
-fn words(s: &str) -> Vec<&str> {
+pub(super) fn words(s: &str) -> Vec<&str> {
     s.split_whitespace().collect()
 }
 
 /// The output is a valid model, boxes hold their text exactly and stay inside the margins.
-fn check(pages: &[Page], assets: &[&str]) {
+pub(super) fn check(pages: &[Page], assets: &[&str]) {
     let mut doc = Document::new(Kind::Paged);
     doc.pages = pages.to_vec();
     crate::validate::check(&doc, assets.iter().copied()).unwrap();
@@ -220,116 +220,6 @@ fn nested_lists_indent_and_markers_sit_left() {
     assert!(bullet.frame.x >= three.frame.x && bullet.frame.right() <= inner.frame.x);
     assert_eq!(bullet.frame.y, inner.frame.y);
     assert!(inner.frame.y > three.frame.y && four.frame.y > inner.frame.y);
-    check(&pages, &[]);
-}
-
-#[test]
-fn table_columns_follow_alignment_and_rows_split_with_header() {
-    let cell = |s: &str| vec![Inline::plain(s)];
-    let rows: Vec<_> = (0..200)
-        .map(|i| vec![cell(&format!("r{i}")), cell("x"), cell("yy")])
-        .collect();
-    let blocks = vec![Block::Table {
-        aligns: vec![Align::Left, Align::Center, Align::Right],
-        header: vec![cell("Name"), cell("Mid"), cell("Right")],
-        rows,
-        ruled: true,
-    }];
-    let (pages, _) = layout(&blocks, &PageSetup::default());
-    assert!(pages.len() >= 2);
-    for page in &pages {
-        let first = page.shapes.iter().find_map(|s| match s {
-            Shape::Text(t) => Some(t),
-            _ => None,
-        });
-        assert_eq!(
-            first.unwrap().text.plain_text(),
-            "Name",
-            "header repeated on each page"
-        );
-    }
-    let t = texts(&pages);
-    let mid = t.iter().find(|b| b.text.plain_text() == "x").unwrap();
-    assert_eq!(mid.text.align, Align::Center);
-    let right = t.iter().find(|b| b.text.plain_text() == "yy").unwrap();
-    assert_eq!(right.text.align, Align::Right);
-    let header = t.iter().find(|b| b.text.plain_text() == "Name").unwrap();
-    assert!(header.text.runs[0].bold);
-    let all = all_text(&pages);
-    let order: Vec<usize> = (0..200)
-        .map(|i| all.find(&format!("r{i} ")).unwrap())
-        .collect();
-    assert!(order.windows(2).all(|w| w[0] < w[1]));
-    check(&pages, &[]);
-}
-
-#[test]
-fn a_table_cell_taller_than_a_page_is_cut() {
-    let long: String = "word ".repeat(4000);
-    let blocks = vec![Block::Table {
-        aligns: vec![],
-        header: vec![],
-        rows: vec![vec![
-            vec![Inline::plain(long.clone())],
-            vec![Inline::plain("b")],
-        ]],
-        ruled: true,
-    }];
-    let (pages, _) = layout(&blocks, &PageSetup::default());
-    assert!(pages.len() >= 2);
-    assert_eq!(words(&all_text(&pages)).len(), 4001);
-    check(&pages, &[]);
-}
-
-#[test]
-fn a_cells_background_fills_the_whole_cell_under_its_text() {
-    let shaded = Color::rgb(0xeb, 0xed, 0xf1);
-    let cell = |s: &str, background: Option<Color>| {
-        vec![Inline {
-            background,
-            ..Inline::plain(s)
-        }]
-    };
-    let blocks = vec![Block::Table {
-        aligns: vec![],
-        header: vec![],
-        rows: vec![
-            vec![
-                cell("Product name", Some(shaded)),
-                cell("a much longer\nvalue of two lines", None),
-            ],
-            vec![cell("Weight", Some(shaded)), cell("200 g", None)],
-        ],
-        // A layout table: no lines, so only the shaded cells are drawn behind their text.
-        ruled: false,
-    }];
-    let (pages, _) = layout(&blocks, &PageSetup::default());
-    let shapes = &pages[0].shapes;
-    let fills: Vec<(usize, &Node)> = shapes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| match s {
-            Shape::Node(n) => Some((i, n)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(fills.len(), 2, "{shapes:?}");
-    for (i, node) in &fills {
-        assert_eq!(node.fill, Some(shaded));
-        assert_eq!(node.stroke, None);
-        // Drawn before (under) the cell's text, and as tall as the row, not the text.
-        let Shape::Text(text) = &shapes[i + 1] else {
-            panic!("{:?}", shapes[i + 1])
-        };
-        assert!(node.frame.x <= text.frame.x && node.frame.y <= text.frame.y);
-        assert!(node.frame.y + node.frame.h >= text.frame.y + text.frame.h);
-    }
-    let first_row = fills[0].1.frame.h;
-    let one_line = text_height(&Text::plain("200 g", 10.0), 100.0);
-    assert!(
-        first_row > 2.0 * one_line,
-        "the row of two lines: {first_row}"
-    );
     check(&pages, &[]);
 }
 

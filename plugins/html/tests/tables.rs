@@ -1,0 +1,130 @@
+//! Tables as a browser lays them out: spans, the widths and padding the page asks for, and
+//! cells' vertical alignment.
+
+mod common;
+
+use common::*;
+use quire_sdk::{Document, Node, Rect, Shape, TextBox};
+
+const CLOSE: f64 = 0.01;
+
+/// The text box holding exactly `text`.
+fn text_box<'d>(doc: &'d Document, text: &str) -> &'d TextBox {
+    boxes(doc)
+        .into_iter()
+        .find(|b| b.text.plain_text() == text)
+        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
+}
+
+/// The frame of the cell (the smallest node around it) the box holding `text` stands in.
+fn cell(doc: &Document, text: &str) -> Rect {
+    let t = text_box(doc, text);
+    doc.shapes()
+        .filter_map(|s| match s {
+            Shape::Node(n) => Some(n),
+            _ => None,
+        })
+        .filter(|n: &&Node| {
+            let f = n.frame;
+            f.x <= t.frame.x
+                && f.y <= t.frame.y
+                && f.x + f.w >= t.frame.x + t.frame.w
+                && f.y + f.h >= t.frame.y + t.frame.h
+        })
+        .map(|n| n.frame)
+        .min_by(|a, b| (a.w * a.h).total_cmp(&(b.w * b.h)))
+        .unwrap_or_else(|| panic!("no cell around {text:?}"))
+}
+
+/// The text width of the default page (A4, 2 cm margins).
+fn text_width(doc: &Document) -> f64 {
+    doc.pages[0].width - 2.0 * 56.7
+}
+
+/// The head of an hour sheet (from a paged.js example): `Item` spans both head rows,
+/// `Hour` the five columns under it, `Travel` two of them; a body cell spans five.
+#[test]
+fn colspan_and_rowspan_cover_their_columns_and_rows() {
+    let doc = import(
+        "<table border=1><thead>\
+         <tr><th rowspan=2>Item</th><th rowspan=2>Description</th><th colspan=5>Hour</th></tr>\
+         <tr><th>Normal</th><th>O/T 1</th><th>O/T 2</th><th colspan=2>Travel</th></tr></thead>\
+         <tbody><tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td><td>6</td><td>7</td></tr>\
+         <tr><td>--</td><td>fffff</td><td colspan=5>five columns</td></tr></tbody></table>",
+    )
+    .document;
+    let (item, hour, normal, travel) = (
+        cell(&doc, "Item"),
+        cell(&doc, "Hour"),
+        cell(&doc, "Normal"),
+        cell(&doc, "Travel"),
+    );
+    assert!(
+        (item.y + item.h - (normal.y + normal.h)).abs() < CLOSE,
+        "{item:?} {normal:?}"
+    );
+    assert!((hour.x - normal.x).abs() < CLOSE);
+    assert!((hour.x + hour.w - (travel.x + travel.w)).abs() < CLOSE);
+    let (six, seven) = (cell(&doc, "6"), cell(&doc, "7"));
+    assert!(
+        (travel.x - six.x).abs() < CLOSE
+            && (travel.x + travel.w - (seven.x + seven.w)).abs() < CLOSE
+    );
+    let five = cell(&doc, "five columns");
+    assert!((five.x - hour.x).abs() < CLOSE && (five.w - hour.w).abs() < CLOSE);
+    // Both head rows are the header, bold; the body is not.
+    assert!(text_box(&doc, "Normal").text.runs[0].bold);
+    assert!(!text_box(&doc, "five columns").text.runs[0].bold);
+}
+
+/// `width` on the table (attribute or style sheet) and on cells, in percent and pixels.
+#[test]
+fn tables_and_cells_are_as_wide_as_they_ask() {
+    let doc = import(
+        "<style>.wide { width: 100% } td.half { width: 50% }</style>\
+         <table class=wide border=1><tr><td class=half>half</td><td width=90>ninety</td><td>rest</td></tr></table>\
+         <table width='100%' border=1><tr><td>one</td><td>two</td></tr></table>\
+         <table border=1><tr><td>narrow</td><td>table</td></tr></table>",
+    )
+    .document;
+    let width = text_width(&doc);
+    let (half, ninety, rest) = (cell(&doc, "half"), cell(&doc, "ninety"), cell(&doc, "rest"));
+    assert!((half.w + ninety.w + rest.w - width).abs() < CLOSE);
+    assert!((half.w - width / 2.0).abs() < CLOSE, "{half:?}");
+    // 90 CSS pixels are 67.5 points, and the cell's padding is added.
+    assert!(ninety.w > 67.5 && ninety.w < 67.5 + 10.0, "{ninety:?}");
+    let (one, two) = (cell(&doc, "one"), cell(&doc, "two"));
+    assert!((one.w + two.w - width).abs() < CLOSE);
+    let (narrow, table) = (cell(&doc, "narrow"), cell(&doc, "table"));
+    assert!(narrow.w + table.w < width / 3.0);
+}
+
+/// A cell's padding (style sheets in `em` of its own font size, or `cellpadding`) and its
+/// text in the middle of a taller row unless it asks for the top.
+#[test]
+fn cells_keep_their_padding_and_stand_in_the_middle() {
+    let doc = import(
+        "<style>td.roomy { font-size: 12px; padding: 1em }</style>\
+         <table border=1><tr><td class=roomy>roomy</td><td>two<br>lines<br>here</td>\
+         <td valign=top>top</td><td>middle</td></tr></table>\
+         <table cellpadding=0 border=1><tr><td>tight</td></tr></table>",
+    )
+    .document;
+    let roomy = text_box(&doc, "roomy");
+    let frame = cell(&doc, "roomy");
+    // 1em of 12 px is 9 points.
+    assert!(
+        (roomy.frame.x - frame.x - 9.0).abs() < CLOSE,
+        "{roomy:?} in {frame:?}"
+    );
+    let (top, middle) = (text_box(&doc, "top"), text_box(&doc, "middle"));
+    let row = cell(&doc, "middle");
+    assert!(top.frame.y < middle.frame.y);
+    let centre = middle.frame.y + middle.frame.h / 2.0;
+    assert!(
+        (centre - (row.y + row.h / 2.0)).abs() < 0.5,
+        "{middle:?} in {row:?}"
+    );
+    let tight = text_box(&doc, "tight");
+    assert!((tight.frame.x - cell(&doc, "tight").x).abs() < CLOSE);
+}
