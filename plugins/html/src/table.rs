@@ -9,7 +9,7 @@
 //! Cells hold inline content only: block elements inside a cell (paragraphs, lists, nested
 //! tables) become lines of its text.
 
-use quire_sdk::flow::{Block, Cell, Extent, Insets, CELL_PADDING};
+use quire_sdk::flow::{Block, Border, Borders, Cell, Extent, Insets, CELL_PADDING};
 use quire_sdk::{Align, Color, VAlign};
 use scraper::node::Element;
 use scraper::Node;
@@ -25,6 +25,14 @@ const MAX_COLSPAN: u16 = 1000;
 const MAX_ROWSPAN: u16 = 1000;
 /// Chromium's default font size, which an `em` of a cell that sets none is.
 const DEFAULT_EM: f64 = 12.0;
+
+/// How the table is drawn as a whole.
+#[derive(Clone, Copy)]
+struct Look {
+    ruled: bool,
+    width: Option<Extent>,
+    frame: Option<Borders>,
+}
 
 struct Row {
     cells: Vec<Cell>,
@@ -68,7 +76,27 @@ impl Builder<'_> {
                 .filter(|p| p.is_finite() && *p >= 0.0)
                 .map(|px| px * 0.75),
         };
-        let mut caption = Vec::new();
+        let look = Look {
+            ruled: Self::ruled(table),
+            width: self.width_of(node, table, DEFAULT_EM),
+            frame: self.borders_of(node, self.text_color()),
+        };
+        let columns = column_count(node);
+        for child in node.children() {
+            if let Node::Element(e) = child.value() {
+                if e.name() == "caption" && !self.dropped(child, e) {
+                    let mut caption = self.collect(Sep::Line, "a table caption", |b| {
+                        b.children(child, depth + 1)
+                    });
+                    for inline in &mut caption {
+                        inline.italic = true;
+                    }
+                    if !caption.is_empty() {
+                        self.emit(Block::Paragraph(caption));
+                    }
+                }
+            }
+        }
         let mut rows = Vec::new();
         let mut foot = Vec::new();
         for child in node.children() {
@@ -79,11 +107,6 @@ impl Builder<'_> {
                 continue;
             }
             match e.name() {
-                "caption" => {
-                    caption = self.collect(Sep::Line, "a table caption", |b| {
-                        b.children(child, depth + 1)
-                    })
-                }
                 "thead" | "tbody" | "tfoot" => {
                     let group = Around {
                         align: self.align_of(child, e),
@@ -92,53 +115,96 @@ impl Builder<'_> {
                         cellpadding: around_table.cellpadding,
                     };
                     for tr in child.children() {
-                        if let Node::Element(r) = tr.value() {
-                            if r.name() == "tr" && !self.dropped(tr, r) {
-                                let row = self.row(tr, e.name() == "thead", group, depth + 2);
-                                if e.name() == "tfoot" {
-                                    foot.push(row);
-                                } else {
-                                    rows.push(row);
-                                }
-                            }
+                        let Node::Element(r) = tr.value() else {
+                            continue;
+                        };
+                        if r.name() != "tr" || self.dropped(tr, r) {
+                            continue;
+                        }
+                        if e.name() == "tfoot" {
+                            foot.push(self.row(tr, false, group, depth + 2));
+                        } else {
+                            let head = e.name() == "thead";
+                            self.row_or_stack(tr, head, group, depth + 2, columns, &mut rows, look);
                         }
                     }
                 }
-                "tr" => {
-                    let row = self.row(child, false, around_table, depth + 1);
-                    rows.push(row);
-                }
+                "tr" => self.row_or_stack(
+                    child,
+                    false,
+                    around_table,
+                    depth + 1,
+                    columns,
+                    &mut rows,
+                    look,
+                ),
                 _ => {}
             }
         }
         rows.extend(foot);
-        if !caption.is_empty() {
-            for inline in &mut caption {
-                inline.italic = true;
-            }
-            self.emit(Block::Paragraph(caption));
-        }
-        let width = self.width_of(node, table, DEFAULT_EM);
-        if let Some(table) = flow_table(rows, self.ruled(node), width) {
+        if let Some(table) = flow_table(rows, look) {
             self.emit(table);
         }
     }
 
-    /// Whether a table draws lines: `border` other than 0, or a border from the style
-    /// sheets on it or on a cell, as a browser draws them; a layout table has none.
-    fn ruled(&self, table: DomNode<'_>) -> bool {
-        let Node::Element(e) = table.value() else {
-            return false;
+    /// Reads the row `tr` into `rows`; or, when its one cell spans the table and holds a
+    /// table of its own (a page laid out in nested tables), ends the table read so far and
+    /// lays the cell's content out as blocks below it, as the browser stacks them.
+    #[allow(clippy::too_many_arguments)]
+    fn row_or_stack(
+        &mut self,
+        tr: DomNode<'_>,
+        head: bool,
+        around: Around,
+        depth: usize,
+        columns: usize,
+        rows: &mut Vec<Row>,
+        look: Look,
+    ) {
+        let Some((td, e)) = stacked_cell(tr, columns) else {
+            rows.push(self.row(tr, head, around, depth));
+            return;
         };
-        let by_attribute = e
-            .attr("border")
-            .is_some_and(|b| b.trim().parse::<u32>().map_or(true, |n| n > 0));
-        by_attribute
-            || self.cascade.bordered(table.id())
-            || table.descendants().any(|n| {
-                matches!(n.value(), Node::Element(c) if matches!(c.name(), "td" | "th"))
-                    && self.cascade.bordered(n.id())
+        if let Some(table) = flow_table(std::mem::take(rows), look) {
+            self.emit(table);
+        }
+        let Node::Element(r) = tr.value() else {
+            return;
+        };
+        let scope = self.enter(tr, r);
+        self.element(td, e, depth + 1);
+        self.end_paragraph();
+        self.leave(scope);
+    }
+
+    /// Whether a table draws a grid: `border` other than 0. Lines from the style sheets
+    /// are the cells' own and the table's frame.
+    fn ruled(e: &Element) -> bool {
+        e.attr("border")
+            .is_some_and(|b| b.trim().parse::<u32>().map_or(true, |n| n > 0))
+    }
+
+    /// The lines the style sheets draw along an element's sides, if a border declaration
+    /// applies to it; `currentcolor` is `text`.
+    fn borders_of(&self, node: DomNode<'_>, text: Color) -> Option<Borders> {
+        let sides = self.cascade.box_style(node.id())?.borders?;
+        let [top, right, bottom, left] = sides.map(|side| {
+            side.map(|line| Border {
+                width: line.width,
+                color: line.color.unwrap_or(text),
             })
+        });
+        Some(Borders {
+            top,
+            right,
+            bottom,
+            left,
+        })
+    }
+
+    /// The colour the text of the element being read is set in.
+    fn text_color(&self) -> Color {
+        self.style.colors.last().copied().unwrap_or(Color::BLACK)
     }
 
     /// An element's horizontal alignment: the style sheets' `text-align` (the `style`
@@ -235,8 +301,10 @@ impl Builder<'_> {
                 Node::Element(r) => Some(self.enter(tr, r)),
                 _ => None,
             };
-            // The cell's font size, which its `em` lengths are.
+            // The cell's font size, which its `em` lengths are, and text colour, which its
+            // lines are unless they say otherwise.
             let mut em = DEFAULT_EM;
+            let mut text = Color::BLACK;
             let mut inlines = self.collect(Sep::Line, "a table cell", |b| {
                 if let Some(id) = e.id() {
                     b.anchor(id);
@@ -247,6 +315,7 @@ impl Builder<'_> {
                     .sizes
                     .last()
                     .map_or(DEFAULT_EM, |s| s.of(DEFAULT_EM));
+                text = b.text_color();
                 b.children(td, depth + 1);
                 b.leave(scope);
             });
@@ -278,6 +347,7 @@ impl Builder<'_> {
                     .or(row_valign)
                     .unwrap_or(VAlign::Middle),
                 background: self.background_of(td, e).or(row_background),
+                borders: self.borders_of(td, text),
             });
             all_th &= header;
         }
@@ -287,6 +357,61 @@ impl Builder<'_> {
             head,
         }
     }
+}
+
+/// The columns the widest row of `table` makes (cells and their `colspan`s).
+fn column_count(table: DomNode<'_>) -> usize {
+    let rows = table.children().flat_map(|child| match child.value() {
+        Node::Element(e) if matches!(e.name(), "thead" | "tbody" | "tfoot") => {
+            child.children().collect::<Vec<_>>()
+        }
+        _ => vec![child],
+    });
+    rows.filter(|tr| matches!(tr.value(), Node::Element(e) if e.name() == "tr"))
+        .map(|tr| {
+            tr.children()
+                .filter_map(|td| match td.value() {
+                    Node::Element(e) if matches!(e.name(), "td" | "th") => Some(colspan(e)),
+                    _ => None,
+                })
+                .sum::<usize>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn colspan(e: &Element) -> usize {
+    e.attr("colspan")
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .map_or(1, |n| n.clamp(1, usize::from(MAX_COLSPAN)))
+}
+
+/// The one cell of the row `tr` when it spans all `columns` and holds a table among its
+/// elements (or its one wrapping element's): a row a page lays out in nested tables.
+fn stacked_cell(tr: DomNode<'_>, columns: usize) -> Option<(DomNode<'_>, &Element)> {
+    fn elements(node: DomNode<'_>) -> Vec<DomNode<'_>> {
+        node.children()
+            .filter(|c| matches!(c.value(), Node::Element(_)))
+            .collect()
+    }
+    let cells: Vec<_> = elements(tr)
+        .into_iter()
+        .filter(|c| matches!(c.value(), Node::Element(e) if matches!(e.name(), "td" | "th")))
+        .collect();
+    let [td] = cells[..] else {
+        return None;
+    };
+    let Node::Element(e) = td.value() else {
+        return None;
+    };
+    if colspan(e) < columns {
+        return None;
+    }
+    let is_table = |n: &DomNode<'_>| matches!(n.value(), Node::Element(t) if t.name() == "table");
+    let inside = elements(td);
+    let holds_table = inside.iter().any(is_table)
+        || matches!(&inside[..], [wrapper] if elements(*wrapper).iter().any(is_table));
+    holds_table.then_some((td, e))
 }
 
 /// A length of the style sheets as a flow extent; `em` is `em_points`.
@@ -300,7 +425,7 @@ fn extent(length: Length, em_points: f64) -> Extent {
 
 /// The flow table of the rows read, or `None` when there is no cell at all. The header is
 /// the head's rows, else a first row made only of `<th>`.
-fn flow_table(rows: Vec<Row>, ruled: bool, width: Option<Extent>) -> Option<Block> {
+fn flow_table(rows: Vec<Row>, look: Look) -> Option<Block> {
     if rows.iter().all(|r| r.cells.is_empty()) {
         return None;
     }
@@ -313,7 +438,8 @@ fn flow_table(rows: Vec<Row>, ruled: bool, width: Option<Extent>) -> Option<Bloc
         aligns: Vec::new(),
         rows: rows.into_iter().map(|r| r.cells).collect(),
         head_rows,
-        ruled,
-        width,
+        ruled: look.ruled,
+        width: look.width,
+        frame: look.frame,
     })
 }

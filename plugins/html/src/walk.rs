@@ -80,7 +80,7 @@ impl Builder<'_> {
         }
     }
 
-    fn element(&mut self, node: DomNode<'_>, e: &Element, depth: usize) {
+    pub fn element(&mut self, node: DomNode<'_>, e: &Element, depth: usize) {
         let name = e.name();
         if self.dropped(node, e) {
             if REPLACED.contains(&name) {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use quire_sdk::{Document, Node, Rect, Shape, TextBox};
+use quire_sdk::{Color, Document, Node, Rect, Shape, TextBox};
 
 const CLOSE: f64 = 0.01;
 
@@ -127,4 +127,119 @@ fn cells_keep_their_padding_and_stand_in_the_middle() {
     );
     let tight = text_box(&doc, "tight");
     assert!((tight.frame.x - cell(&doc, "tight").x).abs() < CLOSE);
+}
+
+/// A node as drawn: its frame, fill, and stroke colour and width.
+type Drawn = (Rect, Option<Color>, Option<(Color, f64)>);
+
+/// The nodes drawn (the lines among them).
+fn line_nodes(doc: &Document) -> Vec<Drawn> {
+    doc.shapes()
+        .filter_map(|s| match s {
+            Shape::Node(n) => Some((
+                n.frame,
+                n.fill,
+                n.stroke.as_ref().map(|s| (s.color, s.width)),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lines from the style sheets are the cells' own, side by side (an invoice's
+/// `border-bottom`), in their colour (the text's by default), and the table's frame; a
+/// table so drawn has no grid and no shaded header.
+#[test]
+fn the_style_sheets_borders_are_drawn_side_by_side() {
+    let eee = Color::rgb(0xee, 0xee, 0xee);
+    let doc = import(
+        "<style>td { border-bottom: 1px solid #eee }</style>\
+         <table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>3.50</td></tr></table>",
+    )
+    .document;
+    let lines = line_nodes(&doc);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for (frame, fill, stroke) in &lines {
+        assert_eq!((*fill, *stroke), (Some(eee), None));
+        assert!((frame.h - 0.75).abs() < CLOSE);
+    }
+    let tea = cell_bottom(&doc, "Tea");
+    assert!(lines
+        .iter()
+        .any(|(f, ..)| (f.y + f.h / 2.0 - tea).abs() < CLOSE));
+
+    let doc = import(
+        "<style>table { border: 2px solid red } td { color: blue; border: thin solid }\
+         td.ends { border-style: solid none; border-color: green }</style>\
+         <table><tr><td>one</td><td class=ends>two</td></tr></table>",
+    )
+    .document;
+    let lines = line_nodes(&doc);
+    let stroked: Vec<_> = lines
+        .iter()
+        .filter_map(|(f, _, s)| s.map(|s| (*f, s)))
+        .collect();
+    // `one`'s four sides in its text's blue, and the table's frame in red.
+    assert!(
+        stroked
+            .iter()
+            .any(|(_, s)| *s == (Color::rgb(0, 0, 255), 0.75)),
+        "{stroked:?}"
+    );
+    let (frame, _) = stroked
+        .iter()
+        .find(|(_, s)| *s == (Color::rgb(255, 0, 0), 1.5))
+        .expect("the table's frame");
+    // `two`: top and bottom only, green, still thin (`td`'s width), from `one`'s right
+    // edge to the table's.
+    let green: Vec<_> = lines
+        .iter()
+        .filter(|(_, fill, _)| *fill == Some(Color::rgb(0, 128, 0)))
+        .collect();
+    assert_eq!(green.len(), 2, "{lines:?}");
+    let one = cell(&doc, "one");
+    assert!((frame.x - one.x).abs() < CLOSE);
+    for (line, ..) in green {
+        assert!((line.h - 0.75).abs() < CLOSE);
+        assert!((line.x - (one.x + one.w)).abs() < CLOSE);
+        assert!((line.x + line.w - (frame.x + frame.w)).abs() < CLOSE);
+    }
+}
+
+/// The bottom edge of the text box holding `text`'s cell row: the middle of a line drawn
+/// along it.
+fn cell_bottom(doc: &Document, text: &str) -> f64 {
+    let t = text_box(doc, text);
+    // The row's bottom is the text's bottom plus the default padding.
+    t.frame.y + t.frame.h + quire_sdk::flow::CELL_PADDING.bottom
+}
+
+/// A page laid out in nested tables (an invoice's head, an email's wrapper): a row whose
+/// one cell spans the table and holds a table is laid out as that table, its cells side by
+/// side, not as lines of one cell.
+#[test]
+fn a_table_in_a_cell_spanning_the_row_is_laid_out_as_a_table() {
+    let doc = import(
+        "<table width='100%'><tr><td colspan=2><table width='100%'><tr>\
+         <td>Sparksuite, Inc.<br>12345 Sunny Road</td><td align=right>Acme Corp.<br>John Doe</td>\
+         </tr></table></td></tr>\
+         <tr><td>Item</td><td align=right>Price</td></tr></table>\
+         <table><tr><td><div><table><tr><td>inner one</td><td>inner two</td></tr></table></div></td></tr></table>",
+    )
+    .document;
+    let (left, right) = (
+        text_box(&doc, "Sparksuite, Inc.\n12345 Sunny Road"),
+        text_box(&doc, "Acme Corp.\nJohn Doe"),
+    );
+    assert!(
+        right.frame.x > left.frame.x + left.frame.w,
+        "{left:?} {right:?}"
+    );
+    assert!((left.frame.y - right.frame.y).abs() < CLOSE);
+    // The outer table goes on below it.
+    let item = text_box(&doc, "Item");
+    assert!(item.frame.y > left.frame.y + left.frame.h);
+    // Through a wrapping element, in a one-column table.
+    let (one, two) = (text_box(&doc, "inner one"), text_box(&doc, "inner two"));
+    assert!(two.frame.x > one.frame.x + one.frame.w);
 }

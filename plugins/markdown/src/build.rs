@@ -336,6 +336,7 @@ impl<'a> Builder<'a> {
                         head_rows,
                         ruled: true,
                         width: None,
+                        frame: None,
                     });
                 }
             }

@@ -59,6 +59,7 @@ impl Converter for Plugin {
             head_rows: 1,
             ruled: true,
             width: None,
+            frame: None,
         };
         let (pages, warnings) = flow::layout(&[table], &PageSetup::default());
         let mut document = Document::new(Kind::Paged);

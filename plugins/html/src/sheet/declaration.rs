@@ -11,6 +11,10 @@ use quire_sdk::model::{Align, Color, FontFamily, VAlign};
 
 use crate::css_values::{family_list, parse_align};
 
+mod borders;
+
+pub(super) use borders::{BORDER_SIDES, MEDIUM as MEDIUM_BORDER};
+
 /// The properties cascaded per element; each is on or off (`display: none` or not, a page
 /// break or not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,9 +24,6 @@ pub(super) enum Property {
     Invisible,
     BreakBefore,
     BreakAfter,
-    /// A visible border (`border`, its sides, style or width): on a table or its cells it
-    /// makes the table ruled.
-    Border,
     Color,
     Bold,
     Italic,
@@ -46,6 +47,20 @@ pub(super) enum Property {
     PaddingLeft,
     /// `vertical-align`: a table cell's.
     VerticalAlign,
+    /// A border's sides (top, right, bottom, left): its width, whether its style draws a
+    /// line, and its colour (the shorthands set all three).
+    BorderTopWidth,
+    BorderRightWidth,
+    BorderBottomWidth,
+    BorderLeftWidth,
+    BorderTopStyle,
+    BorderRightStyle,
+    BorderBottomStyle,
+    BorderLeftStyle,
+    BorderTopColor,
+    BorderRightColor,
+    BorderBottomColor,
+    BorderLeftColor,
 }
 
 /// The padding properties, top, right, bottom, left (the shorthand's order).
@@ -56,12 +71,11 @@ const PADDING: [Property; 4] = [
     Property::PaddingLeft,
 ];
 
-pub(super) const PROPERTIES: [Property; 20] = [
+pub(super) const PROPERTIES: [Property; 31] = [
     Property::DisplayNone,
     Property::Invisible,
     Property::BreakBefore,
     Property::BreakAfter,
-    Property::Border,
     Property::Color,
     Property::Bold,
     Property::Italic,
@@ -77,6 +91,18 @@ pub(super) const PROPERTIES: [Property; 20] = [
     Property::PaddingBottom,
     Property::PaddingLeft,
     Property::VerticalAlign,
+    Property::BorderTopWidth,
+    Property::BorderRightWidth,
+    Property::BorderBottomWidth,
+    Property::BorderLeftWidth,
+    Property::BorderTopStyle,
+    Property::BorderRightStyle,
+    Property::BorderBottomStyle,
+    Property::BorderLeftStyle,
+    Property::BorderTopColor,
+    Property::BorderRightColor,
+    Property::BorderBottomColor,
+    Property::BorderLeftColor,
 ];
 
 /// A box's length as declared: points, a multiple of the element's font size, or a share
@@ -113,6 +139,8 @@ pub(super) enum Val {
     /// A length; `None` is `auto`.
     Length(Option<Length>),
     VAlign(VAlign),
+    /// A colour; `None` is `currentcolor` (the text's).
+    Paint(Option<Color>),
 }
 
 /// One declaration of a cascaded property: (property, value, `!important`).
@@ -140,6 +168,18 @@ impl PageRule {
         setup.margin_bottom = bottom.unwrap_or(setup.margin_bottom);
         setup.margin_left = left.unwrap_or(setup.margin_left);
     }
+}
+
+/// The four sides (top, right, bottom, left) of a box shorthand's 1 to 4 values, as CSS
+/// repeats them; none for another count.
+pub(super) fn four_sides<T: Copy>(values: &[T]) -> Option<[T; 4]> {
+    Some(match *values {
+        [a] => [a, a, a, a],
+        [a, b] => [a, b, a, b],
+        [a, b, c] => [a, b, c, b],
+        [a, b, c, d] => [a, b, c, d],
+        _ => return None,
+    })
 }
 
 /// Page names are CSS identifiers: case-sensitive, compared by a hash (FNV-1a).
@@ -256,14 +296,7 @@ impl Declaration {
                 .iter()
                 .map(|v| v.length().filter(|l| !matches!(l, Length::Share(_))))
                 .collect();
-            let four = match lengths.as_deref() {
-                Some(&[a]) => Some([a, a, a, a]),
-                Some(&[a, b]) => Some([a, b, a, b]),
-                Some(&[a, b, c]) => Some([a, b, c, b]),
-                Some(&[a, b, c, d]) => Some([a, b, c, d]),
-                _ => None,
-            };
-            if let Some(four) = four {
+            if let Some(four) = lengths.as_deref().and_then(four_sides) {
                 for ((slot, property), length) in sides.iter_mut().zip(PADDING).zip(four) {
                     *slot = Some((property, Val::Length(Some(length)), self.important));
                 }
@@ -272,6 +305,7 @@ impl Declaration {
         self.setting()
             .into_iter()
             .chain(sides.into_iter().flatten())
+            .chain(self.border_settings())
     }
 
     fn keyword(&self) -> Option<&str> {
@@ -405,32 +439,11 @@ impl Declaration {
                     _ => None,
                 }
             }
-            "border" | "border-top" | "border-right" | "border-bottom" | "border-left"
-            | "border-style" | "border-width" => {
-                return flag(Property::Border, self.draws_a_border())
-            }
             "break-before" | "page-break-before" => Property::BreakBefore,
             "break-after" | "page-break-after" => Property::BreakAfter,
             _ => return None,
         };
         flag(property, page_break())
-    }
-
-    /// Whether a border declaration leaves a line: not `none` or `hidden`, not all widths 0.
-    fn draws_a_border(&self) -> bool {
-        let mut lengths = self.values.iter().filter_map(|v| match v {
-            Value::Length(l) => Some(*l),
-            _ => None,
-        });
-        let no_style = self
-            .values
-            .iter()
-            .any(|v| matches!(v, Value::Keyword(k) if k == "none" || k == "hidden"));
-        let zero_width = {
-            let first = lengths.next();
-            first.is_some_and(|l| l == 0.0 && lengths.all(|l| l == 0.0))
-        };
-        !self.values.is_empty() && !no_style && !zero_width
     }
 
     /// What an `@page` declaration says of the paper (`size`) or its margins.
@@ -476,15 +489,9 @@ impl Declaration {
                 }
             }
             "margin" => {
-                // CSS's shorthand: 1 to 4 values, top right bottom left.
-                let m = match lengths.as_slice() {
-                    [a] => [*a, *a, *a, *a],
-                    [a, b] => [*a, *b, *a, *b],
-                    [a, b, c] => [*a, *b, *c, *b],
-                    [a, b, c, d] => [*a, *b, *c, *d],
-                    _ => return,
-                };
-                page.margins = m.map(Some);
+                if let Some(m) = four_sides(&lengths) {
+                    page.margins = m.map(Some);
+                }
             }
             side @ ("margin-top" | "margin-right" | "margin-bottom" | "margin-left") => {
                 if let [l] = lengths.as_slice() {

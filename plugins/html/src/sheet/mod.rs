@@ -75,6 +75,18 @@ pub struct BoxStyle {
     /// Top, right, bottom, left.
     pub padding: [Option<Length>; 4],
     pub valign: Option<VAlign>,
+    /// The lines along its sides (top, right, bottom, left), when a border declaration
+    /// applies to it; a side without a visible line is `None`.
+    pub borders: Option<[Option<SideLine>; 4]>,
+}
+
+/// A visible line along one side of a box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SideLine {
+    /// In points.
+    pub width: f64,
+    /// `None` is the text's colour (`currentcolor`).
+    pub color: Option<Color>,
 }
 
 /// The outcome of a page's style sheets.
@@ -83,7 +95,6 @@ pub struct Cascade {
     hidden: HashSet<NodeId>,
     break_before: HashSet<NodeId>,
     break_after: HashSet<NodeId>,
-    bordered: HashSet<NodeId>,
     text: HashMap<NodeId, TextStyle>,
     /// Elements whose `page` names a page (by the name's hash).
     named_page: HashMap<NodeId, u64>,
@@ -186,7 +197,6 @@ impl Cascade {
                 (Property::DisplayNone, &mut out.hidden),
                 (Property::BreakBefore, &mut out.break_before),
                 (Property::BreakAfter, &mut out.break_after),
-                (Property::Border, &mut out.bordered),
             ] {
                 if on(property) {
                     set.insert(node.id());
@@ -243,6 +253,13 @@ impl Cascade {
                     Some(Val::VAlign(v)) => Some(v),
                     _ => None,
                 },
+                borders: declaration::BORDER_SIDES
+                    .iter()
+                    .any(|side| side.iter().any(|p| value(*p).is_some()))
+                    .then(|| {
+                        declaration::BORDER_SIDES
+                            .map(|[w, s, c]| side_line(value(w), value(s), value(c)))
+                    }),
             };
             if sized != BoxStyle::default() {
                 out.boxes.insert(node.id(), sized);
@@ -283,15 +300,28 @@ impl Cascade {
         self.boxes.get(&node).copied()
     }
 
-    /// Whether the style sheets give the element `node` a visible border.
-    pub fn bordered(&self, node: NodeId) -> bool {
-        self.bordered.contains(&node)
-    }
-
     /// Whether the style sheets start a new page after the element `node`.
     pub fn breaks_after(&self, node: NodeId) -> bool {
         self.break_after.contains(&node)
     }
+}
+
+/// The line a side's cascaded width, style and colour draw, if a visible one: a style that
+/// draws, a width above 0 (`medium` when none is said), a colour that is not transparent.
+fn side_line(width: Option<Val>, style: Option<Val>, color: Option<Val>) -> Option<SideLine> {
+    if style != Some(Val::Flag(true)) {
+        return None;
+    }
+    let width = match width {
+        Some(Val::Length(Some(Length::Points(points)))) => points,
+        _ => declaration::MEDIUM_BORDER,
+    };
+    let color = match color {
+        Some(Val::Paint(color)) => color,
+        _ => None,
+    };
+    let visible = width > 0.0 && color.is_none_or(|c| c.a > 0);
+    visible.then_some(SideLine { width, color })
 }
 
 /// Whether a `media` attribute or `@media` query list includes print: no query, `all` or
@@ -431,9 +461,6 @@ pub fn canonical_style(style: &str) -> Option<String> {
             }
             (Property::BreakAfter, Val::Flag(on)) => {
                 format!("break-after: {}", if on { "page" } else { "auto" })
-            }
-            (Property::Border, Val::Flag(on)) => {
-                format!("border: {}", if on { "solid" } else { "none" })
             }
             (Property::Color, Val::Color(c)) => {
                 format!(

@@ -48,6 +48,8 @@ pub(super) struct Engine<'a> {
     quotes: Vec<OpenQuote>,
     /// Heading anchors and the 1-based page each starts on.
     anchors: HashMap<String, usize>,
+    /// The lines around the table being placed, drawn around its part on each page.
+    pub(super) table_frame: Option<super::table::OpenFrame>,
 }
 
 impl<'a> Engine<'a> {
@@ -64,6 +66,7 @@ impl<'a> Engine<'a> {
             warnings: Vec::new(),
             quotes: Vec::new(),
             anchors: HashMap::new(),
+            table_frame: None,
         }
     }
 
@@ -147,8 +150,14 @@ impl<'a> Engine<'a> {
         self.item_start = false;
     }
 
+    /// Adds a shape that is not content (a frame's line): the page stays as fresh as it was.
+    pub(super) fn push_decoration(&mut self, shape: Shape) {
+        self.shapes.push(shape);
+    }
+
     pub(super) fn new_page(&mut self) {
         self.close_quote_bars();
+        self.close_table_frame();
         let mut page = Page::new(self.setup.width, self.setup.height);
         page.shapes = std::mem::take(&mut self.shapes);
         self.pages.push(page);
@@ -334,7 +343,15 @@ impl<'a> Engine<'a> {
                 head_rows,
                 ruled,
                 width,
-            } => self.table(aligns, rows, *head_rows, *ruled, *width, ctx),
+                frame,
+            } => {
+                let look = super::table::Look {
+                    ruled: *ruled,
+                    width: *width,
+                    frame: *frame,
+                };
+                self.table(aligns, rows, *head_rows, look, ctx)
+            }
             Block::Image {
                 source,
                 width,

@@ -152,6 +152,9 @@ pub enum Block {
         head_rows: usize,
         ruled: bool,
         width: Option<Extent>,
+        /// Lines around the whole table (HTML's `border` on `<table>` in a style sheet),
+        /// drawn around its part on each page.
+        frame: Option<Borders>,
     },
     /// A picture, with the size of its box in pixels (the caller reads it from the file or
     /// the document); it is set at 96 dpi and scaled down to fit the text width.
@@ -183,6 +186,9 @@ pub struct Cell {
     pub valign: VAlign,
     /// The colour filling it under its text (HTML's `background-color`, `bgcolor`).
     pub background: Option<Color>,
+    /// Its own lines, each centred on its edge (HTML's `border` in a style sheet, as with
+    /// `border-collapse`); `None` takes the table's (a ruled table's grid, else none).
+    pub borders: Option<Borders>,
 }
 
 impl Cell {
@@ -196,8 +202,26 @@ impl Cell {
             padding: None,
             valign: VAlign::Top,
             background: None,
+            borders: None,
         }
     }
+}
+
+/// A line along one side of a box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Border {
+    /// In points.
+    pub width: f64,
+    pub color: Color,
+}
+
+/// The lines along a box's sides; a side without one has none.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Borders {
+    pub top: Option<Border>,
+    pub right: Option<Border>,
+    pub bottom: Option<Border>,
+    pub left: Option<Border>,
 }
 
 /// A length a source asks for: so many points, or a share of the width available.

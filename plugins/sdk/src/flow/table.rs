@@ -9,13 +9,29 @@ mod tests;
 
 use super::engine::{lines_fitting, Ctx, Engine, EPS};
 use super::style::*;
-use super::{Cell, Extent, Inline, Insets, CELL_PADDING};
+use super::{Borders, Cell, Extent, Inline, Insets, CELL_PADDING};
 use crate::layout::{layout_text_with_starts, slice_text, text_height, Line, TextPos};
 use crate::model::*;
 
 /// Columns past this are not made: a cell that would start beyond it adds its text to the
 /// cell before it, so a hostile row of thousands of cells costs no more than a wide one.
 const MAX_COLUMNS: usize = 64;
+
+/// How a table is drawn as a whole.
+pub(super) struct Look {
+    pub ruled: bool,
+    pub width: Option<Extent>,
+    pub frame: Option<Borders>,
+}
+
+/// The lines around a table being placed: its left edge and width, and where its part on
+/// this page starts (none until a row is drawn there).
+pub(super) struct OpenFrame {
+    borders: Borders,
+    x: f64,
+    width: f64,
+    top: Option<f64>,
+}
 
 /// A cell on the grid, its text ready to lay out.
 #[derive(Clone)]
@@ -31,6 +47,7 @@ struct Placed {
     valign: VAlign,
     /// The width it asks for its column, for a one-column cell.
     width: Option<Extent>,
+    borders: Option<Borders>,
 }
 
 impl Placed {
@@ -44,6 +61,7 @@ impl Placed {
             pad: CELL_PADDING,
             valign: VAlign::Top,
             width: None,
+            borders: None,
         }
     }
 
@@ -223,8 +241,7 @@ impl Engine<'_> {
         aligns: &[Align],
         rows: &[Vec<Cell>],
         head_rows: usize,
-        ruled: bool,
-        width: Option<Extent>,
+        look: Look,
         ctx: Ctx,
     ) {
         let head_rows = head_rows.min(rows.len());
@@ -275,6 +292,7 @@ impl Engine<'_> {
                             pad: cell.padding.map_or(CELL_PADDING, sane_padding),
                             valign: cell.valign,
                             width: cell.width.filter(|_| slot.colspan == 1),
+                            borders: cell.borders.map(sane_borders),
                         }
                     })
                     .collect()
@@ -282,8 +300,8 @@ impl Engine<'_> {
             .collect();
         let grid = Grid {
             x: ctx.x,
-            widths: columns::widths(&grid_rows, ncols, ctx.width, width),
-            ruled,
+            widths: columns::widths(&grid_rows, ncols, ctx.width, look.width),
+            ruled: look.ruled,
         };
         let (head, body) = grid_rows.split_at(head_rows);
 
@@ -297,13 +315,86 @@ impl Engine<'_> {
         self.ensure((head_h + first_h).min(self.content_height()));
         // Repeat the header on continuation pages only when it is small next to a page.
         let repeat = (!head.is_empty() && head_h <= self.content_height() / 3.0).then_some(head);
+        self.table_frame = look.frame.map(|borders| OpenFrame {
+            borders: sane_borders(borders),
+            x: grid.x,
+            width: grid.widths.iter().sum(),
+            top: None,
+        });
         if !head.is_empty() {
             self.band(head, &grid, true, None);
         }
         for band in body_bands {
             self.band(band, &grid, false, repeat);
         }
+        self.close_table_frame();
+        self.table_frame = None;
         self.space(self.para_space());
+    }
+
+    /// Draws the lines around the table's part on this page, if it has them.
+    pub(super) fn close_table_frame(&mut self) {
+        let Some(frame) = &mut self.table_frame else {
+            return;
+        };
+        let Some(top) = frame.top.take() else {
+            return;
+        };
+        let rect = Rect::new(frame.x, top, frame.width, self.y - top);
+        let borders = frame.borders;
+        for shape in self.border_shapes(rect, &borders) {
+            self.push_decoration(shape);
+        }
+    }
+
+    /// The lines of `borders` around `rect`, each centred on its edge: one outlined box
+    /// when the four are alike.
+    fn border_shapes(&mut self, rect: Rect, borders: &Borders) -> Vec<Shape> {
+        let Rect { x, y, w, h } = rect;
+        let sides = [borders.top, borders.right, borders.bottom, borders.left];
+        if let Some(line) = borders
+            .top
+            .filter(|_| sides.iter().all(|s| *s == borders.top))
+        {
+            return vec![Shape::Node(Node {
+                shadow: false,
+                id: self.id("n"),
+                frame: rect,
+                geometry: Geometry::Rect,
+                fill: None,
+                stroke: Some(Stroke::solid(line.color, line.width)),
+                text: None,
+                classes: Vec::new(),
+            })];
+        }
+        let mut out = Vec::new();
+        let lines = [
+            borders
+                .top
+                .map(|l| (Rect::new(x, y - l.width / 2.0, w, l.width), l.color)),
+            borders
+                .right
+                .map(|l| (Rect::new(x + w - l.width / 2.0, y, l.width, h), l.color)),
+            borders
+                .bottom
+                .map(|l| (Rect::new(x, y + h - l.width / 2.0, w, l.width), l.color)),
+            borders
+                .left
+                .map(|l| (Rect::new(x - l.width / 2.0, y, l.width, h), l.color)),
+        ];
+        for (frame, color) in lines.into_iter().flatten() {
+            out.push(Shape::Node(Node {
+                shadow: false,
+                id: self.id("n"),
+                frame,
+                geometry: Geometry::Rect,
+                fill: Some(color),
+                stroke: None,
+                text: None,
+                classes: Vec::new(),
+            }));
+        }
+        out
     }
 
     /// Places rows that spanning cells hold together: whole, on this page or the next,
@@ -489,18 +580,26 @@ impl Engine<'_> {
         grid: &Grid,
         is_head: bool,
     ) {
-        let mut y = self.start_block();
+        let top = self.start_block();
+        if let Some(frame) = &mut self.table_frame {
+            frame.top.get_or_insert(top);
+        }
+        let mut y = top;
+        // A cell's own lines go over every cell's background, so a neighbour's fill does
+        // not cover the half of a line on its side.
+        let mut lines: Vec<(Rect, Borders)> = Vec::new();
         for (r, row) in rows.iter().enumerate() {
             for (cell, &text_h) in row.iter().zip(&texts[r]) {
                 let span = cell.rowspan.clamp(1, rows.len() - r);
                 let h: f64 = heights[r..r + span].iter().sum();
                 let (x, w) = (grid.left(cell), grid.width(cell));
                 // A ruled table's cell has its lines and, in the header, a shade; any cell
-                // its own background, under its text.
+                // its own background, under its text, and its own lines over them.
                 let fill = cell
                     .fill
                     .or((grid.ruled && is_head).then_some(TABLE_HEADER_FILL));
-                if grid.ruled || fill.is_some() {
+                let grid_line = grid.ruled && cell.borders.is_none();
+                if grid_line || fill.is_some() {
                     let id = self.id("n");
                     self.push(Shape::Node(Node {
                         shadow: false,
@@ -508,10 +607,13 @@ impl Engine<'_> {
                         frame: Rect::new(x, y, w, h),
                         geometry: Geometry::Rect,
                         fill,
-                        stroke: grid.ruled.then(|| Stroke::solid(TABLE_BORDER, 0.5)),
+                        stroke: grid_line.then(|| Stroke::solid(TABLE_BORDER, 0.5)),
                         text: None,
                         classes: Vec::new(),
                     }));
+                }
+                if let Some(borders) = cell.borders {
+                    lines.push((Rect::new(x, y, w, h), borders));
                 }
                 if !cell.text.runs.is_empty() {
                     let free = (h - cell.pad_y() - text_h).max(0.0);
@@ -538,6 +640,11 @@ impl Engine<'_> {
             }
             y += heights[r];
         }
+        for (rect, borders) in lines {
+            for shape in self.border_shapes(rect, &borders) {
+                self.push(shape);
+            }
+        }
         self.y = y;
     }
 }
@@ -556,6 +663,24 @@ fn fold<'i>(cells: impl Iterator<Item = &'i Vec<Inline>>) -> Vec<Inline> {
         out.extend(inlines.iter().cloned());
     }
     out
+}
+
+/// Lines a page can hold: each finite, from a hair to 20 points; a side of no width has
+/// none.
+fn sane_borders(borders: Borders) -> Borders {
+    let side = |line: Option<super::Border>| {
+        line.filter(|l| l.width.is_finite() && l.width > 0.0)
+            .map(|l| super::Border {
+                width: l.width.clamp(0.1, 20.0),
+                ..l
+            })
+    };
+    Borders {
+        top: side(borders.top),
+        right: side(borders.right),
+        bottom: side(borders.bottom),
+        left: side(borders.left),
+    }
 }
 
 /// Padding a page can hold: each side finite, from 0 to a sixth of a page's width.

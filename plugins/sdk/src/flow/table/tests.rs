@@ -17,6 +17,7 @@ fn table(rows: Vec<Vec<Cell>>, head_rows: usize, ruled: bool) -> Block {
         head_rows,
         ruled,
         width: None,
+        frame: None,
     }
 }
 
@@ -61,6 +62,7 @@ fn table_columns_follow_alignment_and_rows_split_with_header() {
         head_rows: 1,
         ruled: true,
         width: None,
+        frame: None,
     }];
     let (pages, _) = layout(&blocks, &PageSetup::default());
     assert!(pages.len() >= 2);
@@ -271,6 +273,7 @@ fn the_widths_a_table_and_its_cells_ask_for_are_kept() {
         head_rows: 0,
         ruled: true,
         width: Some(Extent::Share(1.0)),
+        frame: None,
     };
     let (pages, _) = layout(&[block], &setup);
     let frame = |text: &str| box_of(&pages, text_box(&pages, text)).frame;
