@@ -6,7 +6,7 @@
 //! a space after a space (across element boundaries too) or at the start of a line is
 //! dropped, and spaces at the end of a line go when the paragraph is finished.
 
-use quire_sdk::flow::{self, Block, FontSize, Inline};
+use quire_sdk::flow::{self, Block, BoxLook, FontSize, Inline};
 use quire_sdk::model::{Align, Color, Direction, FontFamily};
 use quire_sdk::Asset;
 
@@ -16,6 +16,11 @@ use crate::sheet::Case;
 pub enum Container {
     Root(Vec<Block>),
     Quote(Vec<Block>),
+    /// A block the style sheets draw a box around.
+    Boxed {
+        look: BoxLook,
+        blocks: Vec<Block>,
+    },
     List {
         ordered: bool,
         start: u64,
@@ -97,6 +102,9 @@ pub struct Style {
     pub dirs: Vec<Option<Direction>>,
     /// Colours of the open elements the style sheets colour, innermost last.
     pub colors: Vec<Color>,
+    /// Per open link, how many of `colors` were set outside it: a link's text takes only
+    /// a colour set on the link or inside it (else it is link blue, as in a browser).
+    pub link_colors: Vec<usize>,
     /// Alignments of the open blocks that set one (`text-align`, `align`, `<center>`).
     pub aligns: Vec<Align>,
     /// Font sizes of the open elements that set one, resolved against the size around
@@ -245,6 +253,11 @@ impl<'a> Builder<'a> {
         match container {
             Container::Flat | Container::Root(_) => {}
             Container::Quote(blocks) => self.emit(Block::Quote(blocks)),
+            Container::Boxed { look, blocks } => {
+                if !blocks.is_empty() {
+                    self.emit(Block::Boxed { blocks, look })
+                }
+            }
             Container::List {
                 ordered,
                 start,
@@ -276,7 +289,10 @@ impl<'a> Builder<'a> {
         for c in self.stack.iter_mut().rev() {
             match c {
                 Container::Flat => continue,
-                Container::Root(blocks) | Container::Quote(blocks) | Container::Item(blocks) => {
+                Container::Root(blocks)
+                | Container::Quote(blocks)
+                | Container::Item(blocks)
+                | Container::Boxed { blocks, .. } => {
                     blocks.push(block);
                     return;
                 }
@@ -332,7 +348,10 @@ impl<'a> Builder<'a> {
             strike: self.style.strike > 0,
             link: self.style.links.iter().rev().flatten().next().cloned(),
             font: self.style.fonts.last().copied(),
-            color: self.style.colors.last().copied(),
+            color: match self.style.link_colors.last() {
+                Some(&outside) if self.style.colors.len() <= outside => None,
+                _ => self.style.colors.last().copied(),
+            },
             align: self.style.aligns.last().copied(),
             lang: self.run_lang(),
             dir: self.style.dirs.last().copied().flatten(),

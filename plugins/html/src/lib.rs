@@ -18,6 +18,7 @@
 //! `<base href>`; `#id` links to a heading jump to its page.
 
 mod attrs;
+mod boxes;
 mod builder;
 mod charset;
 mod css_values;
@@ -107,6 +108,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     if request.option("paper").is_none_or(|p| p.trim().is_empty()) {
         builder.cascade.page.apply(&mut setup);
     }
+    setup.background = boxes::page_background(&html, &builder.cascade);
     let css_truncated = builder.cascade.truncated;
     builder.children(root, 0);
     let mut blocks = builder.finish();
@@ -202,7 +204,9 @@ fn min_lines(blocks: &[flow::Block]) -> usize {
             flow::Block::Paragraph(_) | flow::Block::Heading { .. } | flow::Block::Code { .. } => 1,
             flow::Block::Table { rows, .. } => rows.len(),
             flow::Block::List { items, .. } => items.iter().map(|i| min_lines(i)).sum(),
-            flow::Block::Quote(inner) => min_lines(inner),
+            flow::Block::Quote(inner) | flow::Block::Boxed { blocks: inner, .. } => {
+                min_lines(inner)
+            }
             _ => 0,
         })
         .sum()

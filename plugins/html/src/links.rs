@@ -165,7 +165,7 @@ fn visit(blocks: &[Block], f: &mut impl FnMut(&Block)) {
         f(block);
         match block {
             Block::List { items, .. } => items.iter().for_each(|i| visit(i, f)),
-            Block::Quote(inner) => visit(inner, f),
+            Block::Quote(inner) | Block::Boxed { blocks: inner, .. } => visit(inner, f),
             _ => {}
         }
     }
@@ -176,7 +176,7 @@ fn visit_mut(blocks: &mut [Block], f: &mut impl FnMut(&mut Block)) {
         f(block);
         match block {
             Block::List { items, .. } => items.iter_mut().for_each(|i| visit_mut(i, f)),
-            Block::Quote(inner) => visit_mut(inner, f),
+            Block::Quote(inner) | Block::Boxed { blocks: inner, .. } => visit_mut(inner, f),
             _ => {}
         }
     }

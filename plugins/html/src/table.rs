@@ -9,12 +9,13 @@
 //! Cells hold inline content only: block elements inside a cell (paragraphs, lists, nested
 //! tables) become lines of its text.
 
-use quire_sdk::flow::{Block, Border, Borders, Cell, Extent, Insets, CELL_PADDING};
+use quire_sdk::flow::{Block, Borders, Cell, Extent, Insets, CELL_PADDING};
 use quire_sdk::{Align, Color, VAlign};
 use scraper::node::Element;
 use scraper::Node;
 
-use crate::builder::{Builder, Sep};
+use crate::boxes::{extent, DEFAULT_EM};
+use crate::builder::{Builder, Container, Sep};
 use crate::css_values::parse_align;
 use crate::dom::DomNode;
 use crate::sheet::{attribute_color, Length};
@@ -23,8 +24,6 @@ use crate::sheet::{attribute_color, Length};
 /// them at its edges in any case.
 const MAX_COLSPAN: u16 = 1000;
 const MAX_ROWSPAN: u16 = 1000;
-/// Chromium's default font size, which an `em` of a cell that sets none is.
-const DEFAULT_EM: f64 = 12.0;
 
 /// How the table is drawn as a whole.
 #[derive(Clone, Copy)]
@@ -172,8 +171,24 @@ impl Builder<'_> {
             return;
         };
         let scope = self.enter(tr, r);
+        // The cell's box (its background, or its row's or table's; its padding, borders
+        // and width) goes around what it holds.
+        let background = self
+            .background_of(td, e)
+            .or(self.background_of(tr, r))
+            .or(around.background);
+        let boxed = self.drawn_box(td, background);
+        if let Some(look) = boxed {
+            self.open(Container::Boxed {
+                look,
+                blocks: Vec::new(),
+            });
+        }
         self.element(td, e, depth + 1);
         self.end_paragraph();
+        if boxed.is_some() {
+            self.close();
+        }
         self.leave(scope);
     }
 
@@ -182,29 +197,6 @@ impl Builder<'_> {
     fn ruled(e: &Element) -> bool {
         e.attr("border")
             .is_some_and(|b| b.trim().parse::<u32>().map_or(true, |n| n > 0))
-    }
-
-    /// The lines the style sheets draw along an element's sides, if a border declaration
-    /// applies to it; `currentcolor` is `text`.
-    fn borders_of(&self, node: DomNode<'_>, text: Color) -> Option<Borders> {
-        let sides = self.cascade.box_style(node.id())?.borders?;
-        let [top, right, bottom, left] = sides.map(|side| {
-            side.map(|line| Border {
-                width: line.width,
-                color: line.color.unwrap_or(text),
-            })
-        });
-        Some(Borders {
-            top,
-            right,
-            bottom,
-            left,
-        })
-    }
-
-    /// The colour the text of the element being read is set in.
-    fn text_color(&self) -> Color {
-        self.style.colors.last().copied().unwrap_or(Color::BLACK)
     }
 
     /// An element's horizontal alignment: the style sheets' `text-align` (the `style`
@@ -310,11 +302,7 @@ impl Builder<'_> {
                     b.anchor(id);
                 }
                 let scope = b.enter(td, e);
-                em = b
-                    .style
-                    .sizes
-                    .last()
-                    .map_or(DEFAULT_EM, |s| s.of(DEFAULT_EM));
+                em = b.em_points();
                 text = b.text_color();
                 b.children(td, depth + 1);
                 b.leave(scope);
@@ -386,8 +374,9 @@ fn colspan(e: &Element) -> usize {
         .map_or(1, |n| n.clamp(1, usize::from(MAX_COLSPAN)))
 }
 
-/// The one cell of the row `tr` when it spans all `columns` and holds a table among its
-/// elements (or its one wrapping element's): a row a page lays out in nested tables.
+/// The cell of the row `tr` that holds a table among its elements (or its one wrapping
+/// element's) when the row spans all `columns` and its other cells are empty: a page laid
+/// out in nested tables (an email's wrapper, empty spacer cells at its sides).
 fn stacked_cell(tr: DomNode<'_>, columns: usize) -> Option<(DomNode<'_>, &Element)> {
     fn elements(node: DomNode<'_>) -> Vec<DomNode<'_>> {
         node.children()
@@ -398,29 +387,36 @@ fn stacked_cell(tr: DomNode<'_>, columns: usize) -> Option<(DomNode<'_>, &Elemen
         .into_iter()
         .filter(|c| matches!(c.value(), Node::Element(e) if matches!(e.name(), "td" | "th")))
         .collect();
-    let [td] = cells[..] else {
+    let spanned: usize = cells
+        .iter()
+        .map(|c| match c.value() {
+            Node::Element(e) => colspan(e),
+            _ => 0,
+        })
+        .sum();
+    if spanned < columns {
+        return None;
+    }
+    // Spacer cells hold nothing but white space (`&nbsp;` included).
+    let empty = |cell: &DomNode<'_>| {
+        cell.children().all(|c| match c.value() {
+            Node::Text(t) => t.chars().all(|ch| ch.is_whitespace()),
+            Node::Comment(_) => true,
+            _ => false,
+        })
+    };
+    let mut full = cells.into_iter().filter(|c| !empty(c));
+    let (Some(td), None) = (full.next(), full.next()) else {
         return None;
     };
     let Node::Element(e) = td.value() else {
         return None;
     };
-    if colspan(e) < columns {
-        return None;
-    }
     let is_table = |n: &DomNode<'_>| matches!(n.value(), Node::Element(t) if t.name() == "table");
     let inside = elements(td);
     let holds_table = inside.iter().any(is_table)
         || matches!(&inside[..], [wrapper] if elements(*wrapper).iter().any(is_table));
     holds_table.then_some((td, e))
-}
-
-/// A length of the style sheets as a flow extent; `em` is `em_points`.
-fn extent(length: Length, em_points: f64) -> Extent {
-    match length {
-        Length::Points(points) => Extent::Points(points),
-        Length::Em(em) => Extent::Points(em * em_points),
-        Length::Share(share) => Extent::Share(share),
-    }
 }
 
 /// The flow table of the rows read, or `None` when there is no cell at all. The header is

@@ -109,7 +109,19 @@ impl Builder<'_> {
         }
         self.named_pages.push(page);
         let scope = self.enter(node, e);
+        let boxed = self.box_look(node, name);
+        if let Some(look) = boxed {
+            self.end_paragraph();
+            self.open(Container::Boxed {
+                look,
+                blocks: Vec::new(),
+            });
+        }
         self.contents(node, e, depth);
+        if boxed.is_some() {
+            self.end_paragraph();
+            self.close();
+        }
         self.leave(scope);
         self.named_pages.pop();
         if self.cascade.breaks_after(node.id()) {
@@ -312,8 +324,16 @@ impl Builder<'_> {
             }
             Some(Target::None) | None => None,
         };
+        // The link's own colour, if the style sheets give it one, is on top of `colors`.
+        let own = self
+            .cascade
+            .text_style(node.id())
+            .is_some_and(|t| t.color.is_some());
+        let outside = self.style.colors.len() - usize::from(own);
         self.style.links.push(link);
+        self.style.link_colors.push(outside);
         self.children(node, depth);
+        self.style.link_colors.pop();
         self.style.links.pop();
     }
 

@@ -224,7 +224,7 @@ fn a_table_in_a_cell_spanning_the_row_is_laid_out_as_a_table() {
          <td>Sparksuite, Inc.<br>12345 Sunny Road</td><td align=right>Acme Corp.<br>John Doe</td>\
          </tr></table></td></tr>\
          <tr><td>Item</td><td align=right>Price</td></tr></table>\
-         <table><tr><td><div><table><tr><td>inner one</td><td>inner two</td></tr></table></div></td></tr></table>",
+         <table><tr><td><div><table><tr><td>inner one</td><td>inner two</td></tr></table></div></td></tr></table>         <table><tr><td>&nbsp;</td><td bgcolor='#eeeeee'><table><tr><td>mail one</td><td>mail two</td></tr>         </table></td><td> </td></tr></table>",
     )
     .document;
     let (left, right) = (
@@ -242,4 +242,14 @@ fn a_table_in_a_cell_spanning_the_row_is_laid_out_as_a_table() {
     // Through a wrapping element, in a one-column table.
     let (one, two) = (text_box(&doc, "inner one"), text_box(&doc, "inner two"));
     assert!(two.frame.x > one.frame.x + one.frame.w);
+    // An email's row: empty spacer cells beside the one holding the table, whose
+    // background becomes a box around it.
+    let (one, two) = (text_box(&doc, "mail one"), text_box(&doc, "mail two"));
+    assert!(two.frame.x > one.frame.x + one.frame.w);
+    let grey = doc.shapes().find_map(|s| match s {
+        Shape::Node(n) if n.fill == Some(Color::rgb(0xee, 0xee, 0xee)) => Some(n.frame),
+        _ => None,
+    });
+    let grey = grey.expect("the cell's background");
+    assert!(grey.y <= one.frame.y && grey.y + grey.h >= one.frame.y + one.frame.h);
 }

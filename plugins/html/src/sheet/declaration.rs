@@ -38,8 +38,15 @@ pub(super) enum Property {
     /// `background-color` (or the colour of `background`): not inherited; a table cell's
     /// is drawn.
     Background,
-    /// `width`: a table's and its cells'.
+    /// `width`: a table's, its cells', a block's.
     Width,
+    /// `max-width`: a block's.
+    MaxWidth,
+    /// `margin` (the shorthand sets all four; `auto` is a length of `None`): a block's.
+    MarginTop,
+    MarginRight,
+    MarginBottom,
+    MarginLeft,
     /// `padding` (the shorthand sets all four): a table cell's.
     PaddingTop,
     PaddingRight,
@@ -63,6 +70,14 @@ pub(super) enum Property {
     BorderLeftColor,
 }
 
+/// The margin properties, top, right, bottom, left (the shorthand's order).
+const MARGIN: [Property; 4] = [
+    Property::MarginTop,
+    Property::MarginRight,
+    Property::MarginBottom,
+    Property::MarginLeft,
+];
+
 /// The padding properties, top, right, bottom, left (the shorthand's order).
 const PADDING: [Property; 4] = [
     Property::PaddingTop,
@@ -71,7 +86,7 @@ const PADDING: [Property; 4] = [
     Property::PaddingLeft,
 ];
 
-pub(super) const PROPERTIES: [Property; 31] = [
+pub(super) const PROPERTIES: [Property; 36] = [
     Property::DisplayNone,
     Property::Invisible,
     Property::BreakBefore,
@@ -86,6 +101,11 @@ pub(super) const PROPERTIES: [Property; 31] = [
     Property::Case,
     Property::Background,
     Property::Width,
+    Property::MaxWidth,
+    Property::MarginTop,
+    Property::MarginRight,
+    Property::MarginBottom,
+    Property::MarginLeft,
     Property::PaddingTop,
     Property::PaddingRight,
     Property::PaddingBottom,
@@ -288,6 +308,26 @@ impl Declaration {
     /// The cascaded properties this declaration sets: one, or the four sides of `padding`.
     pub(super) fn settings(&self) -> impl Iterator<Item = Setting> {
         let mut sides = [None; 4];
+        if self.name == "margin" {
+            // Lengths or `auto` (a length of `None`); a share is of a width the importer
+            // does not know.
+            let lengths: Option<Vec<Option<Length>>> = self
+                .values
+                .iter()
+                .map(|v| match v {
+                    Value::Keyword(k) if k == "auto" => Some(None),
+                    v => v
+                        .length()
+                        .filter(|l| !matches!(l, Length::Share(_)))
+                        .map(Some),
+                })
+                .collect();
+            if let Some(four) = lengths.as_deref().and_then(four_sides) {
+                for ((slot, property), length) in sides.iter_mut().zip(MARGIN).zip(four) {
+                    *slot = Some((property, Val::Length(length), self.important));
+                }
+            }
+        }
         if self.name == "padding" {
             // CSS's shorthand: 1 to 4 lengths, top right bottom left; not a share (of a
             // width the importer does not know).
@@ -398,13 +438,30 @@ impl Declaration {
                 return family_list(&self.raw)
                     .map(|f| (Property::Family, Val::Family(f), self.important))
             }
-            "width" => {
+            "width" | "max-width" => {
                 let length = match self.values.as_slice() {
-                    [Value::Keyword(k)] if k == "auto" => None,
+                    [Value::Keyword(k)] if k == "auto" || k == "none" => None,
                     [one] => Some(one.length()?),
                     _ => return None,
                 };
-                return Some((Property::Width, Val::Length(length), self.important));
+                let property = if self.name == "width" {
+                    Property::Width
+                } else {
+                    Property::MaxWidth
+                };
+                return Some((property, Val::Length(length), self.important));
+            }
+            side @ ("margin-top" | "margin-right" | "margin-bottom" | "margin-left") => {
+                let length = match self.values.as_slice() {
+                    [Value::Keyword(k)] if k == "auto" => None,
+                    [one] => Some(one.length().filter(|l| !matches!(l, Length::Share(_)))?),
+                    _ => return None,
+                };
+                let i = ["margin-top", "margin-right", "margin-bottom", "margin-left"]
+                    .iter()
+                    .position(|s| *s == side)
+                    .unwrap_or(0);
+                return Some((MARGIN[i], Val::Length(length), self.important));
             }
             side @ ("padding-top" | "padding-right" | "padding-bottom" | "padding-left") => {
                 let length = match self.values.as_slice() {

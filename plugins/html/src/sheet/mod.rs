@@ -72,6 +72,9 @@ pub struct TextStyle {
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct BoxStyle {
     pub width: Option<Length>,
+    pub max_width: Option<Length>,
+    /// Top, right, bottom, left; `Some(None)` is `auto`.
+    pub margin: [Option<Option<Length>>; 4],
     /// Top, right, bottom, left.
     pub padding: [Option<Length>; 4],
     pub valign: Option<VAlign>,
@@ -241,8 +244,19 @@ impl Cascade {
                 Some(Val::Length(l)) => l,
                 _ => None,
             };
+            let margin = |p: Property| match value(p) {
+                Some(Val::Length(l)) => Some(l),
+                _ => None,
+            };
             let sized = BoxStyle {
                 width: length(Property::Width),
+                max_width: length(Property::MaxWidth),
+                margin: [
+                    margin(Property::MarginTop),
+                    margin(Property::MarginRight),
+                    margin(Property::MarginBottom),
+                    margin(Property::MarginLeft),
+                ],
                 padding: [
                     length(Property::PaddingTop),
                     length(Property::PaddingRight),

@@ -50,6 +50,8 @@ pub(super) struct Engine<'a> {
     anchors: HashMap<String, usize>,
     /// The lines around the table being placed, drawn around its part on each page.
     pub(super) table_frame: Option<super::table::OpenFrame>,
+    /// The boxes being filled, outermost first.
+    pub(super) boxes: Vec<super::boxes::OpenBox>,
 }
 
 impl<'a> Engine<'a> {
@@ -67,6 +69,7 @@ impl<'a> Engine<'a> {
             quotes: Vec::new(),
             anchors: HashMap::new(),
             table_frame: None,
+            boxes: Vec::new(),
         }
     }
 
@@ -155,11 +158,48 @@ impl<'a> Engine<'a> {
         self.shapes.push(shape);
     }
 
+    /// Puts a shape under those placed on this page from `index` on (a box's background).
+    pub(super) fn insert_under(&mut self, index: usize, shape: Shape) {
+        let index = index.min(self.shapes.len());
+        self.shapes.insert(index, shape);
+    }
+
+    /// How many shapes this page holds so far.
+    pub(super) fn placed(&self) -> usize {
+        self.shapes.len()
+    }
+
     pub(super) fn new_page(&mut self) {
         self.close_quote_bars();
         self.close_table_frame();
+        self.cut_boxes();
         let mut page = Page::new(self.setup.width, self.setup.height);
         page.shapes = std::mem::take(&mut self.shapes);
+        if let Some(fill) = self.setup.background {
+            // A printed page's background covers its area inside the margins, as
+            // Chromium prints a page's.
+            let s = self.setup;
+            let frame = Rect::new(
+                s.margin_left,
+                s.margin_top,
+                s.width - s.margin_left - s.margin_right,
+                s.height - s.margin_top - s.margin_bottom,
+            );
+            let id = self.id("n");
+            page.shapes.insert(
+                0,
+                Shape::Node(Node {
+                    shadow: false,
+                    id,
+                    frame,
+                    geometry: Geometry::Rect,
+                    fill: Some(fill),
+                    stroke: None,
+                    text: None,
+                    classes: Vec::new(),
+                }),
+            );
+        }
         self.pages.push(page);
         self.y = self.top();
         self.pending = 0.0;
@@ -335,6 +375,7 @@ impl<'a> Engine<'a> {
                 tight,
             } => self.list(*ordered, *start, items, *tight, ctx),
             Block::Quote(blocks) => self.quote(blocks, ctx),
+            Block::Boxed { blocks, look } => self.boxed(blocks, look, ctx),
             Block::Code { text } => self.code(text, ctx),
             Block::Rule => self.rule(ctx),
             Block::Table {
@@ -451,6 +492,10 @@ impl<'a> Engine<'a> {
                 }
             }
             Block::Quote(blocks) => blocks.first().map_or(0.0, |b| self.first_chunk(b, ctx)),
+            Block::Boxed { blocks, look } => {
+                let (inner, above) = self.box_inside(look, ctx);
+                above + blocks.first().map_or(0.0, |b| self.first_chunk(b, inner))
+            }
             Block::Table { .. } => {
                 2.0 * (self.setup.body_size * TABLE_SCALE * 1.2 + 2.0 * CELL_PAD_Y)
             }

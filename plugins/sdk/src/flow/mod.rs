@@ -25,6 +25,7 @@
 //! The IR is a tree: producers must bound its depth (the importers stop nesting at
 //! [`MAX_DEPTH`]), since layout recurses over it.
 
+mod boxes;
 mod engine;
 mod style;
 mod table;
@@ -56,8 +57,9 @@ pub struct Inline {
     /// as with `dir`, the first inline of a paragraph or heading that has one sets its
     /// [`Text::align`](crate::Text).
     pub align: Option<Align>,
-    /// The colour the source asked for (HTML's `color`), instead of the block's; a link
-    /// stays link blue.
+    /// The colour the source asked for (HTML's `color`), instead of the block's; on a link,
+    /// the link's own colour (set on the link or inside it), without which it is link
+    /// blue.
     pub color: Option<Color>,
     /// The base direction of the block the text is in (HTML `dir`): the first inline of a
     /// paragraph, heading or table cell that has one sets its [`Text::direction`](crate::Text).
@@ -133,6 +135,12 @@ pub enum Block {
         tight: bool,
     },
     Quote(Vec<Block>),
+    /// Blocks in a box of their own (HTML's `<div>` with a background, border, padding or
+    /// width): filled under them and framed, on each page it runs over.
+    Boxed {
+        blocks: Vec<Block>,
+        look: BoxLook,
+    },
     /// Preformatted text, kept line for line (long lines wrap).
     Code {
         text: String,
@@ -222,6 +230,23 @@ pub struct Borders {
     pub right: Option<Border>,
     pub bottom: Option<Border>,
     pub left: Option<Border>,
+}
+
+/// How a [`Block::Boxed`] is drawn. Its width is the border box's (what it asks for, at
+/// most `max_width`, at most the room inside its side margins), set at the left of that
+/// room or in its middle (`centred`, CSS's `margin: auto`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BoxLook {
+    pub background: Option<Color>,
+    pub borders: Borders,
+    /// Between the borders and the blocks, in points.
+    pub padding: Insets,
+    /// Outside the borders: above and below as space between blocks, at the sides as
+    /// indentation.
+    pub margin: Insets,
+    pub width: Option<Extent>,
+    pub max_width: Option<Extent>,
+    pub centred: bool,
 }
 
 /// A length a source asks for: so many points, or a share of the width available.
@@ -323,6 +348,9 @@ pub struct PageSetup {
     pub margin_left: f64,
     pub body_font: FontFamily,
     pub body_size: f64,
+    /// The colour of every page's area inside its margins (HTML's `background` of
+    /// `<body>`).
+    pub background: Option<Color>,
 }
 
 impl PageSetup {
@@ -358,6 +386,7 @@ impl Default for PageSetup {
             margin_left: 56.7,
             body_font: FontFamily::Times,
             body_size: 11.0,
+            background: None,
         }
     }
 }

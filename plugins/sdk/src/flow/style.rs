@@ -81,8 +81,9 @@ pub(super) fn runs(inlines: &[Inline], base: Base) -> Vec<Run> {
             italic: inline.italic,
             underline: inline.link.is_some(),
             strike: inline.strike,
+            // A link is link blue unless the source coloured the link itself.
             color: if inline.link.is_some() {
-                Some(LINK_BLUE)
+                inline.color.or(Some(LINK_BLUE))
             } else {
                 inline.color.or(base.color)
             },
@@ -132,7 +133,9 @@ pub(super) fn reads_right_to_left(blocks: &[super::Block]) -> bool {
                 Some(item) => return reads_right_to_left(item),
                 None => continue,
             },
-            Block::Quote(inner) => return reads_right_to_left(inner),
+            Block::Quote(inner) | Block::Boxed { blocks: inner, .. } => {
+                return reads_right_to_left(inner)
+            }
             _ => continue,
         };
         if !has_text(inlines) {

@@ -349,7 +349,7 @@ impl Engine<'_> {
 
     /// The lines of `borders` around `rect`, each centred on its edge: one outlined box
     /// when the four are alike.
-    fn border_shapes(&mut self, rect: Rect, borders: &Borders) -> Vec<Shape> {
+    pub(super) fn border_shapes(&mut self, rect: Rect, borders: &Borders) -> Vec<Shape> {
         let Rect { x, y, w, h } = rect;
         let sides = [borders.top, borders.right, borders.bottom, borders.left];
         if let Some(line) = borders

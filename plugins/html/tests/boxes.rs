@@ -1,0 +1,101 @@
+//! Blocks in boxes: the backgrounds, borders, padding and widths the style sheets give
+//! blocks, the page's background, and link colours.
+
+mod common;
+
+use common::*;
+use quire_sdk::{Color, Document, Node, Shape, TextBox};
+
+const CLOSE: f64 = 0.01;
+
+fn text_box<'d>(doc: &'d Document, text: &str) -> &'d TextBox {
+    boxes(doc)
+        .into_iter()
+        .find(|b| b.text.plain_text() == text)
+        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
+}
+
+fn filled(doc: &Document, fill: Color) -> Vec<(usize, &Node)> {
+    doc.pages[0]
+        .shapes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            Shape::Node(n) if n.fill == Some(fill) => Some((i, n)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// An email's card: a white, padded, centred block of at most 300 px on a grey page.
+#[test]
+fn a_styled_block_is_a_box_under_its_text() {
+    let grey = Color::rgb(0xf4, 0xf5, 0xf6);
+    let doc = import(
+        "<style>body { background: #f4f5f6 } \
+         .card { background: #fff; max-width: 300px; margin: 0 auto; padding: 16px; \
+                 border: 1px solid #eaebed }</style>\
+         <body><p>outside</p><div class=card><p>Hi there</p><p>Call to action</p></div></body>",
+    )
+    .document;
+    let page = &doc.pages[0];
+    // The page: grey under everything, inside its margins.
+    let Shape::Node(first) = &page.shapes[0] else {
+        panic!("{:?}", page.shapes[0])
+    };
+    assert_eq!(first.fill, Some(grey));
+    let white = filled(&doc, Color::WHITE);
+    let [(at, card)] = white[..] else {
+        panic!("one white box: {white:?}")
+    };
+    // 300 CSS px are 225 points, centred in the text width.
+    assert!((card.frame.w - 225.0).abs() < CLOSE, "{:?}", card.frame);
+    let centre = first.frame.x + first.frame.w / 2.0;
+    assert!((card.frame.x + card.frame.w / 2.0 - centre).abs() < CLOSE);
+    let hi = text_box(&doc, "Hi there");
+    let hi_at = page
+        .shapes
+        .iter()
+        .position(|s| matches!(s, Shape::Text(t) if t.text.plain_text() == "Hi there"))
+        .unwrap();
+    assert!(at < hi_at, "the box is drawn under its text");
+    // 16 px of padding and a 1 px border: the text starts 12.75 points in.
+    assert!(
+        (hi.frame.x - card.frame.x - 12.75).abs() < CLOSE,
+        "{:?}",
+        hi.frame
+    );
+    let outside = text_box(&doc, "outside");
+    assert!(outside.frame.y + outside.frame.h <= card.frame.y);
+    // The border: one outline in its colour.
+    assert!(page.shapes.iter().any(|s| matches!(s,
+        Shape::Node(n) if n.stroke.as_ref().is_some_and(|s| s.color == Color::rgb(0xea, 0xeb, 0xed)))));
+}
+
+/// A link takes the colour set on it or inside it; one inherited from outside leaves it
+/// link blue, as in a browser.
+#[test]
+fn a_link_takes_only_its_own_colour() {
+    let doc = import(
+        "<style>p { color: #777 } a.button { color: #fff } .inner { color: #0a0 }</style>\
+         <p>Questions? <a href='https://example.com/a'>Unsubscribe</a></p>\
+         <p><a class=button href='https://example.com/b'>Call To Action</a></p>\
+         <p><a href='https://example.com/c'><span class=inner>green</span></a></p>",
+    )
+    .document;
+    let color = |text: &str| {
+        let t = text_box(&doc, text);
+        let run = t
+            .text
+            .runs
+            .iter()
+            .find(|r| r.link.is_some())
+            .expect("a link run");
+        run.color
+    };
+    let blue = color("Questions? Unsubscribe");
+    assert!(blue.is_some_and(|c| c.b > c.r), "{blue:?}");
+    assert_ne!(blue, Some(Color::rgb(0x77, 0x77, 0x77)));
+    assert_eq!(color("Call To Action"), Some(Color::WHITE));
+    assert_eq!(color("green"), Some(Color::rgb(0, 0xaa, 0)));
+}
