@@ -99,3 +99,39 @@ fn a_link_takes_only_its_own_colour() {
     assert_eq!(color("Call To Action"), Some(Color::WHITE));
     assert_eq!(color("green"), Some(Color::rgb(0, 0xaa, 0)));
 }
+
+/// `@page`'s margin boxes number every page, and its colour fills the whole sheet; a
+/// running element (`element()`, which Chromium does not set either) is left out.
+#[test]
+fn page_margin_boxes_and_colour() {
+    let body: String = (0..120).map(|i| format!("<p>paragraph {i}</p>")).collect();
+    let doc = import(&format!(
+        "<style>@page {{ background-color: #ffffe0; margin: 20mm; \
+         @bottom-left {{ content: counter(page) \"page, total:\" counter(pages) \"pages\" }} \
+         @bottom-right {{ content: \"p. \" counter(page) }} \
+         @top-center {{ content: element(header) }} }}</style>{body}"
+    ))
+    .document;
+    let count = doc.pages.len();
+    assert!(count > 1);
+    for (n, page) in doc.pages.iter().enumerate() {
+        assert_eq!(page.background, Some(Color::rgb(0xff, 0xff, 0xe0)));
+        let margin_texts: Vec<String> = page
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text(t) if t.frame.y > page.height - 20.0 * 72.0 / 25.4 => {
+                    Some(t.text.plain_text())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            margin_texts,
+            [
+                format!("{}page, total:{count}pages", n + 1),
+                format!("p. {}", n + 1)
+            ]
+        );
+    }
+}

@@ -6,7 +6,7 @@ use cssparser::{
     AtRuleParser, CowRcStr, DeclarationParser, ParseError, Parser, ParserState,
     QualifiedRuleParser, RuleBodyItemParser, Token,
 };
-use quire_sdk::flow::{FontSize, PageSetup};
+use quire_sdk::flow::{FontSize, MarginBox, MarginText, PageSetup};
 use quire_sdk::model::{Align, Color, FontFamily, VAlign};
 
 use crate::css_values::{family_list, parse_align};
@@ -167,11 +167,15 @@ pub(super) enum Val {
 pub(super) type Setting = (Property, Val, bool);
 
 /// What `@page` asks for, in points.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct PageRule {
     pub size: Option<(f64, f64)>,
     /// Top, right, bottom, left.
     pub margins: [Option<f64>; 4],
+    /// The page's colour (`background-color`), margins included.
+    pub background: Option<Color>,
+    /// Text in its margins (`@bottom-center { content: counter(page) }`).
+    pub margin_boxes: Vec<MarginBox>,
 }
 
 impl PageRule {
@@ -187,6 +191,8 @@ impl PageRule {
         setup.margin_right = right.unwrap_or(setup.margin_right);
         setup.margin_bottom = bottom.unwrap_or(setup.margin_bottom);
         setup.margin_left = left.unwrap_or(setup.margin_left);
+        setup.margin_boxes = self.margin_boxes.clone();
+        setup.sheet_color = self.background;
     }
 }
 
@@ -550,6 +556,15 @@ impl Declaration {
                     page.margins = m.map(Some);
                 }
             }
+            "background-color" | "background" => {
+                let mut colors = self.values.iter().filter_map(|v| match v {
+                    Value::Color(c) => Some(*c),
+                    _ => None,
+                });
+                if let (Some(c), None) = (colors.next(), colors.next()) {
+                    page.background = (c.a > 0).then_some(c);
+                }
+            }
             side @ ("margin-top" | "margin-right" | "margin-bottom" | "margin-left") => {
                 if let [l] = lengths.as_slice() {
                     let i = ["margin-top", "margin-right", "margin-bottom", "margin-left"]
@@ -561,6 +576,43 @@ impl Declaration {
             }
             _ => {}
         }
+    }
+}
+
+impl Declaration {
+    /// What a margin box's `content` declaration sets: its strings and page counters
+    /// (`counter(page)`, `counter(pages)`); none for another declaration or a value that
+    /// shows nothing the flow can set (`element(header)`, `none`).
+    pub(super) fn margin_content(&self) -> Option<Vec<MarginText>> {
+        if self.name != "content" {
+            return None;
+        }
+        let mut parser = Parser::new(&self.raw);
+        let mut parts = Vec::new();
+        while let Ok(token) = parser.next() {
+            match token {
+                Token::QuotedString(text) => parts.push(MarginText::Text(text.to_string())),
+                Token::Function(f) if f.eq_ignore_ascii_case("counter") => {
+                    let counter = parser
+                        .parse_nested_block(|args| {
+                            let name = args.expect_ident()?.to_ascii_lowercase();
+                            while args.next().is_ok() {}
+                            Ok::<_, ParseError<()>>(name)
+                        })
+                        .ok();
+                    match counter.as_deref() {
+                        Some("page") => parts.push(MarginText::PageNumber),
+                        Some("pages") => parts.push(MarginText::PageCount),
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+            if parts.len() >= 32 {
+                break;
+            }
+        }
+        (!parts.is_empty()).then_some(parts)
     }
 }
 
@@ -636,6 +688,15 @@ impl<'i> DeclarationParser<'i> for Declarations {
                     input
                         .parse_nested_block(|args| Ok::<_, ParseError<()>>(rgb_function(args)))
                         .unwrap_or(Value::Other)
+                }
+                // Another function's arguments are read here, so that the value as written
+                // (`raw`) ends after its `)`.
+                Token::Function(_) => {
+                    let _ = input.parse_nested_block(|args| {
+                        while args.next().is_ok() {}
+                        Ok::<_, ParseError<()>>(())
+                    });
+                    Value::Other
                 }
                 Token::Number { value, .. } if *value != 0.0 => Value::Number(f64::from(*value)),
                 Token::Dimension { value, unit, .. } => {

@@ -28,6 +28,7 @@ use selectors::matching::{
 use selectors::parser::{ParseRelative, SelectorList, SelectorParseErrorKind};
 
 mod declaration;
+mod page;
 
 pub use declaration::{Case, Length, PageRule};
 use declaration::{Declarations, Property, Setting, Val, PROPERTIES};
@@ -673,10 +674,7 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
                     AtBlock::Page => &mut *self.page,
                     _ => &mut *self.selected_page,
                 };
-                let mut reader = Declarations;
-                for d in RuleBodyParser::new(input, &mut reader).flatten() {
-                    d.apply_to_page(page);
-                }
+                page::read_body(input, page);
             }
             _ => while input.next().is_ok() {},
         }

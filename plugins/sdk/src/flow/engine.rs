@@ -89,6 +89,7 @@ impl<'a> Engine<'a> {
         if !self.shapes.is_empty() || self.pages.is_empty() {
             self.new_page();
         }
+        super::margins::draw(&mut self.pages, self.setup);
         let mut pages = self.pages;
         resolve_anchors(&mut pages, &self.anchors);
         (pages, self.warnings)
@@ -174,6 +175,7 @@ impl<'a> Engine<'a> {
         self.close_table_frame();
         self.cut_boxes();
         let mut page = Page::new(self.setup.width, self.setup.height);
+        page.background = self.setup.sheet_color;
         page.shapes = std::mem::take(&mut self.shapes);
         if let Some(fill) = self.setup.background {
             // A printed page's background covers its area inside the margins, as

@@ -27,6 +27,7 @@
 
 mod boxes;
 mod engine;
+mod margins;
 mod style;
 mod table;
 
@@ -351,6 +352,31 @@ pub struct PageSetup {
     /// The colour of every page's area inside its margins (HTML's `background` of
     /// `<body>`).
     pub background: Option<Color>,
+    /// The colour of the whole sheet, margins included (CSS's `@page { background }`).
+    pub sheet_color: Option<Color>,
+    /// Text set in the margins of every page (CSS's `@page { @bottom-center { content:
+    /// counter(page) } }`).
+    pub margin_boxes: Vec<MarginBox>,
+}
+
+/// Text in a page's top or bottom margin, at its left, centre or right.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarginBox {
+    /// In the top margin (else the bottom one).
+    pub top: bool,
+    /// Left, centre or right of the page's text width.
+    pub align: Align,
+    pub content: Vec<MarginText>,
+}
+
+/// A piece of a margin box's text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MarginText {
+    Text(String),
+    /// The page's number, from 1.
+    PageNumber,
+    /// How many pages the document has.
+    PageCount,
 }
 
 impl PageSetup {
@@ -387,6 +413,8 @@ impl Default for PageSetup {
             body_font: FontFamily::Times,
             body_size: 11.0,
             background: None,
+            sheet_color: None,
+            margin_boxes: Vec::new(),
         }
     }
 }

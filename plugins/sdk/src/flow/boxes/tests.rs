@@ -3,7 +3,7 @@
 
 use crate::flow::tests::{all_text, check, texts, words};
 use crate::flow::*;
-use crate::model::{Color, Node, Shape};
+use crate::model::{Align, Color, Node, Shape};
 
 const CLOSE: f64 = 0.01;
 const GREY: Color = Color::rgb(0xf4, 0xf4, 0xf4);
@@ -240,4 +240,50 @@ fn every_page_takes_the_setups_background() {
         assert!((n.frame.w - text_width()).abs() < CLOSE);
     }
     check(&pages, &[]);
+}
+
+/// Margin boxes: `counter(page)` and `counter(pages)` in the bottom margin of every page,
+/// a title in the top one, each centred in its margin's height.
+#[test]
+fn margin_boxes_number_every_page() {
+    let setup = PageSetup {
+        margin_boxes: vec![
+            MarginBox {
+                top: false,
+                align: Align::Left,
+                content: vec![
+                    MarginText::PageNumber,
+                    MarginText::Text(" of ".into()),
+                    MarginText::PageCount,
+                ],
+            },
+            MarginBox {
+                top: true,
+                align: Align::Right,
+                content: vec![MarginText::Text("Annual report".into())],
+            },
+        ],
+        ..PageSetup::default()
+    };
+    let blocks: Vec<Block> = (0..100).map(|i| p(&format!("paragraph {i}"))).collect();
+    let (pages, _) = layout(&blocks, &setup);
+    let count = pages.len();
+    assert!(count > 1);
+    for (n, page) in pages.iter().enumerate() {
+        let boxes: Vec<_> = page
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text(t) if t.id.starts_with("margin-") => Some(t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(boxes.len(), 2);
+        let number = boxes.iter().find(|t| t.text.align == Align::Left).unwrap();
+        assert_eq!(number.text.plain_text(), format!("{} of {count}", n + 1));
+        let centre = number.frame.y + number.frame.h / 2.0;
+        assert!((centre - (setup.height - setup.margin_bottom / 2.0)).abs() < CLOSE);
+        let title = boxes.iter().find(|t| t.text.align == Align::Right).unwrap();
+        assert!(title.frame.y + title.frame.h <= setup.margin_top);
+    }
 }
