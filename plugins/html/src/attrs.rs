@@ -219,9 +219,9 @@ impl Builder<'_> {
         let heading = heading_scale(name);
         match (declared, outer) {
             // A share of what the browser would give the heading here: the body's size.
-            (Some(FontSize::Scale(s)), None) if heading.is_some() => Some(FontSize::Points(
-                s * quire_sdk::flow::PageSetup::default().body_size,
-            )),
+            (Some(FontSize::Scale(s)), None) if heading.is_some() => {
+                Some(FontSize::Points(s * crate::BODY_SIZE))
+            }
             (Some(own), outer) => Some(own.within(outer)),
             (None, Some(FontSize::Points(p))) => heading.map(|k| FontSize::Points(p * k)),
             (None, _) => None,

@@ -39,14 +39,40 @@ fn points(length: Length, em_points: f64) -> Option<f64> {
     }
 }
 
+/// The first `<name>` element of the page (`<body>`, `<html>`), near the top of the tree.
+fn find<'h>(html: &'h Html, name: &str) -> Option<NodeRef<'h, Node>> {
+    html.tree
+        .root()
+        .descendants()
+        .take(64)
+        .find(|n| matches!(n.value(), Node::Element(e) if e.name() == name))
+}
+
+/// `<body>`'s margins: 8 CSS px (6 points) on each side unless the style sheets set them
+/// (a share of a width, or `auto`, counts as none).
+pub fn body_margins(html: &Html, cascade: &crate::sheet::Cascade) -> Insets {
+    const BODY_MARGIN: f64 = 6.0;
+    let declared = find(html, "body")
+        .and_then(|body| cascade.box_style(body.id()))
+        .map(|b| b.margin)
+        .unwrap_or_default();
+    let side = |m: Option<Option<Length>>| match m {
+        Some(length) => length
+            .and_then(|l| points(l, DEFAULT_EM))
+            .map_or(0.0, |p| p.clamp(0.0, 200.0)),
+        None => BODY_MARGIN,
+    };
+    let [top, right, bottom, left] = declared;
+    Insets {
+        top: side(top),
+        right: side(right),
+        bottom: side(bottom),
+        left: side(left),
+    }
+}
+
 /// The page's background: `<body>`'s (style sheets or `bgcolor`), else `<html>`'s.
 pub fn page_background(html: &Html, cascade: &crate::sheet::Cascade) -> Option<Color> {
-    let root = html.tree.root();
-    let find = |name: &str| {
-        root.descendants()
-            .take(64)
-            .find(|n| matches!(n.value(), Node::Element(e) if e.name() == name))
-    };
     let of = |node: Option<NodeRef<'_, Node>>| {
         let node = node?;
         let Node::Element(e) = node.value() else {
@@ -56,7 +82,7 @@ pub fn page_background(html: &Html, cascade: &crate::sheet::Cascade) -> Option<C
             .background(node.id())
             .or_else(|| e.attr("bgcolor").and_then(attribute_color))
     };
-    of(find("body")).or_else(|| of(find("html")))
+    of(find(html, "body")).or_else(|| of(find(html, "html")))
 }
 
 impl Builder<'_> {

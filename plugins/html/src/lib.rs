@@ -80,7 +80,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
             request.bytes.len()
         )));
     }
-    let mut setup = PageSetup::for_paper(request.option("paper"))?;
+    let mut setup = browser_page(request.option("paper"))?;
     let decoded = charset::decode(&request.bytes, &request.media_type);
     let parsed = parse::parse(&decoded.text);
     drop(decoded.text);
@@ -108,6 +108,12 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     if request.option("paper").is_none_or(|p| p.trim().is_empty()) {
         builder.cascade.page.apply(&mut setup);
     }
+    // Inside the page's margins, `<body>`'s own (8 px unless the page says otherwise).
+    let body = boxes::body_margins(&html, &builder.cascade);
+    setup.margin_top += body.top;
+    setup.margin_right += body.right;
+    setup.margin_bottom += body.bottom;
+    setup.margin_left += body.left;
     setup.background = boxes::page_background(&html, &builder.cascade);
     let css_truncated = builder.cascade.truncated;
     builder.children(root, 0);
@@ -195,6 +201,25 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
 
 /// The height of the smallest line flow layout sets (9.5 pt code at 1.25), rounded down.
 const MIN_LINE: f64 = 11.0;
+/// Chromium's print margins: 0.4 in.
+const BROWSER_MARGIN: f64 = 28.8;
+/// A browser's text size: 16 px.
+pub const BODY_SIZE: f64 = 12.0;
+
+/// The page a browser prints on the paper the caller names (A4 by default): 16 px (12 pt)
+/// text, headings in the text's family, preformatted text on the page as it is, and
+/// Chromium's 0.4 in margins, before the page's own `@page` and `<body>` margins.
+pub fn browser_page(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
+    let mut setup = PageSetup::for_paper(paper)?;
+    setup.body_size = BODY_SIZE;
+    setup.heading_font = setup.body_font;
+    setup.code_background = None;
+    setup.margin_top = BROWSER_MARGIN;
+    setup.margin_right = BROWSER_MARGIN;
+    setup.margin_bottom = BROWSER_MARGIN;
+    setup.margin_left = BROWSER_MARGIN;
+    Ok(setup)
+}
 
 /// Blocks that take at least one line each. The IR's depth is bounded (flow::MAX_DEPTH).
 fn min_lines(blocks: &[flow::Block]) -> usize {

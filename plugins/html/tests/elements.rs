@@ -115,9 +115,10 @@ fn the_page_s_print_rules_set_paper_margins_and_breaks() {
     let doc = import(page).document;
     assert_eq!(doc.pages.len(), 2, "{:?}", texts(&doc));
     assert_eq!((doc.pages[0].width, doc.pages[0].height), (792.0, 612.0));
+    // The page's half inch, and `<body>`'s 8 px inside it.
     let first = boxes(&doc).into_iter().next().unwrap();
     assert!(
-        (first.frame.x - 36.0).abs() < 0.5,
+        (first.frame.x - 42.0).abs() < 0.5,
         "left margin {}",
         first.frame.x
     );
@@ -481,8 +482,9 @@ fn the_style_sheet_sets_font_sizes() {
          <font size=2>two</font> <font size='+2'>five</font></p>",
     );
     let size = |text: &str| run(&plain.document, text).size;
-    assert_eq!((size("Title"), size("Body ")), (24.0, 11.0));
-    assert_eq!(size("big"), 22.0);
+    // A browser's 16 px text.
+    assert_eq!((size("Title"), size("Body ")), (24.0, 12.0));
+    assert_eq!(size("big"), 24.0);
     // `<font size>`: 2 is `small` (13 px), +2 is 5, `x-large` (24 px).
     assert_eq!((size("two"), size("five")), (9.75, 18.0));
 }
@@ -622,9 +624,10 @@ fn headings_lists_quotes_code_and_rules() {
     );
     let doc = &out.document;
     let title = run(doc, "Title");
+    // As a browser sets it: bold, in the text's family.
     assert_eq!(
         (title.size, title.bold, title.font),
-        (24.0, true, FontFamily::Helvetica)
+        (24.0, true, FontFamily::Times)
     );
     assert_eq!(run(doc, "Third ").size, 14.0);
     assert!(run(doc, "level").italic);

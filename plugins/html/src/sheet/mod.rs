@@ -377,7 +377,7 @@ fn query_applies(query: &str) -> bool {
 /// The printed page's width and height in points: the default paper's area inside its
 /// margins, as Chromium gives print media queries its page box.
 fn page_box() -> (f64, f64) {
-    let setup = quire_sdk::flow::PageSetup::default();
+    let setup = crate::browser_page(None).unwrap_or_default();
     (
         setup.width - setup.margin_left - setup.margin_right,
         setup.height - setup.margin_top - setup.margin_bottom,

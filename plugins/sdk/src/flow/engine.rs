@@ -422,7 +422,7 @@ impl<'a> Engine<'a> {
     fn heading_text(&self, level: u8, inlines: &[Inline], ctx: Ctx) -> (Text, f64) {
         let size = HEADING_SIZES[usize::from(level.clamp(1, 6)) - 1];
         let base = Base {
-            font: FontFamily::Helvetica,
+            font: self.setup.heading_font,
             size,
             bold: true,
             color: ctx.color,
@@ -639,7 +639,7 @@ impl<'a> Engine<'a> {
             ..Text::default_layout()
         };
         self.space(self.para_space());
-        self.place_text(text, ctx.x, ctx.width, CODE_PAD, Some(CODE_BACKGROUND));
+        self.place_text(text, ctx.x, ctx.width, CODE_PAD, self.setup.code_background);
         self.space(self.para_space());
     }
 

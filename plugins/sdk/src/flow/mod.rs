@@ -10,8 +10,10 @@
 //! - body text in Times-Roman 11 pt (configurable in [`PageSetup`]): a serif body against
 //!   sans-serif headings is the classic printed-document contrast, and Times sets more words
 //!   per line than Helvetica at the same size;
-//! - headings in Helvetica bold, 24/18/14/12/11/10 pt for levels 1 to 6;
-//! - code blocks in Courier 9.5 pt on a light grey background, inline code in Courier;
+//! - headings bold, 24/18/14/12/11/10 pt for levels 1 to 6, in Helvetica (configurable:
+//!   HTML sets them in the text's family, as browsers do);
+//! - code blocks in Courier 9.5 pt on a light grey background (configurable), inline code
+//!   in Courier;
 //! - links blue and underlined, with [`Run::link`](crate::Run) set so exporters make them
 //!   clickable; `#anchor` links to a heading become `#page=N`;
 //! - an inline's own family and language go to its run; a paragraph, heading or table cell
@@ -349,6 +351,10 @@ pub struct PageSetup {
     pub margin_left: f64,
     pub body_font: FontFamily,
     pub body_size: f64,
+    /// The family headings are set in (bold).
+    pub heading_font: FontFamily,
+    /// The grey behind code blocks; `None` sets them on the page as they are.
+    pub code_background: Option<Color>,
     /// The colour of every page's area inside its margins (HTML's `background` of
     /// `<body>`).
     pub background: Option<Color>,
@@ -412,6 +418,8 @@ impl Default for PageSetup {
             margin_left: 56.7,
             body_font: FontFamily::Times,
             body_size: 11.0,
+            heading_font: FontFamily::Helvetica,
+            code_background: Some(style::CODE_BACKGROUND),
             background: None,
             sheet_color: None,
             margin_boxes: Vec::new(),
