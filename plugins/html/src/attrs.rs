@@ -23,6 +23,7 @@ use scraper::node::Element;
 use crate::builder::Builder;
 use crate::css_values::{family_list, generic_name, parse_align};
 use crate::dom::{is_block, DomNode};
+use crate::sheet::Decoration;
 
 /// What entering an element pushed, to be popped on leaving it.
 #[derive(Default)]
@@ -38,6 +39,7 @@ pub struct Scope {
     size: bool,
     dir: bool,
     case: bool,
+    decoration: bool,
     /// The control that closes an isolate or override opened on entering.
     close: Option<char>,
 }
@@ -174,6 +176,18 @@ impl Builder<'_> {
                 scope.case = true;
             }
         }
+        // `<u>` and `<ins>` underline as browsers draw them, unless the style sheets say
+        // otherwise.
+        let decoration = text.and_then(|t| t.decoration).or_else(|| {
+            matches!(e.name(), "u" | "ins").then_some(Decoration {
+                underline: true,
+                strike: false,
+            })
+        });
+        if let Some(decoration) = decoration {
+            self.style.decorations.push(decoration);
+            scope.decoration = true;
+        }
         let declared = text.and_then(|t| t.size).or_else(|| font_size_attr(e));
         if let Some(size) = self.font_size(e.name(), declared) {
             self.style.sizes.push(size);
@@ -252,6 +266,9 @@ impl Builder<'_> {
         }
         if scope.case {
             self.style.cases.pop();
+        }
+        if scope.decoration {
+            self.style.decorations.pop();
         }
         if scope.sheet_font {
             self.style.fonts.pop();

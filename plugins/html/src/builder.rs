@@ -11,7 +11,7 @@ use quire_sdk::model::{Align, Color, Direction, FontFamily};
 use quire_sdk::Asset;
 
 use crate::images::{Images, Picture};
-use crate::sheet::Case;
+use crate::sheet::{Case, Decoration};
 
 pub enum Container {
     Root(Vec<Block>),
@@ -112,6 +112,9 @@ pub struct Style {
     pub sizes: Vec<FontSize>,
     /// `text-transform` of the open elements that set one, innermost last.
     pub cases: Vec<Case>,
+    /// The lines of the open elements that draw or remove some (`<u>`, `text-decoration`),
+    /// innermost last.
+    pub decorations: Vec<Decoration>,
 }
 
 pub struct Builder<'a> {
@@ -345,7 +348,9 @@ impl<'a> Builder<'a> {
             bold: self.style.bold > 0,
             italic: self.style.italic > 0,
             code: self.style.code > 0,
-            strike: self.style.strike > 0,
+            strike: self.style.strike > 0
+                || self.style.decorations.last().is_some_and(|d| d.strike),
+            underline: self.style.decorations.last().map(|d| d.underline),
             link: self.style.links.iter().rev().flatten().next().cloned(),
             font: self.style.fonts.last().copied(),
             color: match self.style.link_colors.last() {
@@ -567,6 +572,7 @@ fn same_style(a: &Inline, b: &Inline) -> bool {
         && a.italic == b.italic
         && a.code == b.code
         && a.strike == b.strike
+        && a.underline == b.underline
         && a.link == b.link
         && a.font == b.font
         && a.lang == b.lang

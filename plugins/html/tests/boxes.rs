@@ -135,3 +135,36 @@ fn page_margin_boxes_and_colour() {
         );
     }
 }
+
+/// Underlines as a browser draws them: `<u>` and `<ins>` underline, a link is underlined
+/// unless the style sheets take it off (a button), `text-decoration` draws or removes lines.
+#[test]
+fn underlines_follow_u_and_text_decoration() {
+    let doc = import(
+        "<style>a.button { text-decoration: none } .struck { text-decoration: line-through } \
+         .under { text-decoration: underline dotted red }</style>\
+         <p>plain <u>under</u> <ins>inserted</ins></p>\
+         <p><a href='https://example.com/a'>link</a> <a class=button href='https://example.com/b'>button</a></p>\
+         <p><span class=struck>struck</span> <span class=under>decorated</span> \
+         <a style='text-decoration: none' href='https://example.com/c'>inline none</a></p>",
+    )
+    .document;
+    let run = |text: &str| {
+        doc.shapes()
+            .filter_map(|s| match s {
+                Shape::Text(t) => Some(t),
+                _ => None,
+            })
+            .flat_map(|t| &t.text.runs)
+            .find(|r| r.text.trim() == text)
+            .unwrap_or_else(|| panic!("no run {text:?}"))
+            .clone()
+    };
+    assert!(!run("plain").underline);
+    assert!(run("under").underline && run("inserted").underline);
+    assert!(run("link").underline);
+    assert!(!run("button").underline && run("button").link.is_some());
+    assert!(run("struck").strike && !run("struck").underline);
+    assert!(run("decorated").underline);
+    assert!(!run("inline none").underline);
+}

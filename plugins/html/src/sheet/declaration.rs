@@ -35,6 +35,8 @@ pub(super) enum Property {
     Page,
     /// `text-transform`.
     Case,
+    /// `text-decoration` (or `text-decoration-line`): underlined, struck through.
+    Decoration,
     /// `background-color` (or the colour of `background`): not inherited; a table cell's
     /// is drawn.
     Background,
@@ -86,7 +88,7 @@ const PADDING: [Property; 4] = [
     Property::PaddingLeft,
 ];
 
-pub(super) const PROPERTIES: [Property; 36] = [
+pub(super) const PROPERTIES: [Property; 37] = [
     Property::DisplayNone,
     Property::Invisible,
     Property::BreakBefore,
@@ -99,6 +101,7 @@ pub(super) const PROPERTIES: [Property; 36] = [
     Property::Size,
     Property::Page,
     Property::Case,
+    Property::Decoration,
     Property::Background,
     Property::Width,
     Property::MaxWidth,
@@ -161,6 +164,14 @@ pub(super) enum Val {
     VAlign(VAlign),
     /// A colour; `None` is `currentcolor` (the text's).
     Paint(Option<Color>),
+    Decoration(Decoration),
+}
+
+/// The lines `text-decoration` draws through an element's text.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Decoration {
+    pub underline: bool,
+    pub strike: bool,
 }
 
 /// One declaration of a cascaded property: (property, value, `!important`).
@@ -431,6 +442,28 @@ impl Declaration {
                     _ => return None,
                 };
                 return Some((Property::Case, Val::Case(case), self.important));
+            }
+            "text-decoration" | "text-decoration-line" => {
+                // The lines among the values (the shorthand also holds a style and a
+                // colour, which the flow does not draw); `none` is no line.
+                let mut decoration = Decoration::default();
+                let mut lines = 0;
+                for value in &self.values {
+                    if let Value::Keyword(k) = value {
+                        match k.as_str() {
+                            "underline" => decoration.underline = true,
+                            "line-through" => decoration.strike = true,
+                            "none" | "overline" => {}
+                            _ => continue,
+                        }
+                        lines += 1;
+                    }
+                }
+                return (lines > 0).then_some((
+                    Property::Decoration,
+                    Val::Decoration(decoration),
+                    self.important,
+                ));
             }
             "text-align" => {
                 return parse_align(keyword?)

@@ -30,7 +30,7 @@ use selectors::parser::{ParseRelative, SelectorList, SelectorParseErrorKind};
 mod declaration;
 mod page;
 
-pub use declaration::{Case, Length, PageRule};
+pub use declaration::{Case, Decoration, Length, PageRule};
 use declaration::{Declarations, Property, Setting, Val, PROPERTIES};
 
 /// CSS read from a page: more is ignored (real pages carry tens of KiB).
@@ -67,6 +67,8 @@ pub struct TextStyle {
     pub size: Option<FontSize>,
     /// `text-transform`.
     pub case: Option<Case>,
+    /// `text-decoration`.
+    pub decoration: Option<Decoration>,
 }
 
 /// How the style sheets size an element's box (a table's or a cell's): only what they say.
@@ -227,6 +229,10 @@ impl Cascade {
                 },
                 case: match value(Property::Case) {
                     Some(Val::Case(c)) => Some(c),
+                    _ => None,
+                },
+                decoration: match value(Property::Decoration) {
+                    Some(Val::Decoration(d)) => Some(d),
                     _ => None,
                 },
             };
@@ -517,6 +523,15 @@ pub fn canonical_style(style: &str) -> Option<String> {
                     f64::from(c.a) / 255.0
                 )
             }
+            (Property::Decoration, Val::Decoration(d)) => format!(
+                "text-decoration: {}",
+                match (d.underline, d.strike) {
+                    (true, true) => "underline line-through",
+                    (true, false) => "underline",
+                    (false, true) => "line-through",
+                    (false, false) => "none",
+                }
+            ),
             (Property::Case, Val::Case(case)) => format!(
                 "text-transform: {}",
                 match case {

@@ -49,6 +49,9 @@ pub struct Inline {
     /// Inline code, set in Courier.
     pub code: bool,
     pub strike: bool,
+    /// Whether the text is underlined; `None` is the default: a link is, other text is
+    /// not (HTML's `<u>`, `text-decoration`).
+    pub underline: Option<bool>,
     /// Link target: a URL, or `#anchor` for a heading of the same document.
     pub link: Option<String>,
     /// The family the source asked for (HTML `font-family`, `<font face>`), instead of the

@@ -79,7 +79,7 @@ pub(super) fn runs(inlines: &[Inline], base: Base) -> Vec<Run> {
             },
             bold: base.bold || inline.bold,
             italic: inline.italic,
-            underline: inline.link.is_some(),
+            underline: inline.underline.unwrap_or(inline.link.is_some()),
             strike: inline.strike,
             // A link is link blue unless the source coloured the link itself.
             color: if inline.link.is_some() {
