@@ -16,6 +16,7 @@
 mod decode;
 mod header;
 mod page;
+pub mod recode;
 
 use quire_sdk::{
     Asset, ConvertError, Converter, Document, Format, Image, ImportRequest, Imported, Kind,
@@ -61,11 +62,29 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
             request.bytes.len()
         )));
     }
-    let header = header::read(&request.bytes)?;
-    decode::check(&request.bytes, &header)?;
+    let mut warnings = Vec::new();
+    let title = request
+        .option("title")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
+    let mut bytes = request.bytes;
+    // Arithmetic coding is what browsers and PDF viewers do not read: the same coefficients
+    // are packed again with Huffman coding, which they do.
+    if recode::is_arithmetic(&bytes) {
+        bytes = recode::recode(&bytes)
+            .map_err(|e| ConvertError::Damaged(format!("the picture is damaged: {e}")))?;
+        warnings.push(
+            "the JPEG was arithmetic-coded, which PDF viewers and browsers do not draw; it \
+             was re-coded with Huffman coding, without loss (the same coefficients, the same \
+             pixels)"
+                .to_string(),
+        );
+    }
+    let header = header::read(&bytes)?;
+    decode::check(&bytes, &header)?;
     let size = page::size(&header);
 
-    let mut warnings = Vec::new();
     if let Some(o) = header.png_orientation {
         warnings.push(format!(
             "the PNG carries EXIF orientation {o}, which is not applied: the picture is \
@@ -95,18 +114,14 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         link: None,
     }));
     let mut document = Document::new(Kind::Paged);
-    document.title = request
-        .option("title")
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(str::to_string);
+    document.title = title;
     document.pages.push(page);
     Ok(Imported {
         document,
         assets: vec![Asset {
             name: name.into(),
             media_type: header.kind.media_type().into(),
-            bytes: request.bytes,
+            bytes,
         }],
         warnings,
     })
