@@ -9,9 +9,13 @@ use crate::parse::{Classic, ShapeName};
 
 /// Labels wrap at this width (mermaid wraps at 200 px).
 pub const MAX_TEXT_WIDTH: f64 = 150.0;
-/// Room between a label and the text area's edges.
-const PAD_X: f64 = 6.0;
-const PAD_Y: f64 = 3.0;
+/// Room between a label and the text area's edges: with the text area's own 4 pt inset, a
+/// box is mermaid's size, the label plus its `padding` (15 px) twice across and once down
+/// on each side (mermaid's `drawRect`: 30 px and 15 px a side).
+const PAD_X: f64 = 18.5;
+const PAD_Y: f64 = 7.25;
+/// Mermaid's circle: the label's width and its 15 px padding across.
+const CIRCLE_PAD: f64 = 11.25;
 /// Text boxes grow by this much so rounding never forces an extra line break.
 const SLACK: f64 = 0.01;
 
@@ -163,7 +167,11 @@ pub fn text_box(text: &Text) -> (f64, f64) {
 /// The smallest comfortable frame of `geometry` whose text area (the one every exporter
 /// draws the label in) holds a `tw` x `th` label.
 pub fn node_size(geometry: Geometry, tw: f64, th: f64) -> (f64, f64) {
-    let (cw, ch) = ((tw + 2.0 * PAD_X).max(16.0), (th + 2.0 * PAD_Y).max(12.0));
+    let circle = matches!(geometry, Geometry::Circle | Geometry::DoubleCircle);
+    // Mermaid draws a circle round its label with half its padding each side (`radius =
+    // width / 2 + padding / 2`), no more: the label only has to fit the text area.
+    let (pad_x, pad_y) = if circle { (1.0, 0.5) } else { (PAD_X, PAD_Y) };
+    let (cw, ch) = ((tw + 2.0 * pad_x).max(16.0), (th + 2.0 * pad_y).max(12.0));
     let (mut w, mut h) = (cw + 8.0, ch + 8.0);
     if matches!(geometry, Geometry::Circle | Geometry::DoubleCircle) {
         let d = w.max(h);
@@ -220,7 +228,8 @@ pub fn node_size(geometry: Geometry, tw: f64, th: f64) -> (f64, f64) {
                 lo = mid;
             }
         }
-        return (hi, hi);
+        let d = hi.max(tw + CIRCLE_PAD).max(th + CIRCLE_PAD);
+        return (d, d);
     }
     for _ in 0..2 {
         let (mut lo, mut hi) = (cw, w);
@@ -302,6 +311,22 @@ mod tests {
             };
             assert_eq!(back, Some(g));
         }
+    }
+
+    /// Sizes as mermaid gives them (its `drawRect` and `circle`, 15 px of padding): a box
+    /// is its label plus 30 px each side across and 15 px down, a circle round a short
+    /// label its label plus 7.5 px each side, in points (a longer label needs the circle's
+    /// text area, three quarters of it across).
+    #[test]
+    fn boxes_and_circles_are_mermaids_size() {
+        let (tw, th) = (40.0, 14.4);
+        let (w, h) = node_size(Geometry::Rect, tw, th);
+        assert!(
+            (w - (tw + 45.0)).abs() < 0.01 && (h - (th + 22.5)).abs() < 0.01,
+            "{w}x{h}"
+        );
+        let (d, e) = node_size(Geometry::Circle, 20.0, th);
+        assert!((d - (20.0 + 11.25)).abs() < 0.01 && d == e, "{d}");
     }
 
     #[test]
