@@ -413,7 +413,9 @@ impl Engine<'_> {
             self.draw_rows(&slices(rows), &texts, &heights, grid, is_head);
             return;
         }
-        let ncols = grid.widths.len();
+        // Per column, the first row of the band no earlier cell covers: kept as the rows
+        // go, so a long band costs its cells, not rows x cells.
+        let mut busy_until = vec![0usize; grid.widths.len()];
         for (r, row) in rows.iter().enumerate() {
             let mut own: Row = row
                 .iter()
@@ -422,23 +424,20 @@ impl Engine<'_> {
                     ..cell.clone()
                 })
                 .collect();
-            // The columns cells of earlier rows of the band covered are empty here.
-            let covered: Vec<usize> = rows[..r]
-                .iter()
-                .enumerate()
-                .flat_map(|(above, cells)| {
-                    cells
-                        .iter()
-                        .filter(move |c| above + c.rowspan > r)
-                        .flat_map(|c| c.col..c.col + c.colspan)
-                })
-                .collect();
+            // The columns cells of earlier rows of the band cover are empty here.
             own.extend(
-                covered
-                    .into_iter()
-                    .filter(|&c| c < ncols)
-                    .map(Placed::empty),
+                busy_until
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &until)| until > r)
+                    .map(|(c, _)| Placed::empty(c)),
             );
+            for cell in row {
+                let end = (cell.col + cell.colspan).min(busy_until.len());
+                for until in &mut busy_until[cell.col.min(end)..end] {
+                    *until = r + cell.rowspan;
+                }
+            }
             own.sort_by_key(|c| c.col);
             self.table_row(&own, grid, is_head, head);
         }

@@ -348,3 +348,28 @@ fn a_row_of_very_many_cells_is_folded_into_the_last_columns() {
     assert!(columns.len() <= 64, "{} columns", columns.len());
     check(&pages, &[]);
 }
+
+/// Rows chained by row spans into one band of thousands of rows, taller than any page: laid
+/// out row by row with every word, in order.
+#[test]
+fn a_band_of_thousands_of_rows_is_laid_out_row_by_row() {
+    let rows: Vec<Vec<Cell>> = (0..4000)
+        .map(|i| {
+            vec![
+                Cell {
+                    rowspan: 2,
+                    ..cell(&format!("a{i}"))
+                },
+                cell(&format!("b{i}")),
+            ]
+        })
+        .collect();
+    let (pages, _) = layout(&[table(rows, 0, true)], &PageSetup::default());
+    let all = all_text(&pages);
+    let words = words(&all);
+    assert_eq!(words.len(), 8000);
+    let second: Vec<&str> = words.into_iter().filter(|w| w.starts_with('b')).collect();
+    let expected: Vec<String> = (0..4000).map(|i| format!("b{i}")).collect();
+    assert_eq!(second, expected);
+    check(&pages, &[]);
+}
