@@ -16,8 +16,8 @@
 mod decode;
 mod header;
 mod page;
-pub mod recode;
 
+use quire_sdk::jpeg_recode;
 use quire_sdk::{
     Asset, ConvertError, Converter, Document, Format, Image, ImportRequest, Imported, Kind,
     OptionSpec, Page, PluginInfo, Rect, Shape,
@@ -71,8 +71,8 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     let mut bytes = request.bytes;
     // Arithmetic coding is what browsers and PDF viewers do not read: the same coefficients
     // are packed again with Huffman coding, which they do.
-    if recode::is_arithmetic(&bytes) {
-        bytes = recode::recode(&bytes)
+    if jpeg_recode::is_arithmetic(&bytes) {
+        bytes = jpeg_recode::recode(&bytes)
             .map_err(|e| ConvertError::Damaged(format!("the picture is damaged: {e}")))?;
         warnings.push(
             "the JPEG was arithmetic-coded, which PDF viewers and browsers do not draw; it \

@@ -373,3 +373,38 @@ fn every_png_colour_type_and_depth_renders_its_pixels() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// An arithmetic-coded JPEG another importer passed on (an HTML page's picture) is
+/// re-coded without loss and embedded: the page shows the same pixels as the file it was
+/// made from (jpegtran's `-arithmetic` of it).
+#[test]
+fn an_arithmetic_jpeg_is_recoded_and_drawn_as_its_original() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../image/tests/fixtures");
+    let page_of = |file: &str, name: &str| {
+        let mut doc = Document::new(Kind::Paged);
+        let mut page = Page::new(200.0, 260.0);
+        page.shapes
+            .push(image("photo", Rect::new(10.0, 10.0, 180.0, 240.0), "photo"));
+        doc.pages.push(page);
+        let bytes = std::fs::read(fixtures.join(file)).expect("the fixture");
+        let asset = Asset {
+            name: "photo".into(),
+            media_type: "image/jpeg".into(),
+            bytes,
+        };
+        let (path, out) = export_checked(&request(doc, vec![asset]), name);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        render(&path, 1, 72)
+    };
+    let arithmetic = page_of("photo-420-arithmetic-progressive.jpg", "arithmetic");
+    let original = page_of("photo-420.jpg", "arithmetic-original");
+    let mut differing = 0;
+    for y in 10..250 {
+        for x in 10..190 {
+            if arithmetic.at(x, y) != original.at(x, y) {
+                differing += 1;
+            }
+        }
+    }
+    assert_eq!(differing, 0, "pixels differ from the original's");
+}

@@ -23,6 +23,7 @@ pub mod fonts;
 pub mod geometry;
 pub mod glyph_runs;
 pub mod image_probe;
+pub mod jpeg_recode;
 pub mod layout;
 pub mod metrics;
 pub mod model;

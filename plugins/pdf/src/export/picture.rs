@@ -105,6 +105,15 @@ fn load_png(bytes: &[u8]) -> Result<Picture, String> {
 /// refused: viewers disagree on what to draw of a cut-short JPEG, and the user deserves the
 /// warning.
 fn load_jpeg(bytes: &[u8]) -> Result<Picture, String> {
+    // Arithmetic coding, which viewers do not draw, is re-coded without loss first (an
+    // HTML or Markdown picture; the image importer has already done it for its own).
+    let recoded;
+    let bytes = if quire_sdk::jpeg_recode::is_arithmetic(bytes) {
+        recoded = quire_sdk::jpeg_recode::recode(bytes)?;
+        &recoded[..]
+    } else {
+        bytes
+    };
     let info = image_probe::probe(bytes).ok_or("it is neither PNG nor JPEG")?;
     if let Some(frame) = info.frame {
         if !matches!(frame.marker, 0xC0..=0xC2) {

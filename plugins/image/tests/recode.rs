@@ -1,7 +1,7 @@
 //! Re-coding checked against the files jpegtran made the arithmetic ones from: the same
 //! coefficients decode to the same pixels.
 
-use super::*;
+use quire_sdk::jpeg_recode::{is_arithmetic, recode};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -66,7 +66,7 @@ fn damaged_arithmetic_jpegs_do_not_panic() {
 #[test]
 fn an_arithmetic_jpeg_imports_recoded_with_a_warning() {
     let request = quire_sdk::ImportRequest::new(fixture("photo-420-arithmetic.jpg"), "image/jpeg");
-    let imported = crate::convert(request).expect("imported");
+    let imported = quire_image::convert(request).expect("imported");
     assert!(
         imported
             .warnings

@@ -5,6 +5,8 @@
 //! APPn segments (EXIF orientation, ICC profile, Adobe's colour transform). The pixels a
 //! decoder draws from the new file are the ones it would draw from the old: what changes is
 //! only how the same numbers are packed, into the coding browsers and PDF's `/DCTDecode` read.
+//! The image importer keeps a re-coded file as its asset; the PDF exporter re-codes one
+//! another importer passed on (an HTML page's picture).
 
 mod arithmetic;
 mod huffman;
@@ -19,7 +21,7 @@ const MAX_BLOCKS: usize = 2_000_000;
 /// Whether `bytes` is a JPEG whose frame is arithmetic-coded with 8-bit samples (the kinds
 /// [`recode`] re-codes).
 pub fn is_arithmetic(bytes: &[u8]) -> bool {
-    quire_sdk::image_probe::probe(bytes)
+    crate::image_probe::probe(bytes)
         .and_then(|info| info.frame)
         .is_some_and(|f| matches!(f.marker, 0xC9 | 0xCA) && f.bits == 8)
 }
@@ -96,6 +98,3 @@ fn planes(frame: &Frame) -> Result<Vec<Plane>, String> {
         })
         .collect())
 }
-
-#[cfg(test)]
-mod tests;
