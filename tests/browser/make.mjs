@@ -20,7 +20,9 @@ const url = (path) => new URL(path, cfg.base).toString();
 
 /** WCAG contrast ratio of an element's text on its own background colour. */
 async function contrastOf(locator) {
-  return locator.evaluate((el) => {
+  return locator.evaluate(async (el) => {
+    // The colours the state settles on, not a frame of its transition.
+    await Promise.all(el.getAnimations().map((a) => a.finished));
     const style = getComputedStyle(el);
     const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
     const lum = ([r, g, b]) => {
