@@ -4,16 +4,9 @@
 mod common;
 
 use common::*;
-use quire_sdk::{Color, Document, Node, Shape, TextBox};
+use quire_sdk::{Color, Document, Node, Shape};
 
 const CLOSE: f64 = 0.01;
-
-fn text_box<'d>(doc: &'d Document, text: &str) -> &'d TextBox {
-    boxes(doc)
-        .into_iter()
-        .find(|b| b.text.plain_text() == text)
-        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
-}
 
 fn filled(doc: &Document, fill: Color) -> Vec<(usize, &Node)> {
     doc.pages[0]

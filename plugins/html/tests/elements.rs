@@ -3,18 +3,10 @@
 mod common;
 
 use common::*;
-use quire_sdk::{Align, Asset, ConvertError, FontFamily, Run, Shape, TextBox};
+use quire_sdk::{Align, Asset, ConvertError, FontFamily, Run, Shape};
 
 fn runs(doc: &quire_sdk::Document) -> Vec<&Run> {
     boxes(doc).into_iter().flat_map(|t| &t.text.runs).collect()
-}
-
-/// The text box holding exactly `text` (a table cell, a paragraph).
-fn text_box<'a>(doc: &'a quire_sdk::Document, text: &str) -> &'a TextBox {
-    boxes(doc)
-        .into_iter()
-        .find(|b| b.text.plain_text() == text)
-        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
 }
 
 /// The run holding exactly `text`.

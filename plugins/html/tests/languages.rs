@@ -4,16 +4,9 @@ mod common;
 
 use common::*;
 use quire_sdk::layout::layout_text;
-use quire_sdk::{Direction, FontFamily, Run, TextBox};
+use quire_sdk::{Direction, FontFamily, Run};
 
 /// The text box whose text is `text`.
-fn text_box<'a>(doc: &'a quire_sdk::Document, text: &str) -> &'a TextBox {
-    boxes(doc)
-        .into_iter()
-        .find(|t| t.text.plain_text() == text)
-        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
-}
-
 /// The run holding exactly `text`.
 fn run<'a>(doc: &'a quire_sdk::Document, text: &str) -> &'a Run {
     boxes(doc)

@@ -4,17 +4,9 @@
 mod common;
 
 use common::*;
-use quire_sdk::{Color, Document, Node, Rect, Shape, TextBox};
+use quire_sdk::{Color, Document, Node, Rect, Shape};
 
 const CLOSE: f64 = 0.01;
-
-/// The text box holding exactly `text`.
-fn text_box<'d>(doc: &'d Document, text: &str) -> &'d TextBox {
-    boxes(doc)
-        .into_iter()
-        .find(|b| b.text.plain_text() == text)
-        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
-}
 
 /// The frame of the cell (the smallest node around it) the box holding `text` stands in.
 fn cell(doc: &Document, text: &str) -> Rect {

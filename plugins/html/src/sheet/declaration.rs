@@ -365,6 +365,19 @@ impl Declaration {
             .chain(self.border_settings())
     }
 
+    /// The declaration's colour when it holds at most one (a `background` shorthand's among
+    /// its other values); `Err` when it holds several.
+    fn one_color(&self) -> Result<Option<Color>, ()> {
+        let mut colors = self.values.iter().filter_map(|v| match v {
+            Value::Color(c) => Some(*c),
+            _ => None,
+        });
+        match (colors.next(), colors.next()) {
+            (first, None) => Ok(first),
+            _ => Err(()),
+        }
+    }
+
     fn keyword(&self) -> Option<&str> {
         match self.values.as_slice() {
             [Value::Keyword(k)] => Some(k),
@@ -417,15 +430,10 @@ impl Declaration {
                 // The shorthand's colour is its one colour value, wherever it stands; a
                 // shorthand without one (`none`, a picture) resets it to transparent, as
                 // `transparent` does.
-                let mut colors = self.values.iter().filter_map(|v| match v {
-                    Value::Color(c) => Some(*c),
-                    _ => None,
-                });
-                let (first, second) = (colors.next(), colors.next());
                 let shorthand = self.name == "background";
-                let color = match (first, second) {
-                    (Some(c), None) => c,
-                    (None, _) if shorthand || keyword == Some("transparent") => Color {
+                let color = match self.one_color() {
+                    Ok(Some(c)) => c,
+                    Ok(None) if shorthand || keyword == Some("transparent") => Color {
                         a: 0,
                         ..Color::WHITE
                     },
@@ -590,11 +598,7 @@ impl Declaration {
                 }
             }
             "background-color" | "background" => {
-                let mut colors = self.values.iter().filter_map(|v| match v {
-                    Value::Color(c) => Some(*c),
-                    _ => None,
-                });
-                if let (Some(c), None) = (colors.next(), colors.next()) {
+                if let Ok(Some(c)) = self.one_color() {
                     page.background = (c.a > 0).then_some(c);
                 }
             }

@@ -72,3 +72,11 @@ pub fn boxes(doc: &Document) -> Vec<&TextBox> {
         })
         .collect()
 }
+
+/// The text box holding exactly `text` (a table cell, a paragraph).
+pub fn text_box<'d>(doc: &'d Document, text: &str) -> &'d TextBox {
+    boxes(doc)
+        .into_iter()
+        .find(|b| b.text.plain_text() == text)
+        .unwrap_or_else(|| panic!("no box {text:?} in {:?}", texts(doc)))
+}
