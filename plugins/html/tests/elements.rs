@@ -387,6 +387,38 @@ fn supplied_and_data_uri_pictures_become_image_shapes() {
     );
 }
 
+/// A picture stands where its block aligns text, as in a browser: a README's logo in
+/// `<p align="center">`, a `text-align: right` signature, `<center>`.
+#[test]
+fn pictures_stand_where_their_block_aligns_text() {
+    let logo = || Asset {
+        name: "logo.png".into(),
+        media_type: "image/png".into(),
+        bytes: png(200, 100),
+    };
+    let x_of = |html: &str| {
+        let out = import_with(html, vec![logo()]);
+        let frame = out
+            .document
+            .shapes()
+            .find_map(|s| match s {
+                Shape::Image(i) => Some(i.frame),
+                _ => None,
+            })
+            .expect("a picture");
+        (frame.x, frame.x + frame.w, out.document.pages[0].width)
+    };
+    let (left, _, _) = x_of("<p><img src='logo.png'></p>");
+    let (x, right, width) = x_of("<p align='center'><img src='logo.png'></p>");
+    assert!(
+        ((x - left) - (width - left - right)).abs() < 1.0,
+        "centred: {x}..{right}"
+    );
+    let (_, right_edge, _) = x_of("<div style='text-align: right'><img src='logo.png'></div>");
+    assert!((right_edge - (width - left)).abs() < 1.0, "{right_edge}");
+    assert!(x_of("<center><img src='logo.png'></center>").0 > left + 50.0);
+}
+
 /// SVG pictures are drawn as Chromium draws them: an inline `<svg>`, an `<img>` of a
 /// supplied SVG and a `data:` SVG each become a drawing in the picture's place with their
 /// text kept as text; an icon in a line of text is left out with a warning, as before.

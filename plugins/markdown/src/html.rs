@@ -1,59 +1,116 @@
-//! Raw HTML inside Markdown: the tags are dropped, the text they hold is kept, and `<img>`
-//! tags (READMEs centre their logo and badges with them) are pictures like `![alt](src)`.
+//! Raw HTML inside Markdown.
+//!
+//! Blocks are read by the HTML reader ([`quire_html_read::Fragments`]). A block that opens
+//! an element it does not close (`<div align="center">`, a `<table>` whose cells hold
+//! Markdown) takes in the Markdown that follows until the element closes, rendered to HTML
+//! ([`Wrapping`]), as a browser reads the page GitHub or pandoc makes of the file.
+//!
+//! Inline HTML inside paragraphs: line breaks, `<img>` tags (pictures like `![alt](src)`)
+//! and literal elements (`<xmp>`); other tags are dropped and the text they hold kept.
 
-/// Tags that end a line of text when they open or close.
-const BLOCK_TAGS: &[&str] = &[
-    "address",
+use pulldown_cmark::{Event, Tag};
+
+/// Elements that wrap blocks and whose end a page writes: while one is open, the Markdown
+/// after it is its content. (`<p>`, `<li>` and table cells end by themselves in HTML, and
+/// READMEs often write `<p>` where they meant `</p>`: they are not counted.)
+const WRAPPERS: &[&str] = &[
     "article",
     "aside",
     "blockquote",
-    "br",
-    "dd",
+    "center",
     "details",
     "div",
     "dl",
-    "dt",
-    "figcaption",
     "figure",
     "footer",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
     "header",
-    "hr",
-    "li",
     "main",
     "nav",
     "ol",
-    "p",
-    "pre",
     "section",
-    "summary",
     "table",
-    "tr",
     "ul",
 ];
 
-/// Tags whose content is not text for a reader.
-const HIDDEN_TAGS: &[&str] = &["script", "style", "template", "title"];
+/// A raw HTML block read together with the Markdown it wraps.
+pub struct Wrapping {
+    events: Vec<Event<'static>>,
+    /// Wrapper elements opened and not yet closed.
+    open: usize,
+    /// Markdown blocks open inside the span (a wrapper closes only between blocks).
+    depth: usize,
+}
+
+impl Wrapping {
+    pub fn new() -> Self {
+        Wrapping {
+            events: Vec::new(),
+            open: 0,
+            depth: 0,
+        }
+    }
+
+    /// Takes `event` into the span; true when the span is complete: every wrapper it
+    /// opened is closed and no Markdown block is open.
+    pub fn take(&mut self, event: Event<'_>) -> bool {
+        match &event {
+            Event::Html(text) | Event::InlineHtml(text) => {
+                let (opened, closed) = wrapper_tags(text);
+                self.open = (self.open + opened).saturating_sub(closed);
+            }
+            Event::Start(_) => self.depth += 1,
+            Event::End(_) => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        self.events.push(event.into_static());
+        self.open == 0 && self.depth == 0
+    }
+
+    /// The span as HTML: its raw HTML as written, its Markdown rendered as CommonMark's
+    /// reference renderer does.
+    pub fn html(self) -> String {
+        let mut html = String::new();
+        pulldown_cmark::html::push_html(&mut html, self.events.into_iter());
+        html
+    }
+}
+
+/// Whether `event` starts a raw HTML block.
+pub fn starts_html_block(event: &Event<'_>) -> bool {
+    matches!(event, Event::Start(Tag::HtmlBlock))
+}
+
+/// How many wrapper elements `html` opens and closes; comments are skipped.
+fn wrapper_tags(html: &str) -> (usize, usize) {
+    let (mut opened, mut closed) = (0, 0);
+    let mut rest = html;
+    while let Some((_, tag)) = rest.split_once('<') {
+        rest = tag;
+        if let Some(after) = rest.strip_prefix("!--") {
+            rest = after.split_once("-->").map_or("", |(_, after)| after);
+            continue;
+        }
+        let closing = rest.starts_with('/');
+        let name = tag_name(rest);
+        if WRAPPERS.contains(&name.as_str()) {
+            // Looked for up to the next `<` only, so a run of unclosed tags stays linear.
+            let inside = rest.split(['<']).next().unwrap_or_default();
+            let self_closed = inside
+                .split_once('>')
+                .is_some_and(|(inner, _)| inner.ends_with('/'));
+            if closing {
+                closed += 1;
+            } else if !self_closed {
+                opened += 1;
+            }
+        }
+    }
+    (opened, closed)
+}
 
 /// Elements whose content a browser shows as written, markup included (the HTML standard's
 /// raw-text and RCDATA elements that are visible): `<xmp><b>x</b></xmp>` shows `<b>x</b>`.
 pub const LITERAL_TAGS: &[&str] = &["xmp", "textarea", "plaintext"];
-
-/// A paragraph of text from an HTML fragment; `heading` is the level of the `<h1>`..`<h6>`
-/// it came from, if any; `literal` text keeps its markup and line breaks (a `<xmp>`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Paragraph {
-    pub heading: Option<u8>,
-    pub text: String,
-    pub literal: bool,
-    /// An `<img>` standing between paragraphs (`text` is empty).
-    pub image: Option<ImgTag>,
-}
 
 /// What an `<img>` tag says: where the picture is, its alt text, and its size in CSS
 /// pixels where the tag gives one.
@@ -137,113 +194,6 @@ fn attributes(mut rest: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The readable text of an HTML fragment as paragraphs: tags dropped, block-level tags
-/// ending a paragraph, comments/scripts/styles removed, entities decoded, whitespace collapsed.
-/// READMEs often open with an HTML `<h1>`; it stays a heading.
-pub fn text_paragraphs(html: &str) -> Vec<Paragraph> {
-    let mut paragraphs = Vec::new();
-    let mut current = String::new();
-    let mut heading: Option<u8> = None;
-    let mut rest = html;
-    let flush = |current: &mut String, heading: Option<u8>, out: &mut Vec<Paragraph>| {
-        let text = collapse(&quire_sdk::text::decode_entities(current));
-        if !text.is_empty() {
-            out.push(Paragraph {
-                heading,
-                text,
-                literal: false,
-                image: None,
-            });
-        }
-        current.clear();
-    };
-    while let Some((before, tag)) = rest.split_once('<') {
-        current.push_str(before);
-        if let Some(after) = tag.strip_prefix("!--") {
-            rest = after.split_once("-->").map_or("", |(_, after)| after);
-            continue;
-        }
-        let Some((inner, after)) = tag.split_once('>') else {
-            // A `<` that opens no tag is text.
-            current.push('<');
-            current.push_str(tag);
-            rest = "";
-            break;
-        };
-        let closing = inner.starts_with('/');
-        let name = tag_name(inner);
-        rest = after;
-        if !closing && HIDDEN_TAGS.contains(&name.as_str()) {
-            let close = format!("</{name}");
-            rest = find_ascii_ci(rest, &close)
-                .and_then(|at| rest.get(at..)?.split_once('>'))
-                .map_or("", |(_, after)| after);
-            continue;
-        }
-        if !closing && LITERAL_TAGS.contains(&name.as_str()) {
-            flush(&mut current, heading, &mut paragraphs);
-            let (text, after) = literal_content(&name, rest);
-            if !text.trim().is_empty() {
-                paragraphs.push(Paragraph {
-                    heading: None,
-                    text,
-                    literal: true,
-                    image: None,
-                });
-            }
-            rest = after;
-            continue;
-        }
-        if let Some(image) = (!closing).then(|| img_tag(inner)).flatten() {
-            flush(&mut current, heading, &mut paragraphs);
-            paragraphs.push(Paragraph {
-                heading: None,
-                text: String::new(),
-                literal: false,
-                image: Some(image),
-            });
-            continue;
-        }
-        // Inline tags (`<b>`, `<span>`) just vanish: `a<b>c</b>` reads `ac`, as a browser shows it.
-        if BLOCK_TAGS.contains(&name.as_str()) {
-            flush(&mut current, heading, &mut paragraphs);
-            heading = match name.as_bytes() {
-                [b'h', level @ b'1'..=b'6'] if !closing => Some(level - b'0'),
-                _ => None,
-            };
-        }
-    }
-    current.push_str(rest);
-    flush(&mut current, heading, &mut paragraphs);
-    paragraphs
-}
-
-/// The text of a literal element opened just before `rest`, as a browser shows it, and what
-/// follows its end tag. `<textarea>` decodes character references, `<xmp>` does not,
-/// `<plaintext>` never ends; a browser drops one newline right after the start tag.
-fn literal_content<'h>(name: &str, rest: &'h str) -> (String, &'h str) {
-    let end = if name == "plaintext" {
-        None
-    } else {
-        find_ascii_ci(rest, &format!("</{name}"))
-    };
-    let (body, after) = match end.and_then(|at| rest.split_at_checked(at)) {
-        Some((body, end_tag)) => (body, end_tag.split_once('>').map_or("", |(_, after)| after)),
-        None => (rest, ""),
-    };
-    let body = body
-        .strip_prefix("\r\n")
-        .or_else(|| body.strip_prefix('\n'))
-        .unwrap_or(body);
-    let body = body.trim_end();
-    let text = if name == "textarea" {
-        quire_sdk::text::decode_entities(body)
-    } else {
-        body.to_string()
-    };
-    (text, after)
-}
-
 /// The literal element an inline HTML start tag opens (`<xmp>`, `<textarea rows=2>`).
 pub fn opens_literal(tag: &str) -> Option<&'static str> {
     let inner = tag.trim().strip_prefix('<')?;
@@ -275,44 +225,9 @@ fn tag_name(inner: &str) -> String {
         .collect()
 }
 
-fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
-    let h = haystack.as_bytes();
-    let n = needle.as_bytes();
-    (0..(h.len() + 1).saturating_sub(n.len())).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
-}
-
-fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keeps_text_and_drops_tags() {
-        let html = "<div align=\"center\">\n  <img src=\"x.png\">\n  <h1>Title &amp; more</h1>\n\
-                    <p>One <b>bold</b> word</p><!-- hidden -->\n<script>var x = 1 < 2;</script>\
-                    <STYLE>p {}</style>tail</div>";
-        let texts = |html: &str| -> Vec<String> {
-            text_paragraphs(html)
-                .into_iter()
-                .filter(|p| p.image.is_none())
-                .map(|p| p.text)
-                .collect()
-        };
-        assert_eq!(texts(html), ["Title & more", "One bold word", "tail"]);
-        let paragraphs = text_paragraphs(html);
-        assert_eq!(
-            paragraphs[0].image.as_ref().map(|i| i.src.as_str()),
-            Some("x.png")
-        );
-        assert_eq!(paragraphs[1].heading, Some(1));
-        assert_eq!(paragraphs[2].heading, None);
-        assert!(texts("<!-- never closed").is_empty());
-        assert_eq!(texts("a < b"), ["a < b"]);
-        assert!(texts("<script>unclosed").is_empty());
-    }
 
     /// `<img>` attributes as HTML's tokenizer reads them: quoted either way or not, any
     /// case, entities decoded, sizes in pixels; anything else is no picture.
@@ -338,25 +253,19 @@ mod tests {
     }
 
     #[test]
-    fn literal_elements_show_their_markup() {
-        let paragraphs = text_paragraphs(
-            "<p>before</p><xmp>\n<b>bold</b> &amp;\n  kept</xmp>after\
-             <TEXTAREA rows=2><i>typed</i> &lt;ok&gt;</textarea><plaintext><p>to the end",
-        );
-        let shown: Vec<(&str, bool)> = paragraphs
-            .iter()
-            .map(|p| (p.text.as_str(), p.literal))
-            .collect();
+    fn wrapper_elements_are_counted_open_and_closed() {
+        assert_eq!(wrapper_tags("<div align=\"center\">"), (1, 0));
         assert_eq!(
-            shown,
-            [
-                ("before", false),
-                ("<b>bold</b> &amp;\n  kept", true),
-                ("after", false),
-                ("<i>typed</i> <ok>", true),
-                ("<p>to the end", true),
-            ]
+            wrapper_tags("<DIV><table><tr><td>x</td></tr></table></div>"),
+            (2, 2)
         );
+        // `<p>` ends by itself; comments and self-closed tags open nothing.
+        assert_eq!(
+            wrapper_tags("<p align=center>logo<p><!-- <div> --><div/>"),
+            (0, 0)
+        );
+        assert_eq!(wrapper_tags("</details>"), (0, 1));
+        assert_eq!(wrapper_tags("a < b <divx>"), (0, 0));
     }
 
     #[test]
@@ -371,27 +280,5 @@ mod tests {
         assert_eq!(opens_literal("</xmp>"), None);
         assert!(closes("</XMP >", "xmp"));
         assert!(!closes("<xmp>", "xmp"));
-    }
-
-    /// The references of the SDK's one table, which draw.io's labels read too (Markdown's
-    /// own copy once lacked `pound`, `larr` and `rarr`).
-    #[test]
-    fn references_are_read_as_every_converter_reads_them() {
-        let texts: Vec<String> = text_paragraphs("<p>&pound;5 &larr; &rarr; &plusmn;1</p>")
-            .into_iter()
-            .map(|p| p.text)
-            .collect();
-        assert_eq!(texts, ["£5 ← → ±1"]);
-    }
-
-    #[test]
-    fn non_ascii_text_around_tags() {
-        let texts = |html: &str| -> Vec<String> {
-            text_paragraphs(html).into_iter().map(|p| p.text).collect()
-        };
-        assert_eq!(
-            texts("<p>caf\u{e9}</p><script>\u{e9}</script>\u{65e5}<b \u{fc}>\u{672c}</b><!--\u{e9}-->\u{1f3a8}<\u{e9}"),
-            ["caf\u{e9}", "\u{65e5}\u{672c}\u{1f3a8}<\u{e9}"]
-        );
     }
 }

@@ -86,7 +86,10 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_GFM;
     let parser = Parser::new_ext(body, options);
-    let (body_blocks, builder) = build::Builder::new(&request.images).build(parser);
+    let (body_blocks, mut builder) = build::Builder::new(&request.images).build(parser);
+    if let Some(refused) = builder.refused.take() {
+        return Err(refused);
+    }
     // Named by its first heading when it names no title: drawn as a title block only
     // when named.
     let heading_title = flow::first_heading(&body_blocks);
@@ -118,8 +121,16 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     warnings.extend(builder.warnings);
     warnings.extend(builder.pictures.warnings);
     warnings.extend(flow_warnings);
+    let (fragment_assets, fragment_warnings) = builder.fragments.finish();
+    warnings.extend(fragment_warnings);
     let mut assets = builder.used;
     assets.extend(builder.pictures.assets);
+    // A picture both the Markdown and its raw HTML show is one asset.
+    for asset in fragment_assets {
+        if !assets.iter().any(|a| a.name == asset.name) {
+            assets.push(asset);
+        }
+    }
     Ok(Imported {
         document,
         assets,

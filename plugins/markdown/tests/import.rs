@@ -654,3 +654,106 @@ fn one_paragraph_of_many_pages_is_cut_in_one_pass() {
     assert_eq!(headers, table.document.pages.len());
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
+
+/// Raw HTML blocks are read as the HTML importer reads a page (a README's centred header,
+/// a docs site's table): centred, bold and linked as a browser shows them, a table laid
+/// out as one; scripts, styles and comments leave nothing, `<xmp>` shows its markup, and a
+/// `#name` link finds the Markdown heading of that name.
+#[test]
+fn raw_html_blocks_are_read_as_a_browser_shows_them() {
+    let md = "# Top\n\n\
+              <p align=\"center\">\n  <a href=\"https://example.com/live\"><b>Live Editor!</b></a> |\n  \
+              <a href=\"#usage\">Usage</a> | <a href=\"./README.zh-CN.md\">简体中文</a>\n</p>\n\n\
+              <table>\n  <tr><th>Variable</th><th>Description</th></tr>\n  \
+              <tr><td><code>layout</code></td><td>The layout &amp; more</td></tr>\n</table>\n\n\
+              <div><script>var hidden = 1 < 2;</script><style>p { color: red }</style>\
+              <!-- a comment --><xmp><b>bold</b> &amp;</xmp></div>\n\n\
+              ## Usage\n\nText.\n";
+    let out = import(md);
+    let header = find(&out, "Live Editor! | Usage | 简体中文");
+    assert_eq!(header.text.align, Align::Center);
+    let run = |text: &str| {
+        header
+            .text
+            .runs
+            .iter()
+            .find(|r| r.text == text)
+            .unwrap_or_else(|| panic!("no run `{text}` in {:?}", header.text.runs))
+    };
+    assert!(run("Live Editor!").bold);
+    assert_eq!(
+        run("Live Editor!").link.as_deref(),
+        Some("https://example.com/live")
+    );
+    assert_eq!(run("Usage").link.as_deref(), Some("#page=1"));
+    assert_eq!(run("简体中文").link.as_deref(), Some("./README.zh-CN.md"));
+
+    // The table's cells side by side, its head bold.
+    let (variable, layout) = (find(&out, "Variable"), find(&out, "layout"));
+    let description = find(&out, "Description");
+    assert!((variable.frame.y - description.frame.y).abs() < 1.0);
+    assert!(description.frame.x > variable.frame.x + 20.0);
+    assert!(layout.frame.y > variable.frame.y);
+    assert!(variable.text.runs.iter().all(|r| r.bold));
+    find(&out, "The layout & more");
+
+    find(&out, "<b>bold</b> &amp;");
+    let words = model_words(&out);
+    for hidden in ["hidden", "color:", "comment"] {
+        assert!(
+            !words.iter().any(|w| w.contains(hidden)),
+            "{hidden}: {words:?}"
+        );
+    }
+}
+
+/// A raw HTML block too large to read is refused as the HTML importer refuses such a page.
+#[test]
+fn raw_html_beyond_the_readers_bound_is_refused() {
+    let md = format!("text\n\n<div>{}</div>\n", "<i></i>".repeat(600_000));
+    assert!(matches!(
+        convert(request(&md)),
+        Err(ConvertError::TooLarge(_))
+    ));
+}
+
+/// A raw HTML block that opens an element and leaves it open wraps the Markdown after it,
+/// as a browser reads the page GitHub makes: a centred `<div>` centres the heading and text
+/// inside it, and Markdown between a table's cell tags is in that cell.
+#[test]
+fn raw_html_wraps_the_markdown_until_its_elements_close() {
+    let md = "<div align=\"center\">\n\n# Centred title\n\nSome **bold** words.\n\n</div>\n\n\
+              <table>\n<tr><td>layout</td><td>\n\nIf set, this *names* the layout.\n\n</td></tr>\n\
+              </table>\n\nAfter the table.\n";
+    let out = import(md);
+    let title = find(&out, "Centred title");
+    let words = find(&out, "Some bold words.");
+    assert_eq!(title.text.align, Align::Center);
+    assert_eq!(words.text.align, Align::Center);
+    assert!(words.text.runs.iter().any(|r| r.text == "bold" && r.bold));
+    let after = find(&out, "After the table.");
+    assert_eq!(after.text.align, Align::Left);
+
+    let (name, value) = (
+        find(&out, "layout"),
+        find(&out, "If set, this names the layout."),
+    );
+    assert!(
+        (name.frame.y - value.frame.y).abs() < 2.0,
+        "{name:?} {value:?}"
+    );
+    assert!(value.frame.x > name.frame.x + 20.0);
+    assert!(after.frame.y > value.frame.y + value.frame.h);
+    assert!(after.frame.x < value.frame.x);
+}
+
+/// A wrapper never closed holds the rest of the document, which is still all there.
+#[test]
+fn an_unclosed_wrapper_keeps_everything_after_it() {
+    let out = import("Before.\n\n<div>\n\n## Inside\n\n- one\n- two\n\nLast words.\n");
+    for text in ["Before.", "Inside", "Last words."] {
+        find(&out, text);
+    }
+    let words = model_words(&out);
+    assert!(words.contains(&"one".to_string()) && words.contains(&"two".to_string()));
+}

@@ -401,7 +401,8 @@ impl<'a> Engine<'a> {
                 height,
                 alt,
                 link,
-            } => self.image(source, *width, *height, alt, link.as_deref(), ctx),
+                align,
+            } => self.image(source, (*width, *height), *align, alt, link.as_deref(), ctx),
             Block::PageBreak => {
                 if !self.fresh {
                     self.new_page();
@@ -680,8 +681,8 @@ impl<'a> Engine<'a> {
     fn image(
         &mut self,
         source: &ImageSource,
-        w_px: u32,
-        h_px: u32,
+        (w_px, h_px): (u32, u32),
+        align: Align,
         alt: &str,
         link: Option<&str>,
         ctx: Ctx,
@@ -704,7 +705,12 @@ impl<'a> Engine<'a> {
         self.ensure(h);
         let y = self.start_block();
         let id = self.id("i");
-        let frame = Rect::new(ctx.x, y, w, h);
+        let x = match align {
+            Align::Center => ctx.x + (ctx.width - w) / 2.0,
+            Align::Right => ctx.x + ctx.width - w,
+            Align::Left | Align::Justify => ctx.x,
+        };
+        let frame = Rect::new(x, y, w, h);
         let alt = Some(alt.to_string()).filter(|a| !a.is_empty());
         let shape = match source {
             ImageSource::Asset(asset) => Shape::Image(Image {

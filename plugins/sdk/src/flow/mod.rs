@@ -178,6 +178,9 @@ pub enum Block {
         height: u32,
         alt: String,
         link: Option<String>,
+        /// Where it stands across the column (HTML's `align`, `text-align` of the block
+        /// it is in, `<center>`); justified is left.
+        align: Align,
     },
     /// Start a new page (ignored at the top of an empty page).
     PageBreak,

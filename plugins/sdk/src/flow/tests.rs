@@ -231,6 +231,7 @@ fn images_scale_to_the_column() {
         height: 1000,
         alt: "Big".into(),
         link: None,
+        align: Align::Left,
     }];
     let (pages, warnings) = layout(&blocks, &PageSetup::default());
     assert!(warnings.is_empty());
@@ -249,6 +250,7 @@ fn images_scale_to_the_column() {
         height: 20,
         alt: String::new(),
         link: None,
+        align: Align::Left,
     }];
     let (pages, _) = layout(&small, &PageSetup::default());
     assert_eq!(
@@ -262,10 +264,36 @@ fn images_scale_to_the_column() {
         height: 5,
         alt: "alt".into(),
         link: None,
+        align: Align::Left,
     }];
     let (pages, warnings) = layout(&broken, &PageSetup::default());
     assert_eq!(warnings.len(), 1);
     assert_eq!(all_text(&pages), "alt");
+}
+
+/// A picture stands where the block it is in aligns its text (HTML's `<p align=center>`
+/// round a README's logo), across the column.
+#[test]
+fn images_stand_left_centred_or_right() {
+    let setup = PageSetup::default();
+    let column = setup.width - setup.margin_left - setup.margin_right;
+    let x_of = |align: Align| {
+        let blocks = vec![Block::Image {
+            source: ImageSource::Asset("logo.png".into()),
+            width: 200,
+            height: 100,
+            alt: String::new(),
+            link: None,
+            align,
+        }];
+        let (pages, _) = layout(&blocks, &setup);
+        pages[0].shapes[0].frame().map(|f| (f.x, f.w)).unwrap()
+    };
+    let (left, w) = x_of(Align::Left);
+    assert_eq!((left, w), (setup.margin_left, 150.0));
+    assert!((x_of(Align::Center).0 - (setup.margin_left + (column - w) / 2.0)).abs() < 1e-6);
+    assert!((x_of(Align::Right).0 - (setup.margin_left + column - w)).abs() < 1e-6);
+    assert_eq!(x_of(Align::Justify).0, left);
 }
 
 /// An SVG picture is a drawing: its shapes fitted into the picture's box (aspect kept,
@@ -295,6 +323,7 @@ fn drawings_are_fitted_into_their_box_as_a_group() {
         height: 200,
         alt: String::new(),
         link: None,
+        align: Align::Left,
     };
     let (pages, warnings) = layout(&[drawing.clone(), drawing], &PageSetup::default());
     assert!(warnings.is_empty(), "{warnings:?}");

@@ -144,6 +144,9 @@ pub struct Builder<'a> {
     /// first of them.
     pub relative_links: usize,
     pub first_relative: Option<String>,
+    /// Relative links stay links as written (raw HTML in Markdown, whose own relative
+    /// links are kept) instead of plain text.
+    pub keep_relative: bool,
     /// Inline `<svg>` icons left out of lines of text.
     pub icons: usize,
     /// What the page's style sheets hide.
@@ -173,6 +176,7 @@ impl<'a> Builder<'a> {
             doc_lang: None,
             run_langs: Default::default(),
             relative_links: 0,
+            keep_relative: false,
             icons: 0,
             first_relative: None,
             cascade: Default::default(),
@@ -490,6 +494,7 @@ impl<'a> Builder<'a> {
             height: picture.height,
             alt: alt.to_string(),
             link,
+            align: self.style.aligns.last().copied().unwrap_or_default(),
         }));
         self.buf.no_space = true;
     }

@@ -315,6 +315,9 @@ impl Builder<'_> {
         {
             Some(Target::Url(url)) => Some(url),
             Some(Target::Fragment(id)) => Some(format!("#{id}")),
+            Some(Target::Relative) if self.keep_relative => {
+                e.attr("href").map(|h| h.trim().to_string())
+            }
             Some(Target::Relative) => {
                 self.relative_links += 1;
                 if self.first_relative.is_none() {
