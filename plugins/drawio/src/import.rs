@@ -435,6 +435,7 @@ impl Builder<'_, '_> {
             line,
             label: self.edge_label(i, &style),
             length: None,
+            curved: style.flag("curved"),
             classes: Vec::new(),
         }
     }

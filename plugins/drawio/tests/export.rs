@@ -350,6 +350,7 @@ fn every_kind_of_shape_comes_back() {
                 line: LineKind::Normal,
                 label: Some(Text::plain("in group", 11.0)),
                 length: None,
+                curved: false,
                 classes: Vec::new(),
             }),
         ],
@@ -371,6 +372,7 @@ fn every_kind_of_shape_comes_back() {
         line: LineKind::Normal,
         label: Some(Text::plain("yes", 11.0)),
         length: None,
+        curved: true,
         classes: Vec::new(),
     }));
     shapes.push(Shape::Connector(Connector {
@@ -382,6 +384,7 @@ fn every_kind_of_shape_comes_back() {
         line: LineKind::Invisible,
         label: None,
         length: None,
+        curved: false,
         classes: Vec::new(),
     }));
     let mut page2 = Page::new(300.0, 200.0);
@@ -502,6 +505,8 @@ fn every_kind_of_shape_comes_back() {
         (ArrowHead::Diamond, ArrowHead::Open)
     );
     assert_eq!(c1.waypoints.len(), 2);
+    assert!(c1.curved, "a curved link stays curved");
+    assert!(!inside.curved);
     let s = c1.stroke.unwrap();
     assert_eq!(
         (s.color, s.width, s.dash),
@@ -545,6 +550,7 @@ fn ids_that_draw_io_reserves_and_odd_characters_survive() {
         line: LineKind::Thick,
         label: None,
         length: None,
+        curved: false,
         classes: Vec::new(),
     }));
     let mut doc = Document::new(Kind::Diagram);

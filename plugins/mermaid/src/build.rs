@@ -288,10 +288,20 @@ fn connectors(
             },
             label,
             length: (e.length > 1).then_some(e.length),
+            curved: smooth(e.curve.as_deref()),
             classes,
         });
     }
     connectors
+}
+
+/// Whether mermaid draws a link with the curve it names as a smooth curve: its default
+/// (`basis`) and every other curve of d3 but the straight ones (`linear`, the steps).
+fn smooth(curve: Option<&str>) -> bool {
+    !matches!(
+        curve.map(str::to_ascii_lowercase).as_deref(),
+        Some("linear" | "step" | "stepbefore" | "stepafter")
+    )
 }
 
 /// Lays the graph out and moves every node, group and link to where the layout put it.

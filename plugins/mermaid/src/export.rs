@@ -146,6 +146,12 @@ pub fn to_mermaid(doc: &Document, pages: &[usize]) -> (String, Counts) {
         }
     }
     let mut link_styles: Vec<String> = Vec::new();
+    // Mermaid curves every link unless told otherwise: straight ones say so, all at once
+    // when none is curved.
+    let all_straight = connectors.iter().all(|c| !c.curved);
+    if all_straight && !connectors.is_empty() {
+        link_styles.push("    linkStyle default interpolate linear".into());
+    }
     let mut index = 0;
     for c in connectors {
         let a = c.from.shape.as_ref().and_then(|s| w.ids.get(s));
@@ -160,8 +166,14 @@ pub fn to_mermaid(doc: &Document, pages: &[usize]) -> (String, Counts) {
         let line = link_line(c, &a, &b);
         let _ = writeln!(w.out, "    {line}");
         let decls = connector_style(c);
-        if !decls.is_empty() {
-            link_styles.push(format!("    linkStyle {index} {decls}"));
+        let curve = if c.curved || all_straight {
+            ""
+        } else {
+            "interpolate linear "
+        };
+        if !decls.is_empty() || !curve.is_empty() {
+            let what = format!("{curve}{decls}");
+            link_styles.push(format!("    linkStyle {index} {}", what.trim_end()));
         }
         index += 1;
     }

@@ -156,6 +156,15 @@ fn differences(ours: &Document, theirs: &Value) -> Vec<String> {
         if Some(len) != e["length"].as_u64() {
             diffs.push(format!("link {i}: length {len}, mermaid {}", e["length"]));
         }
+        // Mermaid's default curve (`basis`) and all but its straight ones are smooth.
+        let curve = e["curve"].as_str().unwrap_or("basis");
+        let smooth = !matches!(curve, "linear" | "step" | "stepBefore" | "stepAfter");
+        if c.curved != smooth {
+            diffs.push(format!(
+                "link {i}: curved {}, mermaid's curve {curve}",
+                c.curved
+            ));
+        }
         let label = c.label.as_ref().map(|t| t.plain_text()).unwrap_or_default();
         if label != e["shown"].as_str().unwrap_or_default() {
             diffs.push(format!(
@@ -288,7 +297,7 @@ fn structure(doc: &Document) -> Vec<String> {
                 .unwrap_or_default()
         };
         out.push(format!(
-            "link {} {:?} -> {} {:?} {:?} len {} label {:?} dash {:?}",
+            "link {} {:?} -> {} {:?} {:?} len {} label {:?} dash {:?} curved {}",
             end(&c.from),
             c.from.head,
             end(&c.to),
@@ -297,6 +306,7 @@ fn structure(doc: &Document) -> Vec<String> {
             c.length.unwrap_or(1),
             c.label.as_ref().map(|t| t.plain_text()).unwrap_or_default(),
             c.stroke.map(|s| s.dash).unwrap_or_default(),
+            c.curved,
         ));
     }
     out.sort();
@@ -522,6 +532,7 @@ fn foreign_model() -> Document {
         line: LineKind::Normal,
         label: None,
         length: None,
+        curved: false,
         classes: vec![],
     };
     let mut c1 = conn(
@@ -700,13 +711,57 @@ fn the_comparison_notices_differences() {
         &dir,
         &[(
             "x.mmd".to_string(),
-            "flowchart LR\nA---B\nC\nsubgraph S\nB\nend\n".to_string(),
+            "flowchart LR\nA---B\nC\nsubgraph S\nB\nend\nlinkStyle 0 interpolate linear\n"
+                .to_string(),
         )],
     );
     let theirs = &mermaid(&files)[0];
     let ours = import("flowchart LR\nA-->|x|B\nsubgraph S\nA\nend\n").document;
     let d = differences(&ours, theirs).join("\n");
-    for want in ["node `C` missing", "heads", "label", "group `S` holds"] {
+    for want in [
+        "node `C` missing",
+        "heads",
+        "label",
+        "group `S` holds",
+        "curved true, mermaid's curve linear",
+    ] {
         assert!(d.contains(want), "{want}: {d}");
     }
+}
+
+/// Links are smooth curves, as mermaid draws them, and straight where the chart says
+/// `interpolate linear` (or a step) or a link's data names such a curve; the `.mmd`
+/// written back says the same to mermaid, all at once when no link is curved.
+#[test]
+fn curves_are_read_and_written_as_mermaid_reads_them() {
+    let source = "flowchart LR\nA --> B\nB e1@--> C\nC --> D\n\
+                  linkStyle 0 interpolate linear\ne1@{ curve: stepAfter }\n";
+    let ours = import(source).document;
+    let curved: Vec<bool> = connectors(&ours).iter().map(|c| c.curved).collect();
+    assert_eq!(curved, [false, false, true]);
+    let (mixed, _) = export(&ours);
+    assert!(mixed.contains("linkStyle 0 interpolate linear"), "{mixed}");
+    let straight = import("flowchart LR\nA --> B --> C\nlinkStyle default interpolate linear\n");
+    let (all_straight, _) = export(&straight.document);
+    assert_eq!(
+        all_straight.matches("interpolate").count(),
+        1,
+        "{all_straight}"
+    );
+    let dir = temp_dir("curves");
+    let items = [
+        ("source.mmd".to_string(), source.to_string()),
+        ("mixed.mmd".to_string(), mixed.clone()),
+        ("straight.mmd".to_string(), all_straight.clone()),
+    ];
+    let theirs = mermaid(&write_all(&dir, &items));
+    for ((name, text), theirs) in items.iter().zip(&theirs) {
+        let d = differences(&import(text).document, theirs);
+        assert!(d.is_empty(), "{name}: {d:?}\n{text}");
+    }
+    let again: Vec<bool> = connectors(&import(&mixed).document)
+        .iter()
+        .map(|c| c.curved)
+        .collect();
+    assert_eq!(again, curved);
 }

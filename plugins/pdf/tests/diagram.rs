@@ -41,6 +41,7 @@ fn connector(id: &str, from: End, to: End) -> Connector {
         line: LineKind::Normal,
         label: None,
         length: None,
+        curved: false,
         classes: Vec::new(),
     }
 }

@@ -189,6 +189,7 @@ fn nonsense_numbers_and_references_still_make_a_valid_pdf() {
             line: LineKind::Thick,
             label: Some(weird_text()),
             length: None,
+            curved: false,
             classes: Vec::new(),
         }));
     }

@@ -168,6 +168,7 @@ fn sample() -> Document {
         line: LineKind::Normal,
         label: None,
         length: None,
+        curved: false,
         classes: Vec::new(),
     }));
     doc.pages.push(page);

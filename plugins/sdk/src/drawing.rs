@@ -136,14 +136,17 @@ pub fn connector<'a>(c: &'a Connector, anchors: &Anchors) -> Option<ConnectorDra
     if let Some(h) = &end_head {
         line[last] = h.line_end;
     }
-    let segments = line
-        .iter()
-        .enumerate()
-        .map(|(i, p)| match i {
-            0 => Segment::MoveTo { x: p.x, y: p.y },
-            _ => Segment::LineTo { x: p.x, y: p.y },
-        })
-        .collect();
+    let segments = if c.curved {
+        curve_through(&line)
+    } else {
+        line.iter()
+            .enumerate()
+            .map(|(i, p)| match i {
+                0 => Segment::MoveTo { x: p.x, y: p.y },
+                _ => Segment::LineTo { x: p.x, y: p.y },
+            })
+            .collect()
+    };
     let solid = Stroke {
         dash: Dash::Solid,
         ..stroke
@@ -167,6 +170,53 @@ pub fn connector<'a>(c: &'a Connector, anchors: &Anchors) -> Option<ConnectorDra
         heads,
         label,
     })
+}
+
+/// A smooth curve from the first point to the last, bent by the ones between as draw.io
+/// bends a `curved` edge: a quadratic arc from each midpoint of two bends to the next, the
+/// bend its control point, so the curve leaves and meets its ends along their legs (where
+/// the arrowheads point). Quadratics are written as the cubics every exporter draws.
+fn curve_through(points: &[Point]) -> Vec<Segment> {
+    let Some(&first) = points.first() else {
+        return Vec::new();
+    };
+    let mut segments = vec![Segment::MoveTo {
+        x: first.x,
+        y: first.y,
+    }];
+    let n = points.len();
+    if n < 3 {
+        segments.extend(points.get(1).map(|p| Segment::LineTo { x: p.x, y: p.y }));
+        return segments;
+    }
+    let midpoint = |a: Point, b: Point| Point {
+        x: (a.x + b.x) / 2.0,
+        y: (a.y + b.y) / 2.0,
+    };
+    let mut from = first;
+    for i in 1..n - 1 {
+        let control = points[i];
+        let to = if i == n - 2 {
+            points[n - 1]
+        } else {
+            midpoint(points[i], points[i + 1])
+        };
+        let toward = |end: Point| Point {
+            x: end.x + 2.0 / 3.0 * (control.x - end.x),
+            y: end.y + 2.0 / 3.0 * (control.y - end.y),
+        };
+        let (c1, c2) = (toward(from), toward(to));
+        segments.push(Segment::CubicTo {
+            x1: c1.x,
+            y1: c1.y,
+            x2: c2.x,
+            y2: c2.y,
+            x: to.x,
+            y: to.y,
+        });
+        from = to;
+    }
+    segments
 }
 
 /// The stroke a connector is drawn with: its own, or a thin black line; a thick link twice
@@ -216,8 +266,57 @@ mod tests {
             line,
             label: None,
             length: None,
+            curved: false,
             classes: Vec::new(),
         }
+    }
+
+    /// A curved link bends smoothly through its bends as draw.io draws `curved=1`: it
+    /// starts at the first point, passes each midpoint between two bends, ends at the last
+    /// point (the arrowhead's base) heading along the last leg; two points are a line.
+    #[test]
+    fn a_curved_link_is_quadratic_arcs_between_the_midpoints_of_its_bends() {
+        let mut c = link(
+            &[(0.0, 0.0), (0.0, 100.0), (100.0, 100.0), (100.0, 200.0)],
+            ArrowHead::None,
+            LineKind::Normal,
+        );
+        c.curved = true;
+        let drawn = connector(&c, &Anchors::new()).expect("drawn");
+        let ends: Vec<(f64, f64)> = drawn
+            .line
+            .segments
+            .iter()
+            .map(|s| match *s {
+                Segment::MoveTo { x, y } | Segment::LineTo { x, y } => (x, y),
+                Segment::CubicTo { x, y, .. } => (x, y),
+                Segment::Close => panic!("closed"),
+            })
+            .collect();
+        assert_eq!(ends, [(0.0, 0.0), (50.0, 100.0), (100.0, 200.0)]);
+        // The first arc's controls lie on the legs into and out of its bend (0, 100).
+        let Segment::CubicTo { x1, y1, x2, y2, .. } = drawn.line.segments[1] else {
+            panic!("{:?}", drawn.line.segments)
+        };
+        assert!((x1 - 0.0).abs() < 1e-9 && (y1 - 200.0 / 3.0).abs() < 1e-9);
+        assert!((x2 - 50.0 / 3.0).abs() < 1e-9 && (y2 - 100.0).abs() < 1e-9);
+        // The last arc arrives heading straight down, along the last leg.
+        let Some(&Segment::CubicTo { x2, y2, .. }) = drawn.line.segments.last() else {
+            panic!()
+        };
+        assert!((x2 - 100.0).abs() < 1e-9 && y2 < 200.0);
+
+        let mut straight = link(
+            &[(0.0, 0.0), (10.0, 0.0)],
+            ArrowHead::None,
+            LineKind::Normal,
+        );
+        straight.curved = true;
+        let drawn = connector(&straight, &Anchors::new()).expect("drawn");
+        assert!(matches!(
+            drawn.line.segments[..],
+            [Segment::MoveTo { .. }, Segment::LineTo { .. }]
+        ));
     }
 
     #[test]

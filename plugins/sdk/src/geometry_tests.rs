@@ -119,6 +119,7 @@ fn connector(from: End, to: End, waypoints: Vec<Point>) -> Connector {
         line: LineKind::Normal,
         label: None,
         length: None,
+        curved: false,
         classes: Vec::new(),
     }
 }

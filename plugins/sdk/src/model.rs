@@ -699,6 +699,10 @@ pub struct Connector {
     /// Minimum rank distance the layout should keep (mermaid `--->` is 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<u32>,
+    /// Drawn as a smooth curve through its bends rather than straight legs (draw.io's
+    /// `curved=1`, every mermaid link).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub curved: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<String>,
 }

@@ -233,6 +233,7 @@ mod tests {
             line: crate::LineKind::Normal,
             label: None,
             length: None,
+            curved: false,
             classes: Vec::new(),
         });
         let group = Shape::Group(Group::new(

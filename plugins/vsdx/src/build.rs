@@ -466,6 +466,7 @@ impl Ctx<'_, '_> {
             stroke,
             label,
             length: None,
+            curved: false,
             classes: Vec::new(),
         }
     }

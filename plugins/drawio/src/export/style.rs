@@ -137,8 +137,11 @@ fn marker(h: ArrowHead) -> (&'static str, bool) {
 }
 
 pub fn edge(c: &Connector) -> String {
-    // Straight segments through the waypoints: the model's own routing.
+    // Straight segments (or one smooth curve) through the waypoints: the model's own routing.
     let mut s = String::from("edgeStyle=none;rounded=0;");
+    if c.curved {
+        s.push_str("curved=1;");
+    }
     let (start, start_fill) = marker(c.from.head);
     let (end, end_fill) = marker(c.to.head);
     s.push_str(&format!(

@@ -94,6 +94,9 @@ pub struct Edge {
     pub label: Option<Label>,
     pub classes: Vec<String>,
     pub styles: Vec<Decl>,
+    /// The curve mermaid draws it with (`linkStyle ... interpolate linear`,
+    /// `e1@{ curve: linear }`), where one is named; its default is a smooth curve.
+    pub curve: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -39,7 +39,7 @@ pub(super) struct Parser {
     open: Vec<Open>,
     classes: Vec<(Vec<String>, String)>,
     styles: Vec<(String, Vec<Decl>)>,
-    link_styles: Vec<(LinkSet, Vec<Decl>, usize)>,
+    link_styles: Vec<(LinkSet, Vec<Decl>, Option<String>, usize)>,
     clicks: Vec<(String, String)>,
 }
 
@@ -312,12 +312,14 @@ impl Parser {
             LinkSet::Indices(v)
         };
         let trimmed = styles.trim_start();
+        let mut curve = None;
         if let Some(after) = trimmed.strip_prefix("interpolate") {
-            // The curve kind is a rendering hint; the route here is made of straight lines.
-            let (_, s) = split_first_word(after.trim_start());
+            let (name, s) = split_first_word(after.trim_start());
+            curve = Some(bounded_word(name));
             styles = s;
         }
-        self.link_styles.push((set, parse_styles(styles), at));
+        self.link_styles
+            .push((set, parse_styles(styles), curve, at));
         Ok(())
     }
 
@@ -469,7 +471,11 @@ impl Parser {
             && self.edge_id.contains_key(&id)
             && !self.vertex.contains_key(&id)
         {
-            // `e1@{ curve: ... }`: data of an edge, only rendering hints.
+            // `e1@{ curve: linear }`: data of an edge; its curve is the one hint drawn.
+            if let Some((_, curve)) = data.iter().flatten().find(|(key, _)| key == "curve") {
+                let e = self.edge_id[&id];
+                self.chart.edges[e].curve = Some(bounded_word(curve));
+            }
             return Ok(id);
         }
         let v = self.touch(&id, true);
@@ -576,6 +582,7 @@ impl Parser {
                     label: l.label.clone(),
                     classes: Vec::new(),
                     styles: Vec::new(),
+                    curve: None,
                 });
             }
         }
@@ -622,7 +629,7 @@ impl Parser {
             }
         }
         let count = self.chart.edges.len();
-        for (set, decls, at) in std::mem::take(&mut self.link_styles) {
+        for (set, decls, curve, at) in std::mem::take(&mut self.link_styles) {
             match set {
                 LinkSet::Default => {
                     for e in self.chart.edges.iter_mut() {
@@ -630,6 +637,9 @@ impl Parser {
                         let mut d = decls.clone();
                         d.append(&mut e.styles);
                         e.styles = d;
+                        if e.curve.is_none() {
+                            e.curve.clone_from(&curve);
+                        }
                     }
                 }
                 LinkSet::Indices(v) => {
@@ -643,6 +653,9 @@ impl Parser {
                             ));
                         }
                         self.chart.edges[i].styles.extend(decls.iter().cloned());
+                        if curve.is_some() {
+                            self.chart.edges[i].curve.clone_from(&curve);
+                        }
                     }
                 }
             }
@@ -654,6 +667,12 @@ impl Parser {
         }
         Ok(())
     }
+}
+
+/// A curve's name as written, cut to a name's length (mermaid's are `basis`,
+/// `linear`, `stepBefore`, ...).
+fn bounded_word(word: &str) -> String {
+    word.trim().chars().take(32).collect()
 }
 
 /// `first rest...` split at the first run of spaces.

@@ -57,7 +57,8 @@ for (const file of process.argv.slice(2)) {
           shown: shown(v.text, v.labelType === 'markdown'),
           type: v.type ?? null,
         }));
-      line.edges = db.getEdges().map((e) => ({
+      const edges = db.getEdges();
+      line.edges = edges.map((e) => ({
         start: e.start,
         end: e.end,
         type: e.type,
@@ -65,6 +66,8 @@ for (const file of process.argv.slice(2)) {
         length: e.length,
         text: e.text,
         shown: shown(e.text, e.labelType === 'markdown'),
+        // The curve mermaid draws the link with, as its renderer picks it.
+        curve: e.interpolate || edges.defaultInterpolate || null,
       }));
       line.subgraphs = subgraphs.map((s) => ({
         id: s.id,

@@ -77,6 +77,7 @@ pub fn connector(id: &str, from: End, to: End) -> Connector {
         line: LineKind::Normal,
         label: None,
         length: None,
+        curved: false,
         classes: Vec::new(),
     }
 }
