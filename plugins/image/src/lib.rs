@@ -138,7 +138,7 @@ mod tests {
         let info = ImageImporter::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("image", "1.1.4")
+            ("image", "1.1.5")
         );
         assert_eq!(
             info.imports,

@@ -278,7 +278,7 @@ fn describes_itself() {
     let info = quire_pdf::Pdf::describe();
     assert_eq!(
         (info.name.as_str(), info.version.as_str()),
-        ("pdf", "1.6.3")
+        ("pdf", "1.6.4")
     );
     assert_eq!(info.exports, vec![Format::new("application/pdf", "pdf")]);
     // The importer (tests/import_*.rs) reads the same format.
