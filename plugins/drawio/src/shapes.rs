@@ -2,7 +2,7 @@
 //! are those of draw.io's default stylesheet, so a style that says nothing draws as draw.io
 //! draws it (white fill, black 1 px stroke, 12 px Helvetica centred).
 
-use quire_sdk::{Align, ArrowHead, Color, Dash, Geometry, Rect, Run, Stroke, Text, VAlign};
+use quire_sdk::{Align, ArrowHead, Color, Dash, Geometry, Insets, Rect, Run, Stroke, Text, VAlign};
 
 use crate::label;
 use crate::style::{font_family, Style};
@@ -162,7 +162,26 @@ pub fn label_text(
         valign: valign(style, VAlign::Middle),
         line_height: 1.2,
         direction: None,
+        padding: padding(style),
     })
+}
+
+/// The room a label keeps from its area's edges beyond draw.io's own (`spacingLeft`, ...;
+/// an icon's width at a container's top left), when the style asks for any.
+fn padding(style: &Style) -> Option<Insets> {
+    let side = |key: &str| {
+        lookup(style, key)
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .map_or(0.0, |v| v.min(1000.0))
+    };
+    let p = Insets {
+        top: side("spacingTop"),
+        right: side("spacingRight"),
+        bottom: side("spacingBottom"),
+        left: side("spacingLeft"),
+    };
+    (p != Insets::default()).then_some(p)
 }
 
 /// Where a vertex's label sits relative to its shape.

@@ -285,6 +285,12 @@ fn every_kind_of_shape_comes_back() {
             valign: VAlign::Bottom,
             line_height: 1.2,
             direction: None,
+            padding: Some(quire_sdk::Insets {
+                top: 0.0,
+                right: 0.0,
+                bottom: 0.0,
+                left: 30.0,
+            }),
         },
         fill: None,
         stroke: None,
@@ -447,6 +453,8 @@ fn every_kind_of_shape_comes_back() {
         (t.text.align, t.text.valign),
         (Align::Right, VAlign::Bottom)
     );
+    // Room beside the text (`spacingLeft`) comes back as it went out.
+    assert_eq!(t.text.padding.map(|p| (p.left, p.top)), Some((30.0, 0.0)));
     assert!(t.text.runs[0].bold && t.text.runs[0].size == 16.0);
     assert!(t
         .text

@@ -511,3 +511,32 @@ fn shadows_are_kept_drawn_and_written_back() {
     };
     assert_eq!(casting(&again), casting(&imported));
 }
+
+/// A label's `spacingLeft` (and the other sides) is room the label keeps from its area's
+/// edges: a container's title set after the icon at its corner (IBM's VPC diagrams), not
+/// under it. Bad or negative numbers keep nothing.
+#[test]
+fn a_labels_spacing_keeps_it_clear_of_an_icon() {
+    let xml = file(&[page(
+        "<mxCell id=\"zone\" value=\"Zone 2\" style=\"swimlane;align=left;spacingLeft=30;spacingTop=4;\" \
+           vertex=\"1\" parent=\"1\"><mxGeometry x=\"0\" y=\"0\" width=\"300\" height=\"200\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"n\" value=\"Plain\" style=\"rounded=0;spacingLeft=-5;spacingRight=abc;\" vertex=\"1\" \
+           parent=\"1\"><mxGeometry x=\"400\" y=\"0\" width=\"100\" height=\"40\" as=\"geometry\"/></mxCell>",
+    )]);
+    let imported = import(&xml).unwrap();
+    let Shape::Group(zone) = find(&imported, "zone") else {
+        panic!("the swimlane is a group")
+    };
+    let padding = zone
+        .label
+        .as_ref()
+        .and_then(|t| t.padding)
+        .expect("padding");
+    assert_eq!((padding.left, padding.top, padding.right), (30.0, 4.0, 0.0));
+    let area = quire_sdk::drawing::padded(zone.label.as_ref().unwrap(), zone.frame);
+    assert_eq!(area.x, zone.frame.x + 30.0);
+    let Shape::Node(n) = find(&imported, "n") else {
+        panic!("a node")
+    };
+    assert_eq!(n.text.as_ref().and_then(|t| t.padding), None);
+}

@@ -202,8 +202,9 @@ fn the_style_sheets_borders_are_drawn_side_by_side() {
 /// along it.
 fn cell_bottom(doc: &Document, text: &str) -> f64 {
     let t = text_box(doc, text);
-    // The row's bottom is the text's bottom plus the default padding.
-    t.frame.y + t.frame.h + quire_sdk::flow::CELL_PADDING.bottom
+    // The row's bottom is the text's bottom plus a browser's padding: its 1 px and half
+    // of its 2 px border-spacing.
+    t.frame.y + t.frame.h + 1.5
 }
 
 /// A page laid out in nested tables (an invoice's head, an email's wrapper): a row whose
@@ -244,4 +245,37 @@ fn a_table_in_a_cell_spanning_the_row_is_laid_out_as_a_table() {
     });
     let grey = grey.expect("the cell's background");
     assert!(grey.y <= one.frame.y && grey.y + grey.h >= one.frame.y + one.frame.h);
+}
+
+/// Without style sheets a cell is padded as a browser pads it (1 px, and half the 2 px
+/// border-spacing): a table of many columns (pandoc's planets) fits its words as Chromium
+/// does, none broken inside. The columns here are as many as fit with a browser's padding
+/// and more than fit with the flow's own (4 pt a side).
+#[test]
+fn a_wide_table_keeps_its_words_whole_as_a_browser_does() {
+    let word = "Temperature";
+    let face = quire_sdk::metrics::FontFace::new(quire_sdk::FontFamily::Times, false, false);
+    let w = face.text_width(word, 12.0);
+    let probe = import("<p>x</p>").document;
+    let left = text_box(&probe, "x").frame.x;
+    let column = probe.pages[0].width - 2.0 * left;
+    let n = (column / (w + 3.0 + 0.5)).floor() as usize;
+    assert!(n as f64 * (w + 8.0) > column, "{n} columns fit either way");
+    let row = format!("<td>{word}</td>").repeat(n);
+    let doc = import(&format!("<table><tr>{row}</tr></table>")).document;
+    let cells: Vec<&quire_sdk::TextBox> = doc
+        .shapes()
+        .filter_map(|s| match s {
+            quire_sdk::Shape::Text(t) if t.text.plain_text().starts_with(word) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cells.len(), n);
+    for t in cells {
+        assert!(
+            t.frame.w >= w - 1e-6,
+            "`{word}` ({w} pt) in a box {:?}",
+            t.frame
+        );
+    }
 }

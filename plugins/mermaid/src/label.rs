@@ -67,6 +67,7 @@ pub fn to_text(label: &Label, look: &Look, link: Option<&str>) -> Text {
         valign: VAlign::Middle,
         line_height: 1.2,
         direction: None,
+        padding: None,
     }
 }
 

@@ -85,6 +85,7 @@ fn weird_text() -> Text {
         valign: VAlign::Bottom,
         line_height: f64::NAN,
         direction: None,
+        padding: None,
     }
 }
 

@@ -57,6 +57,33 @@ pub fn node(n: &Node) -> NodeDrawing {
     }
 }
 
+/// The part of `area` a text is set in: less its own padding, which never takes more than
+/// the area has (a padding wider than its box leaves the text a point, not a negative box).
+pub fn padded(text: &Text, area: Rect) -> Rect {
+    let Some(p) = text.padding else {
+        return area;
+    };
+    let side = |v: f64| if v.is_finite() { v.max(0.0) } else { 0.0 };
+    let shrink = |start: f64, end: f64, room: f64| {
+        let (start, end) = (side(start), side(end));
+        let wanted = start + end;
+        let room = (room - 1.0).max(0.0);
+        if wanted <= room || wanted <= 0.0 {
+            (start, end)
+        } else {
+            (start * room / wanted, end * room / wanted)
+        }
+    };
+    let (left, right) = shrink(p.left, p.right, area.w);
+    let (top, bottom) = shrink(p.top, p.bottom, area.h);
+    Rect::new(
+        area.x + left,
+        area.y + top,
+        area.w - left - right,
+        area.h - top - bottom,
+    )
+}
+
 /// Space between a group's edge and its label.
 const GROUP_LABEL_INSET: f64 = 4.0;
 
@@ -317,6 +344,37 @@ mod tests {
             drawn.line.segments[..],
             [Segment::MoveTo { .. }, Segment::LineTo { .. }]
         ));
+    }
+
+    /// A text's padding is taken off the area it is set in; a padding wider than the area
+    /// shrinks in proportion and leaves a point, and a bad number counts as none.
+    #[test]
+    fn a_texts_padding_is_taken_off_its_area() {
+        let area = Rect::new(10.0, 20.0, 100.0, 50.0);
+        let mut text = Text::plain("label", 10.0);
+        assert_eq!(padded(&text, area), area);
+        text.padding = Some(crate::Insets {
+            top: 5.0,
+            right: 0.0,
+            bottom: 0.0,
+            left: 30.0,
+        });
+        assert_eq!(padded(&text, area), Rect::new(40.0, 25.0, 70.0, 45.0));
+        text.padding = Some(crate::Insets {
+            top: f64::NAN,
+            right: 300.0,
+            bottom: -4.0,
+            left: 100.0,
+        });
+        let squeezed = padded(&text, area);
+        assert!(
+            (squeezed.w - 1.0).abs() < 1e-9 && squeezed.h == 50.0,
+            "{squeezed:?}"
+        );
+        assert!(
+            (squeezed.x - (10.0 + 99.0 * 0.25)).abs() < 1e-9,
+            "{squeezed:?}"
+        );
     }
 
     #[test]

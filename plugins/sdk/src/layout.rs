@@ -230,6 +230,7 @@ impl Text {
             valign: self.valign,
             line_height: self.line_height,
             direction: self.direction,
+            padding: self.padding,
         }
     }
 }

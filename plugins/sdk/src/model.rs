@@ -424,6 +424,16 @@ pub enum Direction {
     Rtl,
 }
 
+/// Room on each side of a box, in points.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Insets {
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub left: f64,
+}
+
 /// Styled text wrapped at the width of its box. `\n` in a run is a hard line break.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
@@ -441,6 +451,10 @@ pub struct Text {
     /// paragraph starts at the right: `left` and `justify` alignment set it flush right.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<Direction>,
+    /// Room kept between the text and the edges of the area it is set in, beyond what the
+    /// shape itself leaves (draw.io's `spacingLeft`, a label set after an icon).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub padding: Option<Insets>,
 }
 
 impl Text {
@@ -458,6 +472,7 @@ impl Text {
             valign: VAlign::Top,
             line_height: default_line_height(),
             direction: None,
+            padding: None,
         }
     }
 

@@ -338,6 +338,23 @@ fn check_text(t: &Text, at: &str) -> Result<(), ModelError> {
             "must be above 0 and at most 10",
         ));
     }
+    if let Some(p) = &t.padding {
+        let sides = [
+            ("top", p.top),
+            ("right", p.right),
+            ("bottom", p.bottom),
+            ("left", p.left),
+        ];
+        if let Some((side, _)) = sides
+            .iter()
+            .find(|(_, v)| !v.is_finite() || *v < 0.0 || *v > MAX_PAGE_SIDE)
+        {
+            return Err(err(
+                format!("{at}.padding.{side}"),
+                format!("must be between 0 and {MAX_PAGE_SIDE}"),
+            ));
+        }
+    }
     for (r, run) in t.runs.iter().enumerate() {
         if !run.size.is_finite() || run.size <= 0.0 || run.size > MAX_FONT_SIZE {
             return Err(err(

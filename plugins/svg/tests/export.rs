@@ -75,6 +75,28 @@ fn text_breaks_exactly_where_the_sdk_layout_breaks() {
     );
 }
 
+/// A text's padding moves it inside its box, as draw.io's `spacingLeft` moves a title past
+/// an icon.
+#[test]
+fn a_texts_padding_moves_it_inside_its_box() {
+    let frame = Rect::new(50.0, 60.0, 300.0, 40.0);
+    let mut shape = text_box("t", frame, vec![run("Zone 2", FontFamily::Helvetica, 12.0)]);
+    if let Shape::Text(t) = &mut shape {
+        t.text.padding = Some(quire_sdk::Insets {
+            top: 0.0,
+            right: 0.0,
+            bottom: 0.0,
+            left: 30.0,
+        });
+    }
+    let svg = export(&request(page_with(vec![shape]), vec![]));
+    let xml = check_svg(&svg, "padding");
+    let found = texts(&xml);
+    let (node, text) = found.first().expect("the text is drawn");
+    assert_eq!(text, "Zone 2");
+    assert!((attr_f64(*node, "x") - 80.0).abs() < 0.001, "{svg}");
+}
+
 #[test]
 fn fonts_styles_colours_and_decorations_are_attributes() {
     let runs = vec![

@@ -622,6 +622,7 @@ impl Ctx<'_, '_> {
             valign,
             line_height: 1.2,
             direction: None,
+            padding: None,
         })
     }
 }

@@ -53,6 +53,18 @@ pub fn label(t: &Text) -> (String, String) {
         VAlign::Middle => "verticalAlign=middle;",
         VAlign::Bottom => "verticalAlign=bottom;",
     });
+    if let Some(p) = t.padding {
+        for (key, v) in [
+            ("spacingTop", p.top),
+            ("spacingRight", p.right),
+            ("spacingBottom", p.bottom),
+            ("spacingLeft", p.left),
+        ] {
+            if v > 0.0 {
+                style.push_str(&format!("{key}={};", number(v)));
+            }
+        }
+    }
     let uniform = t.runs.iter().all(|r| {
         r.link.is_none()
             && r.font == first.font

@@ -180,12 +180,14 @@ const BROWSER_MARGIN: f64 = 28.8;
 pub const BODY_SIZE: f64 = 12.0;
 
 /// The page a browser prints on the paper the caller names (A4 by default): 16 px (12 pt)
-/// text, headings in the text's family, preformatted text on the page as it is, and
+/// text, headings and tables in the text's family and size, cells padded as a browser pads
+/// them, preformatted text on the page as it is, and
 /// Chromium's 0.4 in margins, before the page's own `@page` and `<body>` margins.
 pub fn browser_page(paper: Option<&str>) -> Result<PageSetup, ConvertError> {
     let mut setup = PageSetup::for_paper(paper)?;
     setup.body_size = BODY_SIZE;
     setup.heading_font = setup.body_font;
+    setup.table_scale = 1.0;
     setup.code_background = None;
     setup.margin_top = BROWSER_MARGIN;
     setup.margin_right = BROWSER_MARGIN;

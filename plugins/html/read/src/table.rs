@@ -9,7 +9,7 @@
 //! Cells hold inline content only: block elements inside a cell (paragraphs, lists, nested
 //! tables) become lines of its text.
 
-use quire_sdk::flow::{Block, Borders, Cell, Extent, Insets, CELL_PADDING};
+use quire_sdk::flow::{Block, Borders, Cell, Extent, Insets};
 use quire_sdk::{Align, Color, VAlign};
 use scraper::node::Element;
 use scraper::Node;
@@ -19,6 +19,10 @@ use crate::builder::{Builder, Container, Sep};
 use crate::css_values::parse_align;
 use crate::dom::DomNode;
 use crate::sheet::{attribute_color, Length};
+
+/// A cell's padding in a browser without style sheets, in points: 1 px of its own and 1 px,
+/// half the table's 2 px `border-spacing`.
+const BROWSER_CELL_PADDING: f64 = 1.5;
 
 /// Spans are capped as the HTML standard caps them (lower for rows): the flow table stops
 /// them at its edges in any case.
@@ -250,24 +254,22 @@ impl Builder<'_> {
         .filter(|w| w.of(1.0).is_some())
     }
 
-    /// A cell's padding: the style sheets' sides, else the table's `cellpadding`, else the
-    /// flow table's default.
-    fn padding_of(&self, node: DomNode<'_>, cellpadding: Option<f64>, em: f64) -> Option<Insets> {
+    /// A cell's padding: the style sheets' sides, else the table's `cellpadding`, else a
+    /// browser's: its 1 px and half of the 2 px `border-spacing` between cells, so columns
+    /// are as narrow as Chromium sets them and words fit where they fit there.
+    fn padding_of(&self, node: DomNode<'_>, cellpadding: Option<f64>, em: f64) -> Insets {
         let declared = self.cascade.box_style(node.id()).map(|b| b.padding);
-        if declared.is_none() && cellpadding.is_none() {
-            return None;
-        }
         let [top, right, bottom, left] = declared.unwrap_or_default();
-        let side = |length: Option<Length>, default: f64| match length.map(|l| extent(l, em)) {
+        let side = |length: Option<Length>| match length.map(|l| extent(l, em)) {
             Some(Extent::Points(points)) => points,
-            _ => cellpadding.unwrap_or(default),
+            _ => cellpadding.unwrap_or(BROWSER_CELL_PADDING),
         };
-        Some(Insets {
-            top: side(top, CELL_PADDING.top),
-            right: side(right, CELL_PADDING.right),
-            bottom: side(bottom, CELL_PADDING.bottom),
-            left: side(left, CELL_PADDING.left),
-        })
+        Insets {
+            top: side(top),
+            right: side(right),
+            bottom: side(bottom),
+            left: side(left),
+        }
     }
 
     fn row(&mut self, tr: DomNode<'_>, head: bool, group: Around, depth: usize) -> Row {
@@ -329,7 +331,7 @@ impl Builder<'_> {
                 colspan: span("colspan", MAX_COLSPAN),
                 rowspan: span("rowspan", MAX_ROWSPAN),
                 width: self.width_of(td, e, em),
-                padding: self.padding_of(td, group.cellpadding, em),
+                padding: Some(self.padding_of(td, group.cellpadding, em)),
                 valign: self
                     .valign_of(td, e)
                     .or(row_valign)

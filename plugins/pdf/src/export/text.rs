@@ -32,6 +32,7 @@ pub fn natural_size(text: &Text) -> (f64, f64) {
 /// Draws `text` inside `area`: wrapped at its width, aligned vertically by `valign`. Text
 /// taller than the area overflows it rather than being cut, so nothing is lost.
 pub fn draw_text(canvas: &mut Canvas, text: &Text, area: Rect) {
+    let area = quire_sdk::drawing::padded(text, area);
     let lines = lines(text, area.w);
     draw_lines(canvas, text, &lines, area);
 }

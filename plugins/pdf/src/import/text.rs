@@ -377,6 +377,7 @@ fn single(line: &Line, id: &str) -> TextBox {
         valign: VAlign::Top,
         line_height: 1.2,
         direction: None,
+        padding: None,
     };
     let width = frame_width(&text);
     let laid = layout_text(&text, width);
@@ -409,6 +410,7 @@ fn joined(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
         valign: VAlign::Top,
         line_height,
         direction: None,
+        padding: None,
     };
     let width = lines
         .iter()
@@ -489,6 +491,7 @@ fn justified(lines: &[Line], spacing: f64, id: &str) -> Option<TextBox> {
         valign: VAlign::Top,
         line_height: spacing / size,
         direction: None,
+        padding: None,
     };
     // The column's width first. A writer that shrank word spaces to fit (TeX does) set
     // lines wider than the standard fonts' natural spacing allows: then the widest line

@@ -500,7 +500,7 @@ impl<'a> Engine<'a> {
                 above + blocks.first().map_or(0.0, |b| self.first_chunk(b, inner))
             }
             Block::Table { .. } => {
-                2.0 * (self.setup.body_size * TABLE_SCALE * 1.2 + 2.0 * CELL_PAD_Y)
+                2.0 * (self.setup.body_size * self.setup.table_scale * 1.2 + 2.0 * CELL_PAD_Y)
             }
             Block::Image { width, height, .. } => self.image_size(*width, *height, ctx.width).1,
             Block::Rule => 1.0,

@@ -33,6 +33,7 @@ mod margins;
 mod style;
 mod table;
 
+pub use crate::model::Insets;
 use crate::model::{Align, Color, Direction, FontFamily, Page, Shape, VAlign};
 
 /// How deep importers nest lists and quotes before flattening; deeper levels are laid out at
@@ -286,15 +287,6 @@ pub const CELL_PADDING: Insets = Insets {
     left: style::CELL_PAD_X,
 };
 
-/// Room on each side of a box, in points.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Insets {
-    pub top: f64,
-    pub right: f64,
-    pub bottom: f64,
-    pub left: f64,
-}
-
 /// What a picture shows.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ImageSource {
@@ -359,6 +351,9 @@ pub struct PageSetup {
     pub body_size: f64,
     /// The family headings are set in (bold).
     pub heading_font: FontFamily,
+    /// A table's text size against the body's: Markdown's tables are set a little smaller,
+    /// a browser sets them at the body's size.
+    pub table_scale: f64,
     /// The grey behind code blocks; `None` sets them on the page as they are.
     pub code_background: Option<Color>,
     /// The colour of every page's area inside its margins (HTML's `background` of
@@ -425,6 +420,7 @@ impl Default for PageSetup {
             body_font: FontFamily::Times,
             body_size: 11.0,
             heading_font: FontFamily::Helvetica,
+            table_scale: style::TABLE_SCALE,
             code_background: Some(style::CODE_BACKGROUND),
             background: None,
             sheet_color: None,
@@ -459,6 +455,9 @@ impl PageSetup {
         }
         if !ok(s.body_size, 4.0, 72.0) {
             s.body_size = d.body_size;
+        }
+        if !ok(s.table_scale, 0.25, 4.0) {
+            s.table_scale = d.table_scale;
         }
         s
     }

@@ -249,7 +249,7 @@ impl Engine<'_> {
         if ncols == 0 {
             return;
         }
-        let size = self.setup.body_size * TABLE_SCALE;
+        let size = self.setup.body_size * self.setup.table_scale;
         let font = self.setup.body_font;
         let grid_rows: Vec<Row> = slots
             .into_iter()

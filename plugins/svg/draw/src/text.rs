@@ -36,6 +36,7 @@ fn lines(text: &Text, width: f64) -> Vec<Line> {
 /// Draws `text` inside `area`: wrapped at its width, aligned vertically by `valign`. Text
 /// taller than the area overflows it rather than being cut, as in the PDF.
 pub fn draw_text(w: &mut Writer, text: &Text, area: Rect) {
+    let area = quire_sdk::drawing::padded(text, area);
     let lines = lines(text, area.w);
     draw_lines(w, text, &lines, area);
 }
