@@ -314,6 +314,11 @@ impl Builder<'_, '_> {
         };
         let id = self.tree.model_id[i].clone().unwrap_or_default();
         let frame = self.tree.frame[i];
+        if let Some(l) = &mut label {
+            let area =
+                quire_sdk::drawing::group_label_area(&Group::new(String::new(), frame, Vec::new()));
+            shapes::fit_side_spacing(l, style, area);
+        }
         let mut stroke = shapes::stroke(style);
         let mut fill = fill;
         let mut children = Vec::new();

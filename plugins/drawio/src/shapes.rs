@@ -184,6 +184,29 @@ fn padding(style: &Style) -> Option<Insets> {
     (p != Insets::default()).then_some(p)
 }
 
+/// draw.io sets a label without `whiteSpace=wrap` on one line and lets a label run past
+/// its shape; the model wraps at the text's area instead. Where the label's side spacing
+/// would leave it less room than its line (or, wrapped, its longest word) needs, the sides'
+/// spacing shrinks to what leaves that room, so no word breaks (the top and bottom's stays).
+pub fn fit_side_spacing(text: &mut Text, style: &Style, area: Rect) {
+    let Some(mut pad) = text.padding else {
+        return;
+    };
+    let need = if lookup(style, "whiteSpace") == Some("wrap") {
+        quire_sdk::layout::min_content_width(text)
+    } else {
+        quire_sdk::layout::natural_width(text)
+    };
+    let sides = pad.left + pad.right;
+    let excess = need - (area.w - sides);
+    if excess > 0.0 && sides > 0.0 {
+        let keep = ((sides - excess) / sides).max(0.0);
+        pad.left *= keep;
+        pad.right *= keep;
+    }
+    text.padding = (pad != Insets::default()).then_some(pad);
+}
+
 /// Where a vertex's label sits relative to its shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LabelPlace {

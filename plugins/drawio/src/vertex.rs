@@ -224,7 +224,11 @@ impl Vertex<'_> {
         self.path(segments)
     }
 
-    fn node(&self, g: Geometry, text: Option<Text>, frame: Option<Rect>) -> Shape {
+    fn node(&self, g: Geometry, mut text: Option<Text>, frame: Option<Rect>) -> Shape {
+        let frame_now = frame.unwrap_or(self.frame);
+        if let Some(t) = text.as_mut() {
+            shapes::fit_side_spacing(t, self.style, quire_sdk::geometry::text_area(g, frame_now));
+        }
         Shape::Node(Node {
             id: self.id.clone(),
             frame: frame.unwrap_or(self.frame),
@@ -254,11 +258,14 @@ impl Vertex<'_> {
             // draw.io lets text run past its box (unwrapped text always, wrapped text by a
             // word longer than the box); the model breaks inside words instead, so the box
             // grows to what the text needs, around its alignment.
-            let need = if self.style.get("whiteSpace") == Some("wrap") {
-                min_content_width(&text) + 1.0
-            } else {
-                natural_width(&text) + 2.0
-            };
+            let pad = text.padding.unwrap_or_default();
+            let need = pad.left
+                + pad.right
+                + if self.style.get("whiteSpace") == Some("wrap") {
+                    min_content_width(&text) + 1.0
+                } else {
+                    natural_width(&text) + 2.0
+                };
             if need > frame.w {
                 let grow = need - frame.w;
                 frame.x -= match text.align {
@@ -384,6 +391,10 @@ impl Vertex<'_> {
             natural
         };
         let h = text_height(&text, w).max(1.0);
+        // The label's spacing moves it away from the cell (`spacingLeft` of a label on the
+        // right): the box holds it, so the text keeps its width.
+        let pad = text.padding.unwrap_or_default();
+        let (w, h) = (w + pad.left + pad.right, h + pad.top + pad.bottom);
         let x_under = match text.align {
             Align::Left => r.x,
             Align::Right => r.right() - w,

@@ -521,7 +521,11 @@ fn a_labels_spacing_keeps_it_clear_of_an_icon() {
         "<mxCell id=\"zone\" value=\"Zone 2\" style=\"swimlane;align=left;spacingLeft=30;spacingTop=4;\" \
            vertex=\"1\" parent=\"1\"><mxGeometry x=\"0\" y=\"0\" width=\"300\" height=\"200\" as=\"geometry\"/></mxCell>\
          <mxCell id=\"n\" value=\"Plain\" style=\"rounded=0;spacingLeft=-5;spacingRight=abc;\" vertex=\"1\" \
-           parent=\"1\"><mxGeometry x=\"400\" y=\"0\" width=\"100\" height=\"40\" as=\"geometry\"/></mxCell>",
+           parent=\"1\"><mxGeometry x=\"400\" y=\"0\" width=\"100\" height=\"40\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"rack\" value=\"Storage server\" style=\"labelPosition=right;align=left;spacingLeft=15;\" \
+           vertex=\"1\" parent=\"1\"><mxGeometry x=\"0\" y=\"300\" width=\"100\" height=\"20\" as=\"geometry\"/></mxCell>\
+         <mxCell id=\"narrow\" value=\"Kubernetes Engine\" style=\"rounded=0;align=left;spacingLeft=40;spacingTop=3;\" \
+           vertex=\"1\" parent=\"1\"><mxGeometry x=\"0\" y=\"400\" width=\"100\" height=\"40\" as=\"geometry\"/></mxCell>",
     )]);
     let imported = import(&xml).unwrap();
     let Shape::Group(zone) = find(&imported, "zone") else {
@@ -539,4 +543,25 @@ fn a_labels_spacing_keeps_it_clear_of_an_icon() {
         panic!("a node")
     };
     assert_eq!(n.text.as_ref().and_then(|t| t.padding), None);
+
+    // A label beside its cell keeps its width: the spacing is room in its box, before it.
+    let Shape::Text(label) = find(&imported, "rack-label") else {
+        panic!("the label beside the cell is a text box")
+    };
+    let text = &label.text;
+    let area = quire_sdk::drawing::padded(text, label.frame);
+    assert_eq!(area.x, label.frame.x + 15.0);
+    assert!(area.w >= quire_sdk::layout::natural_width(text), "{area:?}");
+
+    // An unwrapped label its side spacing would squeeze keeps its line whole (draw.io lets
+    // it run past the shape); the top's spacing stays.
+    let Shape::Node(narrow) = find(&imported, "narrow") else {
+        panic!("a node")
+    };
+    let padding = narrow
+        .text
+        .as_ref()
+        .and_then(|t| t.padding)
+        .expect("top spacing");
+    assert_eq!((padding.left, padding.top), (0.0, 3.0));
 }
