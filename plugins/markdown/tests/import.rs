@@ -757,3 +757,30 @@ fn an_unclosed_wrapper_keeps_everything_after_it() {
     let words = model_words(&out);
     assert!(words.contains(&"one".to_string()) && words.contains(&"two".to_string()));
 }
+
+/// The style sheets of all the raw HTML of one document share one page's bounds (1 MiB of
+/// CSS, 4 million selector matches): many fragments cannot buy more work than a page.
+/// Past them a fragment's sheet is not read, with a warning.
+#[test]
+fn raw_html_style_sheets_share_one_pages_bounds() {
+    let filler = format!("/*{}*/", "x".repeat(600 << 10));
+    let fragment = |n: usize| {
+        format!(
+            "<div><style>{filler} .gone {{ display: none }}</style>\
+             <p class=\"gone\">hidden{n}</p><p>shown{n}</p></div>\n\n"
+        )
+    };
+    let md = format!("{}{}", fragment(1), fragment(2));
+    let out = import(&md);
+    let words = model_words(&out);
+    assert!(!words.contains(&"hidden1".to_string()), "{words:?}");
+    assert!(words.contains(&"shown1".to_string()) && words.contains(&"shown2".to_string()));
+    assert!(words.contains(&"hidden2".to_string()), "{words:?}");
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.contains("style sheets in the document's raw HTML")),
+        "{:?}",
+        out.warnings
+    );
+}

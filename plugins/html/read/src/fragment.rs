@@ -18,6 +18,8 @@ pub struct Fragments<'a> {
     warnings: Vec<String>,
     flattened: usize,
     icons: usize,
+    /// What the fragments' style sheets may still cost, all together.
+    budget: sheet::Budget,
 }
 
 impl<'a> Fragments<'a> {
@@ -28,6 +30,7 @@ impl<'a> Fragments<'a> {
             warnings: Vec::new(),
             flattened: 0,
             icons: 0,
+            budget: sheet::Budget::default(),
         }
     }
 
@@ -49,11 +52,12 @@ impl<'a> Fragments<'a> {
             builder.images = images;
         }
         builder.keep_relative = true;
-        builder.cascade = sheet::Cascade::of(&parsed.html);
+        builder.cascade = sheet::Cascade::within(&parsed.html, &mut self.budget);
         if builder.cascade.truncated {
             self.warn(
                 "style sheets in the document's raw HTML are larger than Quire reads (1 MiB, \
-                 4096 rules that hide elements): the rest is shown as if they were not there"
+                 4096 rules, or too many elements to match them all, in all its HTML \
+                 together): the rest is shown as if they were not there"
                     .into(),
             );
         }
@@ -76,21 +80,10 @@ impl<'a> Fragments<'a> {
     /// The pictures the fragments used, and what could not be shown.
     pub fn finish(mut self) -> (Vec<Asset>, Vec<String>) {
         if self.flattened > 0 {
-            self.warn(format!(
-                "{} elements of raw HTML nested more than {} levels deep were flattened: their \
-                 text is kept, their structure is not",
-                self.flattened,
-                parse::MAX_OPEN
-            ));
+            self.warn(crate::flattened_warning(self.flattened, " of raw HTML"));
         }
         if self.icons > 0 {
-            let n = self.icons;
-            self.warn(format!(
-                "{n} inline SVG icon{} of raw HTML (at most 32 pixels each way) set in lines of \
-                 text {} left out",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "was" } else { "were" },
-            ));
+            self.warn(crate::icons_warning(self.icons, " of raw HTML"));
         }
         let (assets, image_warnings) = match self.images.take() {
             Some(images) => images.finish(),

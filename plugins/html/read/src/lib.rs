@@ -123,12 +123,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     let mut warnings = Vec::new();
     warnings.extend(decoded.warning);
     if parsed.flattened > 0 {
-        warnings.push(format!(
-            "{} elements nested more than {} levels deep were flattened: their text is kept, \
-             their structure is not",
-            parsed.flattened,
-            parse::MAX_OPEN
-        ));
+        warnings.push(flattened_warning(parsed.flattened, ""));
     }
     if css_truncated {
         warnings.push(
@@ -149,13 +144,7 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         ));
     }
     if builder.icons > 0 {
-        let n = builder.icons;
-        warnings.push(format!(
-            "{n} inline SVG icon{} (at most 32 pixels each way) set in lines of text {} left \
-             out",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "was" } else { "were" },
-        ));
+        warnings.push(icons_warning(builder.icons, ""));
     }
     let (assets, image_warnings) = builder.images.finish();
     warnings.extend(image_warnings);
@@ -170,6 +159,25 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
         assets,
         warnings,
     })
+}
+
+/// What was said of `n` elements nested past the parser's depth (`of`: where they stood,
+/// for HTML inside another document).
+fn flattened_warning(n: usize, of: &str) -> String {
+    format!(
+        "{n} elements{of} nested more than {} levels deep were flattened: their text is kept, \
+         their structure is not",
+        parse::MAX_OPEN
+    )
+}
+
+/// What was said of `n` inline SVG icons left out of lines of text.
+fn icons_warning(n: usize, of: &str) -> String {
+    format!(
+        "{n} inline SVG icon{}{of} (at most 32 pixels each way) set in lines of text {} left out",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "was" } else { "were" },
+    )
 }
 
 /// The height of the smallest line flow layout sets (9.5 pt code at 1.25), rounded down.

@@ -40,6 +40,25 @@ const MAX_RULES: usize = 4096;
 /// Selector matches tried per page (elements times rules kept): past it the rest of the
 /// page is read without its style sheets, so a hostile page cannot buy a long import.
 const MAX_MATCHES: usize = 4_000_000;
+/// What style sheets may still cost: one page's, or all the HTML fragments of one document
+/// together (Markdown's raw HTML blocks), so many small fragments cannot buy more than a
+/// page.
+pub struct Budget {
+    /// Bytes of CSS still read.
+    pub css: usize,
+    /// Selector matches still tried.
+    pub matches: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            css: MAX_CSS,
+            matches: MAX_MATCHES,
+        }
+    }
+}
+
 /// `@media` blocks nested deeper than this are skipped.
 const MAX_NESTING: usize = 8;
 
@@ -118,6 +137,11 @@ impl Cascade {
     /// cascaded `display` is `none`. A page without style sheets costs one pass over its
     /// `<style>` elements and nothing else.
     pub fn of(html: &Html) -> Cascade {
+        Cascade::within(html, &mut Budget::default())
+    }
+
+    /// As [`Cascade::of`], spending from `budget` (and leaving in it what is left).
+    pub fn within(html: &Html, budget: &mut Budget) -> Cascade {
         let mut out = Cascade::default();
         let mut css = String::new();
         for node in html.tree.root().descendants() {
@@ -126,7 +150,7 @@ impl Cascade {
             };
             if e.value().name() == "style" && media_applies(e.value().attr("media")) {
                 for text in e.text() {
-                    if css.len() + text.len() > MAX_CSS {
+                    if css.len() + text.len() > budget.css {
                         out.truncated = true;
                         break;
                     }
@@ -156,7 +180,7 @@ impl Cascade {
                 continue;
             };
             tried += rules.len();
-            if tried > MAX_MATCHES {
+            if tried > budget.matches {
                 out.truncated = true;
                 break;
             }
@@ -286,6 +310,8 @@ impl Cascade {
                 out.boxes.insert(node.id(), sized);
             }
         }
+        budget.css = budget.css.saturating_sub(css.len());
+        budget.matches = budget.matches.saturating_sub(tried);
         out
     }
 
