@@ -318,10 +318,23 @@ fn diagram_shapes_follow_the_sdk_geometry() {
         .unwrap();
     assert_eq!(head.attribute("fill"), Some("#333333"));
     assert_eq!(head.attribute("stroke-dasharray"), None);
-    // Its label sits on a white patch.
-    assert!(g
+    // Its label sits on a white patch, drawn after every shape of the page (over any line
+    // that crosses it).
+    let label = xml
+        .descendants()
+        .find(|n| n.attribute("id") == Some("c-label"))
+        .expect("the link's label");
+    assert!(label
         .children()
         .any(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#ffffff")));
+    let last_shape = xml
+        .root_element()
+        .children()
+        .filter(|n| n.is_element() && n.attribute("id") != Some("c-label"))
+        .last()
+        .map(|n| n.range().end)
+        .unwrap();
+    assert!(label.range().start >= last_shape, "the label comes last");
 
     let group = xml
         .descendants()

@@ -38,6 +38,8 @@ pub struct Canvas<'p, 'a> {
     pub res: &'p mut Resources<'a>,
     pub used: PageUse,
     pub links: Vec<Link>,
+    /// Links' labels, drawn over everything else on the page once it is drawn.
+    pub labels: Vec<(quire_sdk::Text, quire_sdk::Point)>,
     page_height: f64,
     /// Current fill and stroke alpha, and the values saved by each open `q`.
     alpha: (u8, u8),
@@ -51,6 +53,7 @@ impl<'p, 'a> Canvas<'p, 'a> {
             res,
             used: PageUse::default(),
             links: Vec::new(),
+            labels: Vec::new(),
             page_height,
             alpha: (255, 255),
             saved: Vec::new(),

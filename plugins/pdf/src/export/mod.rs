@@ -84,6 +84,7 @@ pub fn export_pdf(request: &ExportRequest) -> Result<Exported, ConvertError> {
         for shape in &page.shapes {
             shapes::draw_shape(&mut canvas, shape, &anchors);
         }
+        shapes::draw_link_labels(&mut canvas);
         let (content, used, links) = canvas.finish();
         pdf.stream(content_id, &content).filter(Filter::FlateDecode);
         drawn.push(DrawnPage {

@@ -101,6 +101,14 @@ fn draw_connector(canvas: &mut Canvas, c: &Connector, anchors: &Anchors) {
     }
     canvas.restore();
     if let Some((label, at)) = drawn.label {
-        draw_label(canvas, label, at, Some(LABEL_BACKGROUND));
+        canvas.labels.push((label.clone(), at));
+    }
+}
+
+/// The links' labels, over every line and shape of the page (as mermaid draws them), so
+/// no later link's line runs through an earlier one's words.
+pub fn draw_link_labels(canvas: &mut Canvas) {
+    for (label, at) in std::mem::take(&mut canvas.labels) {
+        draw_label(canvas, &label, at, Some(LABEL_BACKGROUND));
     }
 }

@@ -144,6 +144,7 @@ pub fn render_page_with(
         shapes::draw_shape(&mut w, shape, &anchors);
         w.out.push('\n');
     }
+    shapes::draw_link_labels(&mut w);
     if turn.is_some() {
         w.out.push_str("</g>\n");
     }
@@ -171,6 +172,9 @@ pub(crate) struct Writer<'a> {
     pub text_layer: bool,
     /// Characters no installed font has, drawn as boxes.
     pub boxed: BTreeSet<char>,
+    /// Links' labels (with their link's id), drawn over everything else on the page once
+    /// it is drawn.
+    pub labels: Vec<(String, quire_sdk::Text, quire_sdk::Point)>,
 }
 
 impl<'a> Writer<'a> {
@@ -183,6 +187,7 @@ impl<'a> Writer<'a> {
             glyphs: HashSet::new(),
             text_layer,
             boxed: BTreeSet::new(),
+            labels: Vec::new(),
         }
     }
 

@@ -227,7 +227,19 @@ fn draw_connector(w: &mut Writer, c: &Connector, anchors: &Anchors) {
         paint_path(w, head);
     }
     if let Some((label, at)) = drawn.label {
-        draw_label(w, label, at, Some(LABEL_BACKGROUND));
+        w.labels.push((c.id.clone(), label.clone(), at));
     }
     w.out.push_str("</g>");
+}
+
+/// The links' labels, over every line and shape of the page (as mermaid draws them), so
+/// no later link's line runs through an earlier one's words.
+pub fn draw_link_labels(w: &mut Writer) {
+    for (id, label, at) in std::mem::take(&mut w.labels) {
+        Tag::new("g")
+            .attr("id", format!("{id}-label"))
+            .open(&mut w.out);
+        draw_label(w, &label, at, Some(LABEL_BACKGROUND));
+        w.out.push_str("</g>\n");
+    }
 }
