@@ -588,11 +588,14 @@ fn same_style(a: &Inline, b: &Inline) -> bool {
 }
 
 /// Drops what would show as stray space: whitespace at either end, and spaces next to a
-/// line break (a browser does not show spaces at the end or start of a line).
+/// line break (a browser does not show spaces at the end or start of a line). Preformatted
+/// text (a `<pre>` in a table cell, whose lines are code with their own line breaks) keeps
+/// its lines' indentation.
 pub fn tidy(inlines: Vec<Inline>) -> Vec<Inline> {
     let mut out: Vec<Inline> = Vec::with_capacity(inlines.len());
     for mut inline in inlines {
-        if inline.text.contains('\n') {
+        let preformatted = inline.code && inline.text.contains('\n');
+        if inline.text.contains('\n') && !preformatted {
             inline.text = inline
                 .text
                 .split('\n')
@@ -615,10 +618,10 @@ pub fn tidy(inlines: Vec<Inline>) -> Vec<Inline> {
             }
         }
         let at_line_start = out.last().is_none_or(|l| l.text.ends_with('\n'));
-        if at_line_start {
+        if at_line_start && !preformatted {
             inline.text = inline.text.trim_start_matches(' ').to_string();
         }
-        if out.is_empty() {
+        if out.is_empty() && !preformatted {
             inline.text = inline.text.trim_start().to_string();
         }
         if !inline.text.is_empty() {
@@ -669,6 +672,20 @@ mod tests {
             Inline::plain("\n "),
         ]);
         assert_eq!(texts(&out), ["first ", "second", "\nthird\n\nfourth"]);
+    }
+
+    /// A `<pre>` in a table cell keeps its lines' indentation, as a browser shows it.
+    #[test]
+    fn tidy_keeps_the_indentation_of_preformatted_lines() {
+        let code = |t: &str| Inline {
+            code: true,
+            ..Inline::plain(t)
+        };
+        let out = tidy(vec![
+            code("  if x:\n      y()\n  end"),
+            Inline::plain("\n  after"),
+        ]);
+        assert_eq!(texts(&out), ["  if x:\n      y()\n  end", "\nafter"]);
     }
 
     #[test]
