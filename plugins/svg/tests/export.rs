@@ -330,8 +330,7 @@ fn diagram_shapes_follow_the_sdk_geometry() {
     let last_shape = xml
         .root_element()
         .children()
-        .filter(|n| n.is_element() && n.attribute("id") != Some("c-label"))
-        .last()
+        .rfind(|n| n.is_element() && n.attribute("id") != Some("c-label"))
         .map(|n| n.range().end)
         .unwrap();
     assert!(label.range().start >= last_shape, "the label comes last");
