@@ -279,3 +279,38 @@ fn a_wide_table_keeps_its_words_whole_as_a_browser_does() {
         );
     }
 }
+
+/// An email's button: a cell holding only a link the style sheets pad (`padding: 12px
+/// 24px`, a 2 px border) is that much larger around the link's text, its blue filling it,
+/// as in a browser; a link padded beside other words adds nothing to its cell.
+#[test]
+fn a_padded_link_alone_in_a_cell_is_a_button() {
+    let sheet = "<style>td.b { background-color: #0867ec } \
+                 .b a { background-color: #0867ec; border: solid 2px #0867ec; color: #ffffff; \
+                 display: inline-block; padding: 12px 24px }</style>";
+    let blue = Color::rgb(0x08, 0x67, 0xec);
+    let fill_of = |doc: &Document| {
+        doc.shapes()
+            .find_map(|s| match s {
+                Shape::Node(n) if n.fill == Some(blue) => Some(n.frame),
+                _ => None,
+            })
+            .expect("the cell's blue")
+    };
+    let doc = import(&format!(
+        "{sheet}<table><tr><td class=b> <a href='https://example.com'>Call To Action</a> </td></tr></table>"
+    ))
+    .document;
+    let (cell, text) = (fill_of(&doc), text_box(&doc, "Call To Action").frame);
+    // 12 px and 2 px of border above and below (10.5 pt), 24 px and 2 px beside (19.5 pt),
+    // beyond a browser's cell padding.
+    assert!(cell.h - text.h >= 2.0 * 10.5, "{cell:?} {text:?}");
+    assert!(cell.w - text.w >= 2.0 * 19.5, "{cell:?} {text:?}");
+
+    let doc = import(&format!(
+        "{sheet}<table><tr><td class=b>Go <a href='https://example.com'>there</a></td></tr></table>"
+    ))
+    .document;
+    let (cell, text) = (fill_of(&doc), text_box(&doc, "Go there").frame);
+    assert!(cell.h - text.h < 2.0 * 10.5, "{cell:?} {text:?}");
+}

@@ -17,7 +17,7 @@ use scraper::Node;
 use crate::boxes::{extent, DEFAULT_EM};
 use crate::builder::{Builder, Container, Sep};
 use crate::css_values::parse_align;
-use crate::dom::DomNode;
+use crate::dom::{is_block, DomNode};
 use crate::sheet::{attribute_color, Length};
 
 /// A cell's padding in a browser without style sheets, in points: 1 px of its own and 1 px,
@@ -254,6 +254,47 @@ impl Builder<'_> {
         .filter(|w| w.of(1.0).is_some())
     }
 
+    /// The box of the one inline element a cell holds, when the style sheets pad or border
+    /// it (an email's button: an `<a>` with `padding: 12px 24px` in a blue cell): its room
+    /// widens the cell as it widens the button in a browser, and its background fills the
+    /// cell where the cell has none. `None` when the cell holds more, or a block.
+    fn lone_inline_box(&self, td: DomNode<'_>, em: f64) -> Option<(Insets, Option<Color>)> {
+        let mut content = td.children().filter(|c| match c.value() {
+            Node::Text(t) => !t.trim().is_empty(),
+            Node::Element(_) => true,
+            _ => false,
+        });
+        let only = content.next()?;
+        if content.next().is_some() {
+            return None;
+        }
+        let Node::Element(e) = only.value() else {
+            return None;
+        };
+        if is_block(e.name()) || self.dropped(only, e) {
+            return None;
+        }
+        let b = self.cascade.box_style(only.id())?;
+        let side = |i: usize| {
+            let pad = match b.padding[i].map(|l| extent(l, em)) {
+                Some(Extent::Points(p)) if p.is_finite() => p.clamp(0.0, 200.0),
+                _ => 0.0,
+            };
+            let line = b
+                .borders
+                .and_then(|s| s[i])
+                .map_or(0.0, |l| l.width.clamp(0.0, 50.0));
+            pad + line
+        };
+        let room = Insets {
+            top: side(0),
+            right: side(1),
+            bottom: side(2),
+            left: side(3),
+        };
+        (room != Insets::default()).then(|| (room, self.cascade.background(only.id())))
+    }
+
     /// A cell's padding: the style sheets' sides, else the table's `cellpadding`, else a
     /// browser's: its 1 px and half of the 2 px `border-spacing` between cells, so columns
     /// are as narrow as Chromium sets them and words fit where they fit there.
@@ -326,17 +367,28 @@ impl Builder<'_> {
                     .and_then(|v| v.trim().parse::<u32>().ok())
                     .map_or(1, |n| n.clamp(1, u32::from(most)) as u16)
             };
+            let mut padding = self.padding_of(td, group.cellpadding, em);
+            let lone = self.lone_inline_box(td, em);
+            if let Some((inner, _)) = lone {
+                padding.top += inner.top;
+                padding.right += inner.right;
+                padding.bottom += inner.bottom;
+                padding.left += inner.left;
+            }
             cells.push(Cell {
                 inlines,
                 colspan: span("colspan", MAX_COLSPAN),
                 rowspan: span("rowspan", MAX_ROWSPAN),
                 width: self.width_of(td, e, em),
-                padding: Some(self.padding_of(td, group.cellpadding, em)),
+                padding: Some(padding),
                 valign: self
                     .valign_of(td, e)
                     .or(row_valign)
                     .unwrap_or(VAlign::Middle),
-                background: self.background_of(td, e).or(row_background),
+                background: self
+                    .background_of(td, e)
+                    .or(row_background)
+                    .or(lone.and_then(|(_, fill)| fill)),
                 borders: self.borders_of(td, text),
             });
             all_th &= header;
