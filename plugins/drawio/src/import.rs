@@ -315,9 +315,7 @@ impl Builder<'_, '_> {
         let id = self.tree.model_id[i].clone().unwrap_or_default();
         let frame = self.tree.frame[i];
         if let Some(l) = &mut label {
-            let area =
-                quire_sdk::drawing::group_label_area(&Group::new(String::new(), frame, Vec::new()));
-            shapes::fit_side_spacing(l, style, area);
+            shapes::fit_side_spacing(l, style, quire_sdk::drawing::label_area_in(frame));
         }
         let mut stroke = shapes::stroke(style);
         let mut fill = fill;

@@ -89,7 +89,12 @@ const GROUP_LABEL_INSET: f64 = 4.0;
 
 /// The area a group's label is set in: its box, inset a little (less in a small box).
 pub fn group_label_area(g: &Group) -> Rect {
-    let f = g.frame;
+    label_area_in(g.frame)
+}
+
+/// The area a group with frame `f` sets its label in (before the group exists: an
+/// importer fitting the label to it).
+pub fn label_area_in(f: Rect) -> Rect {
     let i = GROUP_LABEL_INSET.min(f.w / 4.0).min(f.h / 4.0).max(0.0);
     Rect::new(f.x + i, f.y + i, f.w - 2.0 * i, f.h - 2.0 * i)
 }
