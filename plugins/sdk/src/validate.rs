@@ -505,6 +505,23 @@ mod tests {
             .contains("used twice"));
     }
 
+    /// A text's padding is a length on each side: negative, huge or not a number is refused
+    /// with the side named.
+    #[test]
+    fn a_texts_padding_is_a_length_on_each_side() {
+        let with_padding = |left: serde_json::Value| {
+            one_page(serde_json::json!([
+                {"type": "text", "id": "t", "x": 0, "y": 0, "w": 100, "h": 20, "runs": [],
+                 "padding": {"top": 0, "right": 2, "bottom": 0, "left": left}}
+            ]))
+        };
+        assert!(parse_and_check(&with_padding(serde_json::json!(30)), []).is_ok());
+        for bad in [serde_json::json!(-1), serde_json::json!(1e9)] {
+            let e = parse_and_check(&with_padding(bad), []).unwrap_err();
+            assert!(e.path.ends_with("padding.left"), "{e}");
+        }
+    }
+
     #[test]
     fn a_port_lies_on_its_shape() {
         let with_port = |x: f64| {
