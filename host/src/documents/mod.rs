@@ -380,7 +380,7 @@ async fn refused<'e>(
                     }),
                 )
             }
-            (Some(Refusal::PinsLapsed), _) => Ok(staged.pin.release_failed(e).into()),
+            (Some(Refusal::BlobsTaken), _) => Ok(staged.pin.release_failed(e).into()),
             (Some(Refusal::Moved), Some((id, expected))) => {
                 let current: i64 =
                     sqlx::query_scalar("SELECT version FROM documents WHERE id = $1")
@@ -397,7 +397,7 @@ async fn refused<'e>(
 
 /// The write that records a new document, and its row as it will read.
 fn creation(owner: Owner<'_>, kind: Kind, staged: &Staged) -> (Script, DocRow) {
-    let id = crate::store::new_id();
+    let id = crate::store::new_ordered_id();
     let at = now();
     let mut script = Script::new();
     script.push(Statement::new(

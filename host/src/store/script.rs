@@ -61,8 +61,9 @@ impl<T: Into<Value>> From<Option<T>> for Value {
 /// needs. The whole script is rolled back; the caller turns this into its domain's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
-    /// Blob pins lapsed before the write committed (the collector may have their blobs).
-    PinsLapsed,
+    /// The collector may have taken a blob the write stored before it committed: its pins
+    /// lapsed, or a collection of it began after the write looked (see `store::pins`).
+    BlobsTaken,
     /// The account's storage quota would be exceeded.
     OverQuota,
     /// A compare-and-swap found its row changed (another write got there first).
@@ -76,11 +77,22 @@ pub struct Expect {
     pub refusal: Refusal,
 }
 
+/// What a statement's [`Expect`] is checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// The rows it changed (an insert, update or delete).
+    Changes,
+    /// The integer in the first column of the one row it returns (a `SELECT COUNT`): a
+    /// condition the write checks inside its transaction without changing a page.
+    Count,
+}
+
 #[derive(Debug, Clone)]
 pub struct Statement {
     pub sql: Cow<'static, str>,
     pub args: Vec<Value>,
     pub expect: Option<Expect>,
+    pub measure: Measure,
     /// From this statement to the end, the transaction holds a lock other writers queue on
     /// (Postgres: an account's row), counted as this section's serial time once taken. On SQLite the
     /// write turn already counts the whole transaction.
@@ -93,7 +105,16 @@ impl Statement {
             sql: sql.into(),
             args,
             expect: None,
+            measure: Measure::Changes,
             serial_from_here: None,
+        }
+    }
+
+    /// A query whose one row's first column is the number [`Statement::expecting`] checks.
+    pub fn count(sql: impl Into<Cow<'static, str>>, args: Vec<Value>) -> Statement {
+        Statement {
+            measure: Measure::Count,
+            ..Statement::new(sql, args)
         }
     }
 
@@ -108,7 +129,7 @@ impl Statement {
         self
     }
 
-    /// Checks the rows this statement changed against what it expects.
+    /// Checks the rows this statement changed (or counted) against what it expects.
     pub fn check(&self, changed: u64) -> Result<(), ScriptError> {
         match self.expect {
             Some(expect) if expect.rows != changed => Err(ScriptError::Refused {
@@ -178,7 +199,14 @@ impl Tx<'_> {
                     Value::Text(v) => query.bind(v.as_str()),
                 };
             }
-            let changed = query.execute(&mut **self).await?.rows_affected();
+            let changed = match statement.measure {
+                Measure::Changes => query.execute(&mut **self).await?.rows_affected(),
+                Measure::Count => {
+                    use sqlx::Row;
+                    let counted: i64 = query.fetch_one(&mut **self).await?.try_get(0)?;
+                    counted.max(0) as u64
+                }
+            };
             // Counted from when the lock is held, not while it is waited for: a wait is
             // queueing behind another writer's serial time, which that writer counts.
             if let Some(section) = statement.serial_from_here {

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use rusqlite::Connection;
 
-use super::script::{Script, ScriptError, Value};
+use super::script::{Measure, Script, ScriptError, Value};
 use crate::metrics::{Serial, SerialSection};
 
 /// The most scripts one commit takes: enough to amortize it, few enough that the first
@@ -237,7 +237,17 @@ fn run(connection: &Connection, script: &Script) -> Result<(), ScriptError> {
                     ))?;
             prepared.raw_bind_parameter(index, value)?;
         }
-        let changed = prepared.raw_execute()? as u64;
+        let changed = match statement.measure {
+            Measure::Changes => prepared.raw_execute()? as u64,
+            Measure::Count => {
+                let mut rows = prepared.raw_query();
+                let counted: i64 = match rows.next()? {
+                    Some(row) => row.get(0)?,
+                    None => 0,
+                };
+                counted.max(0) as u64
+            }
+        };
         statement.check(changed)?;
     }
     Ok(())
