@@ -11,7 +11,10 @@
 #    write turn, an account's allowance); then each load again on one connection, where
 #    nothing queues, for that time once more. SQLite's writer commits the writes queued
 #    together in one group, so under load a create's share of the turn is smaller; the
-#    one-connection figure is the prediction, the loaded one is printed beside it.
+#    one-connection figure is the prediction, the loaded ones are printed beside it: by
+#    wall time, and by the CPU time of the thread holding the turn (on two busy cores the
+#    writer waits for a core while it holds the turn; that wait is not serial work, and
+#    more cores shrink it), with the verdict on each.
 # 2. On one core (the server pinned to core 0, wrk to another): the single-core throughput
 #    X1. The serial share is s = (serial seconds per request) x X1, and Amdahl's law gives
 #    the most N cores can speed a host up: 1 / (s + (1 - s) / N).
@@ -50,14 +53,18 @@ ONE_CORE=(taskset -c 0)
 WRK_CORES=(taskset -c "1-$((CORES - 1))")
 if [ "$CORES" -lt 2 ]; then ONE_CORE=(); WRK_CORES=(); fi
 
-# The serial seconds the host has counted so far.
+# The serial seconds the host has counted so far: wall time, then CPU time (see the
+# metrics' quire_serial_cpu_seconds_total).
 serial_seconds() {
   curl -s "http://$QUIRE_ADMIN_ADDR/metrics" | python3 -c '
 import re, sys
-print(sum(float(v) for v in re.findall(r"^quire_serial_seconds_total\{[^}]*\} (\S+)$", sys.stdin.read(), re.M)))'
+text = sys.stdin.read()
+total = lambda name: sum(float(v) for v in re.findall(r"^" + name + r"\{[^}]*\} (\S+)$", text, re.M))
+print(total("quire_serial_seconds_total"), total("quire_serial_cpu_seconds_total"))'
 }
 
-# load NAME CONNECTIONS URL [wrk args...]: "rps p99_ms serial_seconds_per_request".
+# load NAME CONNECTIONS URL [wrk args...]: "rps p99_ms serial_seconds_per_request
+# serial_cpu_seconds_per_request".
 load() {
   local name=$1 conns=$2 url=$3 out before after seconds=${LOAD_SECONDS:-$SECONDS_EACH}
   shift 3
@@ -67,19 +74,23 @@ load() {
   if echo "$out" | grep -q "Non-2xx"; then echo "wrk saw failed requests ($name):" >&2; echo "$out" >&2; exit 1; fi
   python3 - "$out" "$before" "$after" <<'PY'
 import re, sys
-out, before, after = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+out, before, after = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-requests = int(re.search(r"(\d+) requests in", out).group(1))
+requests = max(int(re.search(r"(\d+) requests in", out).group(1)), 1)
 value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
 p99 = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-print(f"{rps:.0f} {p99:.2f} {(after - before) / max(requests, 1):.9f}")
+wall, cpu = ((float(a) - float(b)) / requests for a, b in zip(after, before))
+print(f"{rps:.0f} {p99:.2f} {wall:.9f} {cpu:.9f}")
 PY
 }
 
+# The wall seconds per request of a load's figures.
+wall_of() { local f; read -ra f <<<"$1"; echo "${f[2]}"; }
+
 # run BINARY WHERE DATABASE: the three loads against one server; WHERE is "all" (every
-# core) or "one" (pinned to one core); DATABASE is "sqlite" or "postgres". Prints twelve
-# numbers: rps, p99, serial seconds per request under the load and on one connection
-# (nan where not measured) of GET, POST and the download.
+# core) or "one" (pinned to one core); DATABASE is "sqlite" or "postgres". Prints fifteen
+# numbers: rps, p99, serial seconds per request under the load (wall, CPU) and on one
+# connection (nan where not measured) of GET, POST and the download.
 run() {
   local q=$1 where=$2 database=$3 data port account cred cid secret token doc pin=()
   wrk_pin=()
@@ -116,9 +127,9 @@ run() {
   if [ "$where" = all ]; then
     # Serial time per request where nothing queues, as a fourth number of each load.
     local alone
-    alone=$(LOAD_SECONDS=3 load GET 1 "$base/documents/$doc" "${auth[@]}"); get="$get ${alone##* }"
-    alone=$(LOAD_SECONDS=3 load POST 1 "$base/pdfs" -s "$WORK/post.lua" "${auth[@]}"); post="$post ${alone##* }"
-    alone=$(LOAD_SECONDS=3 load download 1 "$base/documents/$doc.pdf" "${auth[@]}"); download="$download ${alone##* }"
+    alone=$(LOAD_SECONDS=3 load GET 1 "$base/documents/$doc" "${auth[@]}"); get="$get $(wall_of "$alone")"
+    alone=$(LOAD_SECONDS=3 load POST 1 "$base/pdfs" -s "$WORK/post.lua" "${auth[@]}"); post="$post $(wall_of "$alone")"
+    alone=$(LOAD_SECONDS=3 load download 1 "$base/documents/$doc.pdf" "${auth[@]}"); download="$download $(wall_of "$alone")"
   else
     get="$get nan"; post="$post nan"; download="$download nan"
   fi
@@ -137,6 +148,7 @@ for line in sys.stdin:
     rows.setdefault((who, where, database), []).append([float(v) for v in vals])
 def med(key, i):
     return statistics.median(r[i] for r in rows[key])
+N = 5  # figures per load: rps, p99, serial per request under the load (wall, CPU), alone
 loads = ["GET one document", "POST 1-page Markdown", "GET .pdf (a conversion)"]
 goals = {0: (20000, 20), 1: (1500, 20)}
 whos = sorted({k[0] for k in rows}, key=lambda w: w != "baseline")
@@ -146,7 +158,7 @@ for who in whos:
     if (who, "all", "sqlite") in rows:
         print(f"-- every core ({cores}), SQLite{label}")
         for i, name in enumerate(loads):
-            rps, p99 = med((who, "all", "sqlite"), 4 * i), med((who, "all", "sqlite"), 4 * i + 1)
+            rps, p99 = med((who, "all", "sqlite"), N * i), med((who, "all", "sqlite"), N * i + 1)
             goal = goals.get(i)
             note = f"  (goal >= {goal[0]}/s, p99 < {goal[1]} ms)" if goal else ""
             print(f"   {name:26} {rps:8.0f}/s  p99 {p99:6.2f} ms{note}")
@@ -154,29 +166,31 @@ for who in whos:
         one, every = (who, "one", database), (who, "all", database)
         if one not in rows or every not in rows:
             continue
-        print(f"-- {database}{label}: throughput on one core, serial share on one connection"
-              " (and under the load), Amdahl speedup at 4/8/12/16 cores")
+        print(f"-- {database}{label}: throughput on one core; serial share on one connection"
+              " (and under the load: wall, CPU); Amdahl speedup at 4/8/12/16 cores")
         for i, name in enumerate(loads):
-            rps = med(one, 4 * i)
-            share = min(max(med(every, 4 * i + 3) * rps, 0.0), 1.0)
-            loaded = min(max(med(every, 4 * i + 2) * rps, 0.0), 1.0)
-            speedup = lambda n, s=share: 1 / (s + (1 - s) / n)
+            rps = med(one, N * i)
+            share = lambda k: min(max(med(every, N * i + k) * rps, 0.0), 1.0)
+            alone, loaded, loaded_cpu = share(4), share(2), share(3)
+            speedup = lambda n, s: 1 / (s + (1 - s) / n)
             goal = {0: 8, 1: 6}.get(i)
-            met = "met" if goal is not None and speedup(12) >= goal else "NOT met"
-            verdict = "" if goal is None else f"  (goal at 12 cores: >= {goal}x, {met})"
-            print(f"   {name:26} {rps:8.0f}/s  serial {share * 100:5.2f}% ({loaded * 100:5.2f}%)  " +
-                  " ".join(f"{speedup(n):5.1f}x" for n in (4, 8, 12, 16)) +
-                  f" ({speedup(12, loaded):4.1f}x at 12)" + verdict)
+            met = lambda s: "met" if speedup(12, s) >= goal else "NOT met"
+            verdict = "" if goal is None else (
+                f"  (goal at 12 cores >= {goal}x: alone {met(alone)}, under the load by CPU {met(loaded_cpu)})")
+            print(f"   {name:26} {rps:8.0f}/s  serial {alone * 100:5.2f}% ({loaded * 100:5.2f}%, "
+                  f"{loaded_cpu * 100:5.2f}%)  " +
+                  " ".join(f"{speedup(n, alone):5.1f}x" for n in (4, 8, 12, 16)) +
+                  f" ({speedup(12, loaded):4.1f}x, {speedup(12, loaded_cpu):4.1f}x at 12)" + verdict)
 if len(whos) == 2:
     print("-- candidate/baseline (medians)")
     for (who, where, database) in sorted(rows):
         if who != "candidate" or ("baseline", where, database) not in rows:
             continue
         for i, name in enumerate(loads):
-            b = med(("baseline", where, database), 4 * i)
-            c = med(("candidate", where, database), 4 * i)
-            bp = med(("baseline", where, database), 4 * i + 1)
-            cp = med(("candidate", where, database), 4 * i + 1)
+            b = med(("baseline", where, database), N * i)
+            c = med(("candidate", where, database), N * i)
+            bp = med(("baseline", where, database), N * i + 1)
+            cp = med(("candidate", where, database), N * i + 1)
             print(f"   {where:3} {database:8} {name:26} req/s {c / b:5.2f}x   p99 {cp / bp:5.2f}x")
 ' "$CORES"
 }

@@ -159,13 +159,25 @@ impl Serial {
     }
 }
 
+/// What a [`Serial`] section has counted.
+#[derive(Debug, Default)]
+struct SerialCounters {
+    nanos: AtomicU64,
+    /// CPU time of the thread that held it, where one thread did ([`SerialSection::on_this_thread`]);
+    /// the wall time otherwise.
+    cpu_nanos: AtomicU64,
+    entries: AtomicU64,
+}
+
 /// Reads one figure (seconds or entries) of a section's counters.
-type SerialFigure = fn(&(AtomicU64, AtomicU64)) -> f64;
+type SerialFigure = fn(&SerialCounters) -> f64;
 
 /// Counts the time until it is dropped as its section's (see [`Serial`]).
 pub struct SerialSection {
     section: Serial,
     entered: std::time::Instant,
+    /// The thread's CPU clock at entry, for a section held by one thread throughout.
+    cpu_entered: Option<Duration>,
 }
 
 impl SerialSection {
@@ -173,13 +185,37 @@ impl SerialSection {
         SerialSection {
             section,
             entered: std::time::Instant::now(),
+            cpu_entered: None,
+        }
+    }
+
+    /// [`SerialSection::enter`] for a section this thread holds until it drops it (no
+    /// `await` in between), so its CPU time is counted too: the serial work itself,
+    /// without the time the thread waited for a core while it held the section, which on a
+    /// machine with few cores and many busy threads is much of its wall time.
+    pub fn on_this_thread(section: Serial) -> SerialSection {
+        SerialSection {
+            cpu_entered: Some(thread_cpu_time()),
+            ..SerialSection::enter(section)
         }
     }
 }
 
+fn thread_cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
 impl Drop for SerialSection {
     fn drop(&mut self) {
-        global().serial(self.section, self.entered.elapsed());
+        let took = self.entered.elapsed();
+        let cpu = self
+            .cpu_entered
+            .map_or(took, |entered| thread_cpu_time().saturating_sub(entered));
+        global().serial(self.section, took, cpu);
     }
 }
 
@@ -201,8 +237,7 @@ pub struct Gauge {
 #[derive(Default)]
 pub struct Metrics {
     routes: RwLock<HashMap<String, std::sync::Arc<RouteSeries>>>,
-    /// Nanoseconds and entries per [`Serial`] section.
-    serial: [(AtomicU64, AtomicU64); Serial::ALL.len()],
+    serial: [SerialCounters; Serial::ALL.len()],
     series: Mutex<Series>,
 }
 
@@ -238,14 +273,13 @@ impl Metrics {
         series.observe(method_label(method), status, took);
     }
 
-    /// Time spent in a [`Serial`] section, once per entry.
-    pub fn serial(&self, section: Serial, took: Duration) {
-        let (nanos, entries) = &self.serial[section as usize];
-        nanos.fetch_add(
-            took.as_nanos().min(u64::MAX as u128) as u64,
-            Ordering::Relaxed,
-        );
-        entries.fetch_add(1, Ordering::Relaxed);
+    /// Time spent in a [`Serial`] section (wall and CPU), once per entry.
+    pub fn serial(&self, section: Serial, took: Duration, cpu: Duration) {
+        let counters = &self.serial[section as usize];
+        let nanos = |d: Duration| d.as_nanos().min(u64::MAX as u128) as u64;
+        counters.nanos.fetch_add(nanos(took), Ordering::Relaxed);
+        counters.cpu_nanos.fetch_add(nanos(cpu), Ordering::Relaxed);
+        counters.entries.fetch_add(1, Ordering::Relaxed);
     }
 
     /// One conversion through the sandbox. `outcome` is `ok` or why it failed; the costs
@@ -329,16 +363,21 @@ impl Metrics {
                 &format!("route=\"{}\"", escape(route)),
             );
         }
-        let serial_families: [(&str, &str, SerialFigure); 2] = [
+        let serial_families: [(&str, &str, SerialFigure); 3] = [
             (
                 "quire_serial_seconds_total",
                 "Time spent in work that runs one at a time on this host, by section.",
-                |(nanos, _)| nanos.load(Ordering::Relaxed) as f64 / 1e9,
+                |c| c.nanos.load(Ordering::Relaxed) as f64 / 1e9,
+            ),
+            (
+                "quire_serial_cpu_seconds_total",
+                "CPU time of the thread holding a section that runs one at a time (its wall time where the section spans threads).",
+                |c| c.cpu_nanos.load(Ordering::Relaxed) as f64 / 1e9,
             ),
             (
                 "quire_serial_entries_total",
                 "Times a section that runs one at a time was entered.",
-                |(_, entries)| entries.load(Ordering::Relaxed) as f64,
+                |c| c.entries.load(Ordering::Relaxed) as f64,
             ),
         ];
         for (name, help, value) in serial_families {
@@ -444,11 +483,22 @@ mod tests {
         assert!(text.contains("quire_conversion_peak_memory_bytes_count{plugin=\"pdf\""));
         assert!(!text.contains("quire_conversion_fuel_count{plugin=\"pdf\""));
         assert!(text.contains("quire_conversion_queue_waiting 0"));
-        m.serial(Serial::WriteTurn, Duration::from_millis(2));
-        m.serial(Serial::WriteTurn, Duration::from_millis(3));
+        m.serial(
+            Serial::WriteTurn,
+            Duration::from_millis(2),
+            Duration::from_millis(1),
+        );
+        m.serial(
+            Serial::WriteTurn,
+            Duration::from_millis(3),
+            Duration::from_millis(2),
+        );
         let text = m.render(&[]);
         assert!(text.contains("quire_serial_seconds_total{section=\"sqlite_write_turn\"} 0.005"));
         assert!(text.contains("quire_serial_entries_total{section=\"sqlite_write_turn\"} 2"));
+        assert!(
+            text.contains("quire_serial_cpu_seconds_total{section=\"sqlite_write_turn\"} 0.003")
+        );
         assert!(text.contains("quire_serial_entries_total{section=\"allowance\"} 0"));
     }
 }

@@ -143,7 +143,7 @@ fn serve(
             }
             continue;
         };
-        let held = SerialSection::enter(Serial::WriteTurn);
+        let held = SerialSection::on_this_thread(Serial::WriteTurn);
         let outcomes = commit_group(&connection, &group);
         drop((held, turn));
         since_checkpoint += group.len();
