@@ -288,7 +288,8 @@ fn connectors(
             },
             label,
             length: (e.length > 1).then_some(e.length),
-            curved: smooth(e.curve.as_deref()),
+            // The chart's own curve, then its configuration's (mermaid's order).
+            curved: smooth(e.curve.as_deref().or(r.chart.config.curve.as_deref())),
             classes,
         });
     }

@@ -17,6 +17,9 @@ pub struct Config {
     /// `themeVariables`, in the order given (a later one wins).
     pub variables: Vec<(String, String)>,
     pub font_family: Option<String>,
+    /// `flowchart.curve`: the curve of every link whose chart names none
+    /// (`linkStyle ... interpolate`, a link's `curve` data).
+    pub curve: Option<String>,
 }
 
 impl Config {
@@ -28,6 +31,9 @@ impl Config {
         self.variables.extend(other.variables);
         if other.font_family.is_some() {
             self.font_family = other.font_family;
+        }
+        if other.curve.is_some() {
+            self.curve = other.curve;
         }
     }
 
@@ -329,6 +335,7 @@ mod tests {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             font_family: None,
+            curve: None,
         }
     }
 

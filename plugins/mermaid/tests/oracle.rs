@@ -729,6 +729,36 @@ fn the_comparison_notices_differences() {
     }
 }
 
+/// A configured curve (`flowchart.curve` in the front matter's `config` or an `init`
+/// directive) is every link's that names none, as mermaid draws them; a directive wins.
+#[test]
+fn a_configured_curve_is_the_links_default() {
+    let sources = [
+        "%%{init: {'flowchart': {'curve': 'linear'}}}%%\nflowchart LR\nA --> B --> C\n",
+        "---\nconfig:\n  theme: forest\n  flowchart:\n    curve: stepAfter\n  fontFamily: serif\n---\nflowchart LR\nA --> B\nB e1@--> C\ne1@{ curve: natural }\n",
+        "---\nconfig:\n  flowchart:\n    curve: basis\n---\n%%{init: {\"flowchart\": {\"curve\": \"linear\"}}}%%\nflowchart LR\nA --> B\n",
+    ];
+    let expected: [&[bool]; 3] = [&[false, false], &[false, true], &[false]];
+    for (source, expected) in sources.iter().zip(expected) {
+        let curved: Vec<bool> = connectors(&import(source).document)
+            .iter()
+            .map(|c| c.curved)
+            .collect();
+        assert_eq!(curved, expected, "{source}");
+    }
+    let dir = temp_dir("configured-curves");
+    let items: Vec<(String, String)> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (format!("c{i}.mmd"), s.to_string()))
+        .collect();
+    let theirs = mermaid(&write_all(&dir, &items));
+    for ((name, text), theirs) in items.iter().zip(&theirs) {
+        let d = differences(&import(text).document, theirs);
+        assert!(d.is_empty(), "{name}: {d:?}\n{text}");
+    }
+}
+
 /// Links are smooth curves, as mermaid draws them, and straight where the chart says
 /// `interpolate linear` (or a step) or a link's data names such a curve; the `.mmd`
 /// written back says the same to mermaid, all at once when no link is curved.

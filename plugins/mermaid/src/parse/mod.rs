@@ -216,7 +216,8 @@ pub fn parse(text: &str) -> Result<Flowchart, ConvertError> {
 }
 
 /// Reads `--- ... ---` at the start: its `title`, and what its `config` says of the look
-/// (`theme`, `themeVariables`, `fontFamily`; the YAML block style mermaid's docs use).
+/// (`theme`, `themeVariables`, `fontFamily`, `flowchart.curve`; the YAML block style
+/// mermaid's docs use).
 fn front_matter(c: &mut Cursor) -> Result<(Option<String>, Config), ConvertError> {
     let save = c.pos;
     c.skip_blank();
@@ -228,8 +229,9 @@ fn front_matter(c: &mut Cursor) -> Result<(Option<String>, Config), ConvertError
     }
     let mut title = None;
     let mut config = Config::default();
-    // Indents of the open `config:` and `themeVariables:` blocks.
+    // Indents of the open `config:`, `themeVariables:` and `flowchart:` blocks.
     let (mut in_config, mut in_variables): (Option<usize>, Option<usize>) = (None, None);
+    let mut in_flowchart: Option<usize> = None;
     loop {
         if c.eof() {
             return Err(c.error_at(
@@ -250,15 +252,24 @@ fn front_matter(c: &mut Cursor) -> Result<(Option<String>, Config), ConvertError
         if in_variables.is_some_and(|at| indent <= at) {
             in_variables = None;
         }
+        if in_flowchart.is_some_and(|at| indent <= at) {
+            in_flowchart = None;
+        }
         if in_config.is_some_and(|at| indent <= at) {
             in_config = None;
         }
         match (in_config, in_variables) {
             (_, Some(_)) if !value.is_empty() => config.variables.push((key.to_string(), value)),
+            (Some(_), None) if in_flowchart.is_some() => {
+                if key == "curve" && !value.is_empty() {
+                    config.curve = Some(statement::bounded_word(&value));
+                }
+            }
             (Some(_), None) => match key {
                 "theme" => config.theme = Some(value),
                 "fontFamily" => config.font_family = Some(value),
                 "themeVariables" if value.is_empty() => in_variables = Some(indent),
+                "flowchart" if value.is_empty() => in_flowchart = Some(indent),
                 _ => {}
             },
             (None, None) if indent == 0 => match key {
@@ -278,7 +289,8 @@ fn front_matter(c: &mut Cursor) -> Result<(Option<String>, Config), ConvertError
 /// Theme variables read at most (mermaid knows about 150).
 const MAX_THEME_VARIABLES: usize = 256;
 
-/// What an `%%{init: {...}}%%` (or `initialize`) directive says of the look. Mermaid reads
+/// What an `%%{init: {...}}%%` (or `initialize`) directive says of the look (and of the
+/// links' curve). Mermaid reads
 /// its argument as JSON after turning every `'` into `"`; anything else is ignored.
 fn directive(body: &str) -> Config {
     let mut config = Config::default();
@@ -303,6 +315,11 @@ fn directive(body: &str) -> Config {
     };
     config.theme = map.get("theme").and_then(text);
     config.font_family = map.get("fontFamily").and_then(text);
+    config.curve = map
+        .get("flowchart")
+        .and_then(|f| f.get("curve"))
+        .and_then(text)
+        .map(|c| statement::bounded_word(&c));
     if let Some(serde_json::Value::Object(vars)) = map.get("themeVariables") {
         config.variables = vars
             .iter()

@@ -671,7 +671,7 @@ impl Parser {
 
 /// A curve's name as written, cut to a name's length (mermaid's are `basis`,
 /// `linear`, `stepBefore`, ...).
-fn bounded_word(word: &str) -> String {
+pub(super) fn bounded_word(word: &str) -> String {
     word.trim().chars().take(32).collect()
 }
 

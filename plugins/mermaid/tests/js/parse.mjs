@@ -41,6 +41,8 @@ for (const file of process.argv.slice(2)) {
   const text = readFileSync(file, 'utf8');
   const line = { file };
   try {
+    // What the front matter and `%%{init}%%` configure (mermaid's render reads them first).
+    const { config } = await mermaid.parse(text);
     const diagram = await mermaid.mermaidAPI.getDiagramFromText(text);
     line.ok = true;
     line.type = diagram.type;
@@ -66,8 +68,8 @@ for (const file of process.argv.slice(2)) {
         length: e.length,
         text: e.text,
         shown: shown(e.text, e.labelType === 'markdown'),
-        // The curve mermaid draws the link with, as its renderer picks it.
-        curve: e.interpolate || edges.defaultInterpolate || null,
+        // The curve mermaid draws the link with, as its renderer picks it (flowDb's getData).
+        curve: e.interpolate || edges.defaultInterpolate || config?.flowchart?.curve || null,
       }));
       line.subgraphs = subgraphs.map((s) => ({
         id: s.id,
