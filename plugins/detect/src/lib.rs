@@ -295,7 +295,7 @@ mod tests {
         let info = Detect::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("detect", "1.1.5")
+            ("detect", "1.1.6")
         );
         assert!(info.imports.is_empty() && info.options.is_empty());
         assert_eq!(info.exports, [Format::new(MEDIA_TYPE, "fields")]);

@@ -2,10 +2,10 @@
 //! of underscores and empty tick-box glyphs.
 //!
 //! Text is laid out exactly as the exporters lay it out (the SDK's [`layout_text`] at the
-//! width of the area they draw it in, moved down by its vertical alignment), so a field over
-//! `________` lands on the underscores the PDF shows.
+//! width of the area they draw it in, less its padding, moved down by its vertical
+//! alignment), so a field over `________` lands on the underscores the PDF shows.
 
-use quire_sdk::drawing::group_label_area;
+use quire_sdk::drawing::{group_label_area, padded};
 use quire_sdk::geometry::text_area;
 use quire_sdk::layout::layout_text;
 use quire_sdk::metrics::FontFace;
@@ -43,15 +43,15 @@ pub fn tokens(page: &Page) -> Vec<Token> {
             break;
         }
         match shape {
-            Shape::Text(t) => read(&t.text, t.frame, &mut out),
+            Shape::Text(t) => read(&t.text, padded(&t.text, t.frame), &mut out),
             Shape::Node(n) => {
                 if let Some(text) = &n.text {
-                    read(text, text_area(n.geometry, n.frame), &mut out);
+                    read(text, padded(text, text_area(n.geometry, n.frame)), &mut out);
                 }
             }
             Shape::Group(g) => {
                 if let Some(label) = &g.label {
-                    read(label, group_label_area(g), &mut out);
+                    read(label, padded(label, group_label_area(g)), &mut out);
                 }
             }
             Shape::Image(_) | Shape::Path(_) | Shape::Connector(_) => {}
@@ -282,6 +282,27 @@ mod tests {
         assert_eq!(t.len(), 2);
         assert!(t[1].baseline > t[0].baseline + 5.0, "{t:?}");
         assert_eq!(t[1].rect.x, 0.0);
+    }
+
+    /// The exporters draw a padded text inside its padding (draw.io's `spacingLeft`...):
+    /// its blanks are read there too.
+    #[test]
+    fn padding_moves_the_words_where_they_are_drawn() {
+        let frame = Rect::new(72.0, 100.0, 400.0, 60.0);
+        let plain = tokens(&page_with("Name: _____", frame));
+        let mut page = page_with("Name: _____", frame);
+        if let Shape::Text(t) = &mut page.shapes[0] {
+            t.text.padding = Some(quire_sdk::Insets {
+                top: 20.0,
+                right: 0.0,
+                bottom: 0.0,
+                left: 50.0,
+            });
+        }
+        let moved = tokens(&page);
+        assert_eq!(moved.len(), plain.len());
+        assert!((moved[1].rect.x - (plain[1].rect.x + 50.0)).abs() < 1e-9);
+        assert!((moved[1].baseline - (plain[1].baseline + 20.0)).abs() < 1e-9);
     }
 
     #[test]
