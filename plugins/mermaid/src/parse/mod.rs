@@ -260,11 +260,10 @@ fn front_matter(c: &mut Cursor) -> Result<(Option<String>, Config), ConvertError
         }
         match (in_config, in_variables) {
             (_, Some(_)) if !value.is_empty() => config.variables.push((key.to_string(), value)),
-            (Some(_), None) if in_flowchart.is_some() => {
-                if key == "curve" && !value.is_empty() {
-                    config.curve = Some(statement::bounded_word(&value));
-                }
+            (Some(_), None) if in_flowchart.is_some() && key == "curve" && !value.is_empty() => {
+                config.curve = Some(statement::bounded_word(&value));
             }
+            (Some(_), None) if in_flowchart.is_some() => {}
             (Some(_), None) => match key {
                 "theme" => config.theme = Some(value),
                 "fontFamily" => config.font_family = Some(value),
