@@ -2,7 +2,7 @@
 //!
 //! Blobs are shared by content: a create may find the bytes it needs already stored and
 //! skip writing them, while the collector has just decided that nothing names them. The
-//! two sides meet in the database (migrations/*/0004_blob_pins.sql, 0011):
+//! two sides meet in the database (migrations/*/0004_bounds.sql, 0011):
 //!
 //! - the collector numbers each collection (`blob_collections.n`) and commits a
 //!   **tombstone** for the blob carrying that number, then looks for names and pins; with
@@ -408,27 +408,43 @@ fn database(e: sqlx::Error) -> BlobError {
     BlobError::Other(anyhow::Error::from(e).context("blob pins"))
 }
 
-/// The collection number, then which of `digests` a collection under way holds (looked
-/// up in statements of [`PINS_PER_STATEMENT`] digests). The number is read first: a
-/// collection whose tombstone came after it has a higher number, one before it is seen
+/// The collection number and which of `digests` a collection under way holds, looked up
+/// in statements of [`PINS_PER_STATEMENT`] digests, the first of which also reads the
+/// number: one round trip for a create. The number is read no later than the tombstones:
+/// a collection whose tombstone came after it has a higher number, one before it is seen
 /// under way or has already removed its blob.
 async fn collections_of(db: &Db, digests: &[&str]) -> Result<(i64, BTreeSet<String>), BlobError> {
-    let generation: i64 = sqlx::query_scalar("SELECT n FROM blob_collections WHERE id = 1")
-        .fetch_one(&db.pool)
-        .await
-        .map_err(database)?;
+    const NUMBER: &str = "SELECT n, NULL FROM blob_collections WHERE id = 1";
+    let mut generation = None;
     let mut marked = BTreeSet::new();
-    for chunk in digests.chunks(PINS_PER_STATEMENT) {
-        let sql = format!(
-            "SELECT digest FROM blob_tombstones WHERE digest IN {} AND done IS NULL",
+    let mut chunks: Vec<&[&str]> = digests.chunks(PINS_PER_STATEMENT).collect();
+    if chunks.is_empty() {
+        chunks.push(&[]);
+    }
+    for (i, chunk) in chunks.into_iter().enumerate() {
+        let tombstones = format!(
+            "SELECT NULL, digest FROM blob_tombstones WHERE digest IN {} AND done IS NULL",
             placeholders(1, chunk.len())
         );
-        let mut select = sqlx::query_scalar::<_, String>(&sql);
+        let sql = match (i, chunk.is_empty()) {
+            (0, true) => NUMBER.to_string(),
+            (0, false) => format!("{NUMBER} UNION ALL {tombstones}"),
+            _ => tombstones,
+        };
+        let mut select = sqlx::query(&sql);
         for digest in chunk {
             select = select.bind(*digest);
         }
-        marked.extend(select.fetch_all(&db.pool).await.map_err(database)?);
+        for row in select.fetch_all(&db.pool).await.map_err(database)? {
+            if let Some(n) = row.try_get::<Option<i64>, _>(0).map_err(database)? {
+                generation = Some(n);
+            }
+            marked.extend(row.try_get::<Option<String>, _>(1).map_err(database)?);
+        }
     }
+    let generation = generation.ok_or_else(|| {
+        BlobError::Other(anyhow::anyhow!("the blob collection number is missing"))
+    })?;
     Ok((generation, marked))
 }
 
