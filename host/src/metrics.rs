@@ -178,15 +178,12 @@ pub struct SerialSection {
     entered: std::time::Instant,
     /// The thread's CPU clock at entry, for a section held by one thread throughout.
     cpu_entered: Option<Duration>,
+    counted_in: &'static Metrics,
 }
 
 impl SerialSection {
     pub fn enter(section: Serial) -> SerialSection {
-        SerialSection {
-            section,
-            entered: std::time::Instant::now(),
-            cpu_entered: None,
-        }
+        SerialSection::begin(section, None, global())
     }
 
     /// [`SerialSection::enter`] for a section this thread holds until it drops it (no
@@ -194,9 +191,19 @@ impl SerialSection {
     /// without the time the thread waited for a core while it held the section, which on a
     /// machine with few cores and many busy threads is much of its wall time.
     pub fn on_this_thread(section: Serial) -> SerialSection {
+        SerialSection::begin(section, Some(thread_cpu_time()), global())
+    }
+
+    fn begin(
+        section: Serial,
+        cpu_entered: Option<Duration>,
+        counted_in: &'static Metrics,
+    ) -> SerialSection {
         SerialSection {
-            cpu_entered: Some(thread_cpu_time()),
-            ..SerialSection::enter(section)
+            section,
+            entered: std::time::Instant::now(),
+            cpu_entered,
+            counted_in,
         }
     }
 }
@@ -215,7 +222,7 @@ impl Drop for SerialSection {
         let cpu = self
             .cpu_entered
             .map_or(took, |entered| thread_cpu_time().saturating_sub(entered));
-        global().serial(self.section, took, cpu);
+        self.counted_in.serial(self.section, took, cpu);
     }
 }
 
@@ -431,6 +438,27 @@ impl Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_section_held_by_one_thread_counts_one_entry_and_its_cpu_time() {
+        let metrics: &'static Metrics = Box::leak(Box::default());
+        let section = SerialSection::begin(Serial::WriteTurn, Some(thread_cpu_time()), metrics);
+        let busy = std::time::Instant::now();
+        let mut spin = 0u64;
+        while busy.elapsed() < Duration::from_millis(5) {
+            spin = std::hint::black_box(spin.wrapping_add(1));
+        }
+        drop(section);
+        let counters = &metrics.serial[Serial::WriteTurn as usize];
+        assert_eq!(counters.entries.load(Ordering::Relaxed), 1);
+        let wall = counters.nanos.load(Ordering::Relaxed);
+        let cpu = counters.cpu_nanos.load(Ordering::Relaxed);
+        assert!(wall >= 5_000_000, "wall {wall} ns");
+        assert!(
+            cpu > 0 && cpu <= wall + 1_000_000,
+            "cpu {cpu} ns, wall {wall} ns"
+        );
+    }
 
     #[test]
     fn renders_counts_buckets_and_escapes() {
