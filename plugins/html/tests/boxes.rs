@@ -129,6 +129,71 @@ fn page_margin_boxes_and_colour() {
     }
 }
 
+/// `@page :first` (paged.js's first-page example): the first page is yellow and has its own
+/// footer beside the page number every page has; the other pages have neither. Its margins
+/// (`inherit`) and the paper of the plain rule hold for every page.
+#[test]
+fn the_first_page_rule_colours_and_labels_the_first_page() {
+    let body: String = (0..120).map(|i| format!("<p>paragraph {i}</p>")).collect();
+    let doc = import(&format!(
+        "<style>@page {{ size: 6in 8in; margin: 20mm 20mm; @bottom-left {{ content: counter(page) }} }}          @page :first {{ margin: inherit; background-color: yellow;          @bottom-center {{ content: \"first page of the document\" }} }}</style>{body}"
+    ))
+    .document;
+    assert!(doc.pages.len() > 1);
+    let footer = |page: &quire_sdk::model::Page| -> Vec<String> {
+        let mut texts: Vec<String> = page
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text(t) if t.frame.y > page.height - 20.0 * 72.0 / 25.4 => {
+                    Some(t.text.plain_text())
+                }
+                _ => None,
+            })
+            .collect();
+        texts.sort();
+        texts
+    };
+    assert_eq!(doc.pages[0].background, Some(Color::rgb(255, 255, 0)));
+    assert_eq!(footer(&doc.pages[0]), ["1", "first page of the document"]);
+    for (n, page) in doc.pages.iter().enumerate().skip(1) {
+        assert_eq!(page.background, None);
+        assert_eq!(footer(page), [(n + 1).to_string()]);
+        assert_eq!((page.width, page.height), (432.0, 576.0));
+    }
+}
+
+/// A title page without the running header: `@page :first { @top-center { content: none } }`
+/// blanks the first page's header, every other page keeps it.
+#[test]
+fn the_first_page_rule_can_blank_a_running_header() {
+    let body: String = (0..120).map(|i| format!("<p>paragraph {i}</p>")).collect();
+    let doc = import(&format!(
+        "<style>@page {{ margin: 20mm; @top-center {{ content: \"Annual report\" }} }}          @page :first {{ @top-center {{ content: none }} }}</style>{body}"
+    ))
+    .document;
+    assert!(doc.pages.len() > 1);
+    let header = |page: &quire_sdk::model::Page| -> Vec<String> {
+        page.shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text(t) if t.frame.y + t.frame.h < 20.0 * 72.0 / 25.4 => {
+                    Some(t.text.plain_text())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(
+        header(&doc.pages[0]).is_empty(),
+        "{:?}",
+        header(&doc.pages[0])
+    );
+    for page in &doc.pages[1..] {
+        assert_eq!(header(page), ["Annual report"]);
+    }
+}
+
 /// Underlines as a browser draws them: `<u>` and `<ins>` underline, a link is underlined
 /// unless the style sheets take it off (a button), `text-decoration` draws or removes lines.
 #[test]

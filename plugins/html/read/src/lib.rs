@@ -77,9 +77,11 @@ pub fn convert(request: ImportRequest) -> Result<Imported, ConvertError> {
     builder.base = base_href(root);
     builder.doc_lang = lang.clone();
     builder.cascade = sheet::Cascade::of(&html);
-    // The page's `@page` gives paper and margins; the caller's `paper` option overrides it.
+    // The page's `@page` gives paper and margins (and `@page :first` the first page's colour
+    // and margin boxes); the caller's `paper` option overrides them.
     if request.option("paper").is_none_or(|p| p.trim().is_empty()) {
         builder.cascade.page.apply(&mut setup);
+        builder.cascade.first_page.apply_to_first(&mut setup);
     }
     // Inside the page's margins, `<body>`'s own (8 px unless the page says otherwise).
     let body = boxes::body_margins(&html, &builder.cascade);

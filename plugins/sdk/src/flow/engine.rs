@@ -175,7 +175,10 @@ impl<'a> Engine<'a> {
         self.close_table_frame();
         self.cut_boxes();
         let mut page = Page::new(self.setup.width, self.setup.height);
-        page.background = self.setup.sheet_color;
+        page.background = match self.pages.is_empty() {
+            true => self.setup.first_page.sheet_color.or(self.setup.sheet_color),
+            false => self.setup.sheet_color,
+        };
         page.shapes = std::mem::take(&mut self.shapes);
         if let Some(fill) = self.setup.background {
             // A printed page's background covers its area inside the margins, as

@@ -28,12 +28,24 @@ fn text_of(margin_box: &MarginBox, number: usize, count: usize) -> String {
     out
 }
 
+/// The margin boxes of page `index` (from 0): the first page's own, then every page's
+/// boxes at places the first page's leave free.
+fn boxes_of(setup: &PageSetup, index: usize) -> impl Iterator<Item = &MarginBox> {
+    let own: &[MarginBox] = match index {
+        0 => &setup.first_page.margin_boxes,
+        _ => &[],
+    };
+    let taken = |b: &MarginBox| own.iter().any(|o| o.top == b.top && o.align == b.align);
+    own.iter()
+        .chain(setup.margin_boxes.iter().filter(move |b| !taken(b)))
+}
+
 /// Adds the setup's margin boxes to every page.
 pub(super) fn draw(pages: &mut [Page], setup: &PageSetup) {
     let count = pages.len();
     let width = setup.width - setup.margin_left - setup.margin_right;
     for (n, page) in pages.iter_mut().enumerate() {
-        for (b, margin_box) in setup.margin_boxes.iter().take(MAX_BOXES).enumerate() {
+        for (b, margin_box) in boxes_of(setup, n).take(MAX_BOXES).enumerate() {
             let text = text_of(margin_box, n + 1, count);
             if text.trim().is_empty() {
                 continue;

@@ -364,6 +364,17 @@ pub struct PageSetup {
     /// Text set in the margins of every page (CSS's `@page { @bottom-center { content:
     /// counter(page) } }`).
     pub margin_boxes: Vec<MarginBox>,
+    /// What the first page has of its own (CSS's `@page :first`).
+    pub first_page: FirstPage,
+}
+
+/// The first page's own sheet colour and margin boxes, over every page's (a title page's
+/// colour, a "first page of the document" footer): a box here takes the place of every
+/// page's box at the same place, the others stay, as CSS cascades margin boxes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FirstPage {
+    pub sheet_color: Option<Color>,
+    pub margin_boxes: Vec<MarginBox>,
 }
 
 /// Text in a page's top or bottom margin, at its left, centre or right.
@@ -425,6 +436,7 @@ impl Default for PageSetup {
             background: None,
             sheet_color: None,
             margin_boxes: Vec::new(),
+            first_page: FirstPage::default(),
         }
     }
 }

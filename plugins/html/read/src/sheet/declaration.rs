@@ -6,7 +6,7 @@ use cssparser::{
     AtRuleParser, CowRcStr, DeclarationParser, ParseError, Parser, ParserState,
     QualifiedRuleParser, RuleBodyItemParser, Token,
 };
-use quire_sdk::flow::{FontSize, MarginBox, MarginText, PageSetup};
+use quire_sdk::flow::{FirstPage, FontSize, MarginBox, MarginText, PageSetup};
 use quire_sdk::model::{Align, Color, FontFamily, VAlign};
 
 use crate::css_values::{family_list, parse_align};
@@ -204,6 +204,15 @@ impl PageRule {
         setup.margin_left = left.unwrap_or(setup.margin_left);
         setup.margin_boxes = self.margin_boxes.clone();
         setup.sheet_color = self.background;
+    }
+
+    /// Puts an `@page :first` rule's colour and margin boxes onto `setup`'s first page. Its
+    /// margins are not read: the flow sets every page in one text width.
+    pub fn apply_to_first(&self, setup: &mut PageSetup) {
+        setup.first_page = FirstPage {
+            sheet_color: self.background,
+            margin_boxes: self.margin_boxes.clone(),
+        };
     }
 }
 
@@ -626,8 +635,17 @@ impl Declaration {
         }
         let mut parser = Parser::new(&self.raw);
         let mut parts = Vec::new();
+        // `none` or `""`: a box with nothing in it, which blanks the place on the pages its
+        // rule selects (a title page without the running header).
+        let mut blank = false;
         while let Ok(token) = parser.next() {
             match token {
+                Token::Ident(word)
+                    if word.eq_ignore_ascii_case("none") || word.eq_ignore_ascii_case("normal") =>
+                {
+                    blank = true
+                }
+                Token::QuotedString(text) if text.is_empty() => blank = true,
                 Token::QuotedString(text) => parts.push(MarginText::Text(text.to_string())),
                 Token::Function(f) if f.eq_ignore_ascii_case("counter") => {
                     let counter = parser
@@ -649,7 +667,7 @@ impl Declaration {
                 break;
             }
         }
-        (!parts.is_empty()).then_some(parts)
+        (!parts.is_empty() || blank).then_some(parts)
     }
 }
 

@@ -128,6 +128,8 @@ pub struct Cascade {
     boxes: HashMap<NodeId, BoxStyle>,
     /// The `@page` rules, later declarations over earlier ones.
     pub page: PageRule,
+    /// The `@page :first` rules: the first page's colour and margin boxes.
+    pub first_page: PageRule,
     /// Whether the page's CSS was cut short by a bound (said in a warning).
     pub truncated: bool,
 }
@@ -163,7 +165,12 @@ impl Cascade {
         // of `style` for the whole importer.
         let mut rules = Vec::new();
         if !css.trim().is_empty() {
-            parse_sheet(&css, &mut rules, &mut out.page, &mut out.truncated);
+            parse_sheet(
+                &css,
+                &mut rules,
+                (&mut out.page, &mut out.first_page),
+                &mut out.truncated,
+            );
         }
         let mut caches = SelectorCaches::default();
         let mut context = MatchingContext::new(
@@ -578,12 +585,18 @@ pub fn canonical_style(style: &str) -> Option<String> {
     (!out.is_empty()).then(|| out.join("; "))
 }
 
-fn parse_sheet(css: &str, rules: &mut Vec<Rule>, page: &mut PageRule, truncated: &mut bool) {
+fn parse_sheet(
+    css: &str,
+    rules: &mut Vec<Rule>,
+    (page, first_page): (&mut PageRule, &mut PageRule),
+    truncated: &mut bool,
+) {
     let mut parser = Parser::new(css);
     let mut selected = PageRule::default();
     let mut reader = Rules {
         rules,
         page,
+        first_page,
         selected_page: &mut selected,
         depth: 0,
         order: 0,
@@ -592,7 +605,7 @@ fn parse_sheet(css: &str, rules: &mut Vec<Rule>, page: &mut PageRule, truncated:
     for _ in StyleSheetParser::new(&mut parser, &mut reader) {}
     // The flow has one paper for every page: a page selector's paper (a cover's `@page
     // :first`) is the document's only when the plain rule names none.
-    page.size = page.size.or(selected.size);
+    page.size = page.size.or(first_page.size).or(selected.size);
 }
 
 /// Reads rules into `rules`: a qualified rule's cascaded declarations, the rules of `@media`
@@ -601,7 +614,9 @@ struct Rules<'r> {
     rules: &'r mut Vec<Rule>,
     /// The plain `@page` rule: the paper and margins of every page.
     page: &'r mut PageRule,
-    /// `@page` rules with a selector (`:first`, `:left`, a named page): only their paper
+    /// `@page :first`: its colour and margin boxes are the first page's.
+    first_page: &'r mut PageRule,
+    /// `@page` rules with another selector (`:left`, a named page): only their paper
     /// counts, since their margins are not every page's.
     selected_page: &'r mut PageRule,
     depth: usize,
@@ -663,7 +678,9 @@ pub enum AtBlock {
     Rules,
     /// `@page` without a selector: the paper and its margins.
     Page,
-    /// `@page` with a selector (`:first`, `:left`, `cover`): one page's paper and margins.
+    /// `@page :first`: the first page's colour and margin boxes.
+    FirstPage,
+    /// `@page` with another selector (`:left`, `cover`): one page's paper and margins.
     SelectedPage,
     Skipped,
 }
@@ -686,6 +703,10 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
                 AtBlock::Rules
             } else if name.eq_ignore_ascii_case("page") && query.trim().is_empty() {
                 AtBlock::Page
+            } else if name.eq_ignore_ascii_case("page")
+                && query.trim().eq_ignore_ascii_case(":first")
+            {
+                AtBlock::FirstPage
             } else if name.eq_ignore_ascii_case("page") {
                 AtBlock::SelectedPage
             } else {
@@ -710,9 +731,10 @@ impl<'i> AtRuleParser<'i> for Rules<'_> {
                 for _ in StyleSheetParser::new(input, self) {}
                 self.depth -= 1;
             }
-            AtBlock::Page | AtBlock::SelectedPage => {
+            AtBlock::Page | AtBlock::FirstPage | AtBlock::SelectedPage => {
                 let page = match block {
                     AtBlock::Page => &mut *self.page,
+                    AtBlock::FirstPage => &mut *self.first_page,
                     _ => &mut *self.selected_page,
                 };
                 page::read_body(input, page);

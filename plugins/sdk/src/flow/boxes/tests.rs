@@ -3,7 +3,7 @@
 
 use crate::flow::tests::{all_text, check, texts, words};
 use crate::flow::*;
-use crate::model::{Align, Color, Node, Shape};
+use crate::model::{Align, Color, Node, Page, Shape};
 
 const CLOSE: f64 = 0.01;
 const GREY: Color = Color::rgb(0xf4, 0xf4, 0xf4);
@@ -286,4 +286,50 @@ fn margin_boxes_number_every_page() {
         let title = boxes.iter().find(|t| t.text.align == Align::Right).unwrap();
         assert!(title.frame.y + title.frame.h <= setup.margin_top);
     }
+}
+
+/// `@page :first`: the first page's colour and its own box at the bottom centre; its
+/// footer's number still stands where every page has it, and no other page takes the
+/// first page's colour or box.
+#[test]
+fn the_first_page_has_its_own_colour_and_boxes() {
+    let number = MarginBox {
+        top: false,
+        align: Align::Left,
+        content: vec![MarginText::PageNumber],
+    };
+    let note = |text: &str| MarginBox {
+        top: false,
+        align: Align::Center,
+        content: vec![MarginText::Text(text.into())],
+    };
+    let yellow = Color::rgb(255, 255, 0);
+    let setup = PageSetup {
+        sheet_color: Some(Color::rgb(255, 255, 255)),
+        margin_boxes: vec![number, note("every page")],
+        first_page: FirstPage {
+            sheet_color: Some(yellow),
+            margin_boxes: vec![note("first page of the document")],
+        },
+        ..PageSetup::default()
+    };
+    let blocks: Vec<Block> = (0..100).map(|i| p(&format!("paragraph {i}"))).collect();
+    let (pages, _) = layout(&blocks, &setup);
+    assert!(pages.len() > 1);
+    let boxes = |page: &Page| -> Vec<String> {
+        let mut texts: Vec<String> = page
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text(t) if t.id.starts_with("margin-") => Some(t.text.plain_text()),
+                _ => None,
+            })
+            .collect();
+        texts.sort();
+        texts
+    };
+    assert_eq!(pages[0].background, Some(yellow));
+    assert_eq!(boxes(&pages[0]), ["1", "first page of the document"]);
+    assert_eq!(pages[1].background, Some(Color::rgb(255, 255, 255)));
+    assert_eq!(boxes(&pages[1]), ["2", "every page"]);
 }
