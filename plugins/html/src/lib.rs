@@ -43,7 +43,7 @@ mod tests {
         let info = HtmlImporter::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("html", "1.5.2")
+            ("html", "1.5.3")
         );
         assert_eq!(info.imports, [Format::new("text/html", "html")]);
         assert!(info.exports.is_empty());

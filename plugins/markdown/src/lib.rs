@@ -312,7 +312,7 @@ mod tests {
         let info = Markdown::describe();
         assert_eq!(
             (info.name.as_str(), info.version.as_str()),
-            ("markdown", "1.4.0")
+            ("markdown", "1.4.1")
         );
         assert_eq!(info.imports, [Format::new("text/markdown", "md")]);
         assert!(info.exports.is_empty());

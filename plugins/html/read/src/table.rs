@@ -91,8 +91,10 @@ impl Builder<'_> {
                     let mut caption = self.collect(Sep::Line, "a table caption", |b| {
                         b.children(child, depth + 1)
                     });
+                    // Centred, as a browser's own style sheet sets a caption, unless the
+                    // page aligns it.
                     for inline in &mut caption {
-                        inline.italic = true;
+                        inline.align = inline.align.or(Some(Align::Center));
                     }
                     if !caption.is_empty() {
                         self.emit(Block::Paragraph(caption));

@@ -13,6 +13,33 @@ use super::{Borders, Cell, Extent, Inline, Insets, CELL_PADDING};
 use crate::layout::{layout_text_with_starts, slice_text, text_height, Line, TextPos};
 use crate::model::*;
 
+/// The smallest a table's text is set to fit its widest words in the width: a browser
+/// shrinks a page whose content overflows it to fit, down to three quarters.
+const MOST_SHRUNK: f64 = 0.75;
+
+/// Sets the text of a table whose widest words do not fit in `width` smaller, until they
+/// do or it is [`MOST_SHRUNK`]; the cells' padding keeps its size. What is still too wide
+/// then runs into the margin (see [`columns::widths`]).
+fn shrink_to_fit(rows: &mut [Row], ncols: usize, width: f64) {
+    let mut scale = 1.0;
+    // The padding does not shrink, so one step falls a little short: a few more close in.
+    for _ in 0..4 {
+        let narrowest = columns::narrowest(rows, ncols);
+        if narrowest <= width + EPS || scale <= MOST_SHRUNK + EPS {
+            return;
+        }
+        let step = (width / narrowest).max(MOST_SHRUNK / scale);
+        scale *= step;
+        for run in rows
+            .iter_mut()
+            .flatten()
+            .flat_map(|cell| &mut cell.text.runs)
+        {
+            run.size *= step;
+        }
+    }
+}
+
 /// Columns past this are not made: a cell that would start beyond it adds its text to the
 /// cell before it, so a hostile row of thousands of cells costs no more than a wide one.
 const MAX_COLUMNS: usize = 64;
@@ -298,9 +325,11 @@ impl Engine<'_> {
                     .collect()
             })
             .collect();
+        let mut grid_rows = grid_rows;
+        shrink_to_fit(&mut grid_rows, ncols, ctx.width);
         let grid = Grid {
             x: ctx.x,
-            widths: columns::widths(&grid_rows, ncols, ctx.width, look.width),
+            widths: columns::widths(&grid_rows, ncols, ctx.width, look.width, self.overflow(ctx)),
             ruled: look.ruled,
         };
         let (head, body) = grid_rows.split_at(head_rows);
@@ -330,6 +359,14 @@ impl Engine<'_> {
         self.close_table_frame();
         self.table_frame = None;
         self.space(self.para_space());
+    }
+
+    /// How far a table at `ctx` may run past its width when its widest words need it: to
+    /// the middle of the page's right margin, so that a word never stands at the paper's
+    /// edge.
+    fn overflow(&self, ctx: Ctx) -> f64 {
+        let right_edge = self.setup.width - self.setup.margin_right / 2.0;
+        (right_edge - (ctx.x + ctx.width)).max(0.0)
     }
 
     /// Draws the lines around the table's part on this page, if it has them.

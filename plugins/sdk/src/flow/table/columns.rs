@@ -3,7 +3,8 @@
 //! for (`width="120"`) stands for the natural one, a share (`width="6%"`) is that share of
 //! the table; cells spanning columns spread what their columns lack over them. A table
 //! with a width of its own (`width: 100%`) hands the room left to the columns that asked
-//! for no width.
+//! for no width. A table whose widest words do not fit runs on into the right margin, as a
+//! browser lets it overflow, before any word is broken.
 
 use super::{Placed, Row};
 use crate::flow::style::CELL_PAD_X;
@@ -25,14 +26,30 @@ struct Needs {
 }
 
 /// The widths of `ncols` columns holding `rows` in `available` points; `table` is the
-/// width the table asks for.
+/// width the table asks for; `overflow` is the room past `available` the widest words may
+/// take (into the right margin).
 pub(super) fn widths(
     rows: &[Row],
     ncols: usize,
     available: f64,
     table: Option<Extent>,
+    overflow: f64,
 ) -> Vec<f64> {
-    let available = available.max(1.0);
+    resolve(
+        &needs(rows, ncols),
+        available.max(1.0),
+        table,
+        overflow.max(0.0),
+    )
+}
+
+/// How wide the table is when each column has its widest word and no more.
+pub(super) fn narrowest(rows: &[Row], ncols: usize) -> f64 {
+    needs(rows, ncols).iter().map(|c| c.min).sum()
+}
+
+/// What each of `ncols` columns holding `rows` asks for.
+fn needs(rows: &[Row], ncols: usize) -> Vec<Needs> {
     let mut needs = vec![
         Needs {
             min: MIN_COLUMN,
@@ -88,7 +105,7 @@ pub(super) fn widths(
             column.natural = column.natural.max(column.min);
         }
     }
-    resolve(&needs, available, table)
+    needs
 }
 
 /// Grows `columns` so that together they have at least `want`, each in proportion to its
@@ -110,7 +127,7 @@ fn spread(columns: &mut [Needs], want: f64, of: impl Fn(&mut Needs) -> &mut f64)
     }
 }
 
-fn resolve(needs: &[Needs], available: f64, table: Option<Extent>) -> Vec<f64> {
+fn resolve(needs: &[Needs], available: f64, table: Option<Extent>, overflow: f64) -> Vec<f64> {
     let total_min: f64 = needs.iter().map(|c| c.min).sum();
     let shares: f64 = needs.iter().filter_map(|c| c.share).sum();
     let width = match table.and_then(|t| t.of(available)) {
@@ -137,8 +154,10 @@ fn resolve(needs: &[Needs], available: f64, table: Option<Extent>) -> Vec<f64> {
     }
     .max(total_min.min(available));
     if total_min > width {
-        // Even the widest words do not fit: everything is scaled down (words then break).
-        return needs.iter().map(|c| c.min * width / total_min).collect();
+        // The widest words do not fit: each column takes its widest word, into the margin;
+        // past that room everything is scaled down (words then break).
+        let room = total_min.min(available + overflow);
+        return needs.iter().map(|c| c.min * room / total_min).collect();
     }
     let mut out: Vec<f64> = needs
         .iter()

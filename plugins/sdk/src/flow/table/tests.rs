@@ -373,3 +373,77 @@ fn a_band_of_thousands_of_rows_is_laid_out_row_by_row() {
     assert_eq!(second, expected);
     check(&pages, &[]);
 }
+
+/// A table whose widest words do not fit is set smaller, as a browser shrinks such a page
+/// to fit, down to three quarters; what is still too wide runs into the right margin, and
+/// only past the middle of the margin are words broken.
+#[test]
+fn a_table_of_long_words_is_shrunk_then_runs_into_the_margin_before_breaking_them() {
+    // Half the right margin is wider than one word, so some count of words lands in it.
+    let setup = PageSetup {
+        margin_right: 160.0,
+        ..PageSetup::default()
+    };
+    let text_right = setup.width - setup.margin_right;
+    let text_width = text_right - setup.margin_left;
+    let middle_of_margin = setup.width - setup.margin_right / 2.0;
+    let size = setup.body_size * setup.table_scale;
+    let words_of =
+        |n: usize| -> Vec<String> { (0..n).map(|i| format!("Temperature{i}")).collect() };
+    // How wide n words' columns are with their text at `scale`.
+    let widest = |n: usize, scale: f64| -> f64 {
+        words_of(n)
+            .iter()
+            .map(|w| {
+                let mut text = Text::plain(w.clone(), size * scale);
+                text.runs[0].font = setup.body_font;
+                crate::layout::min_content_width(&text) + CELL_PADDING.left + CELL_PADDING.right
+            })
+            .sum::<f64>()
+    };
+    let fewest_past = |scale: f64, width: f64| (1..).find(|&n| widest(n, scale) > width).unwrap();
+    let lay = |n: usize| {
+        let row = vec![words_of(n).iter().map(|w| cell(w)).collect::<Vec<_>>()];
+        layout(&[table(row, 0, true)], &setup).0
+    };
+    // Each word on one line of its text's own size, the last one's right edge.
+    let unbroken = |pages: &[Page], n: usize| -> (f64, f64) {
+        let mut size_set = 0.0;
+        for word in words_of(n) {
+            let t = text_box(pages, &word);
+            size_set = t.text.runs[0].size;
+            let one_line = text_height(&Text::plain("x", size_set), 1000.0);
+            assert!(
+                t.frame.h <= one_line + CLOSE,
+                "{word} broken: {:?}",
+                t.frame
+            );
+        }
+        let last = box_of(pages, text_box(pages, &words_of(n)[n - 1])).frame;
+        (size_set, last.x + last.w)
+    };
+
+    // A little too wide: set smaller, inside the text width.
+    let n = fewest_past(1.0, text_width);
+    let (set, right) = unbroken(&lay(n), n);
+    assert!(set < size - 0.1 && set >= size * 0.75 - CLOSE, "{set} pt");
+    assert!(right <= text_right + CLOSE, "{right}");
+
+    // Too wide even at three quarters, but not by half the margin: into the margin.
+    let n = fewest_past(0.75, text_width + 1.0);
+    assert!(
+        widest(n, 0.75) < text_width + setup.margin_right / 2.0,
+        "{n} words"
+    );
+    let (set, right) = unbroken(&lay(n), n);
+    assert!((set - size * 0.75).abs() < 0.01, "{set} pt");
+    assert!(
+        right > text_right && right <= middle_of_margin + CLOSE,
+        "{right}"
+    );
+
+    // Far too wide: up to the middle of the margin, and words break.
+    let pages = lay(3 * n);
+    let last = box_of(&pages, text_box(&pages, &words_of(3 * n)[3 * n - 1])).frame;
+    assert!((last.x + last.w - middle_of_margin).abs() < 0.5, "{last:?}");
+}
