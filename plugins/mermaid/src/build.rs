@@ -4,15 +4,17 @@
 use std::collections::{HashMap, HashSet};
 
 use quire_sdk::layout::natural_width;
+use quire_sdk::placement::Placement;
 use quire_sdk::validate::MAX_PAGE_SIDE;
 use quire_sdk::{
-    ArrowHead, Color, Connector, Dash, Document, End, Group, Kind, LineKind, Node, Page, Point,
-    Rect, Shape, Stroke, Text,
+    ArrowHead, Asset, Color, Connector, Dash, Document, End, Group, Insets, Kind, LineKind, Node,
+    Page, Rect, Shape, Stroke, Text,
 };
 
 use crate::label::{self, to_text};
 use crate::layout::{self, ClusterSpec, EdgeSpec, EndRef, NodeSpec};
 use crate::parse::{self, EndId, Head, Label, Resolved};
+use crate::picture::{self, LabelPicture};
 use crate::shapes;
 use crate::style::Look;
 use crate::theme::{self, Palette};
@@ -27,11 +29,12 @@ pub const GROUP_FILL: Color = theme::DEFAULT.group_fill;
 pub const GROUP_STROKE: Color = theme::DEFAULT.group_stroke;
 pub const LINE: Color = theme::DEFAULT.line;
 
-pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
+/// The diagram's document and the pictures its labels embed.
+pub fn build(r: Resolved, warnings: &mut Vec<String>) -> (Document, Vec<Asset>) {
     let chart = &r.chart;
     let styler = Styler::new(&r);
     let mut undrawn = Undrawn::default();
-    let mut nodes = nodes(&r, &styler, &mut undrawn, warnings);
+    let (mut nodes, pictures) = nodes(&r, &styler, &mut undrawn, warnings);
     let mut groups = groups(&r, &styler, &mut undrawn);
     let drawn_title = chart
         .title
@@ -50,7 +53,13 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
 
     let placed = lay_out(&r, &mut nodes, &mut groups, &mut connectors);
     let mut page = Page::new(placed.width.max(1.0), placed.height.max(1.0));
-    page.shapes = nest(&r, nodes, groups, connectors);
+    let mut assets = Vec::new();
+    let pictures: Vec<Option<Shape>> = pictures
+        .into_iter()
+        .zip(&nodes)
+        .map(|(p, node)| p.and_then(|(p, text_h)| picture::drawn(p, node, text_h, &mut assets)))
+        .collect();
+    page.shapes = nest(&r, nodes, pictures, groups, connectors);
     if let Some(text) = &drawn_title {
         title::place(
             &mut page,
@@ -76,7 +85,7 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> Document {
         scale_page(&mut page, f);
     }
     doc.pages.push(page);
-    doc
+    (doc, assets)
 }
 
 /// The look of each element: the theme's palette under its classes (`classDef`) and its own
@@ -132,14 +141,18 @@ impl<'a> Styler<'a> {
     }
 }
 
+/// Each node, and the picture its label shows above its text (with that text's height).
+type NodePicture = Option<(LabelPicture, f64)>;
+
 fn nodes(
     r: &Resolved,
     styler: &Styler,
     undrawn: &mut Undrawn,
     warnings: &mut Vec<String>,
-) -> Vec<Node> {
+) -> (Vec<Node>, Vec<NodePicture>) {
     let palette = &styler.palette;
     let mut nodes: Vec<Node> = Vec::with_capacity(r.nodes.len());
+    let mut pictures: Vec<NodePicture> = Vec::with_capacity(r.nodes.len());
     let mut unknown_shapes: Vec<String> = Vec::new();
     for v in &r.nodes {
         let look = styler.look(&v.classes, &v.styles, true);
@@ -158,11 +171,22 @@ fn nodes(
             text: v.id.clone(),
             markdown: false,
         });
-        let text = styler.text(&label, look, palette.text, v.link.as_deref());
+        let mut text = styler.text(&label, look, palette.text, v.link.as_deref());
         let mut classes = v.classes.clone();
         keep_source(&label, &mut classes, undrawn);
-        let (tw, th) = shapes::text_box(&text);
-        let (w, h) = shapes::node_size(mapped.geometry, tw, th);
+        let mut room = shapes::text_box(&text);
+        let picture = picture::of_label(&label.text).map(|p| {
+            let text_h = if text.runs.is_empty() { 0.0 } else { room.1 };
+            room = picture::room(&p, (room.0, text_h));
+            // The text stands under the picture.
+            text.padding = Some(Insets {
+                top: p.height,
+                ..Insets::default()
+            });
+            undrawn.pictures = undrawn.pictures.saturating_sub(1);
+            (p, text_h)
+        });
+        let (w, h) = shapes::node_size(mapped.geometry, room.0, room.1);
         let (fill, stroke) = if mapped.bare {
             (look.fill, look.stroke.map(|c| stroke_of(c, &look)))
         } else {
@@ -181,11 +205,12 @@ fn nodes(
             text: (!text.runs.is_empty()).then_some(text),
             classes,
         });
+        pictures.push(picture);
     }
     for n in unknown_shapes {
         warnings.push(format!("mermaid has no shape `{n}`; drawn as a rectangle"));
     }
-    nodes
+    (nodes, pictures)
 }
 
 fn groups(r: &Resolved, styler: &Styler, undrawn: &mut Undrawn) -> Vec<Group> {
@@ -372,6 +397,7 @@ fn lay_out(
 fn nest(
     r: &Resolved,
     nodes: Vec<Node>,
+    pictures: Vec<Option<Shape>>,
     groups: Vec<Group>,
     connectors: Vec<Connector>,
 ) -> Vec<Shape> {
@@ -379,11 +405,13 @@ fn nest(
     let ng = group_slots.len();
     let mut children: Vec<Vec<Shape>> = vec![Vec::new(); ng];
     let mut top: Vec<Shape> = Vec::new();
-    for (i, n) in nodes.into_iter().enumerate() {
-        match r.node_parent[i] {
-            Some(g) if g < ng => children[g].push(Shape::Node(n)),
-            _ => top.push(Shape::Node(n)),
-        }
+    for (i, (n, picture)) in nodes.into_iter().zip(pictures).enumerate() {
+        let container = match r.node_parent[i] {
+            Some(g) if g < ng => &mut children[g],
+            _ => &mut top,
+        };
+        container.push(Shape::Node(n));
+        container.extend(picture);
     }
     // Inner groups first: a group is complete before it goes into its parent.
     let mut order: Vec<usize> = (0..ng).collect();
@@ -462,54 +490,12 @@ fn unique_id(want: String, used: &mut HashSet<String>) -> String {
 fn scale_page(page: &mut Page, f: f64) {
     page.width *= f;
     page.height *= f;
-    let rect = |r: &mut Rect| {
-        r.x *= f;
-        r.y *= f;
-        r.w *= f;
-        r.h *= f;
+    let scale = Placement {
+        scale: f,
+        dx: 0.0,
+        dy: 0.0,
     };
-    let text = |t: &mut Text| {
-        for run in t.runs.iter_mut() {
-            run.size = (run.size * f).max(0.1);
-        }
-    };
-    let stroke = |s: &mut Option<Stroke>| {
-        if let Some(s) = s {
-            s.width *= f;
-        }
-    };
-    let mut stack: Vec<&mut Shape> = page.shapes.iter_mut().collect();
-    while let Some(shape) = stack.pop() {
-        match shape {
-            Shape::Node(n) => {
-                rect(&mut n.frame);
-                n.text.iter_mut().for_each(text);
-                stroke(&mut n.stroke);
-            }
-            Shape::Group(g) => {
-                rect(&mut g.frame);
-                g.label.iter_mut().for_each(text);
-                stroke(&mut g.stroke);
-                stack.extend(g.children.iter_mut());
-            }
-            Shape::Connector(c) => {
-                for p in c.waypoints.iter_mut() {
-                    *p = Point {
-                        x: p.x * f,
-                        y: p.y * f,
-                    };
-                }
-                c.label.iter_mut().for_each(text);
-                stroke(&mut c.stroke);
-            }
-            Shape::Text(t) => {
-                rect(&mut t.frame);
-                text(&mut t.text);
-            }
-            Shape::Image(i) => rect(&mut i.frame),
-            Shape::Path(_) => {}
-        }
-    }
+    scale.shapes(&mut page.shapes);
 }
 
 /// Notes what `label` holds that is not drawn and, when it holds any (or a formula, drawn

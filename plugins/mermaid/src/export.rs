@@ -102,6 +102,14 @@ struct Writer {
 
 /// The flowchart text of `pages` and what was left out.
 pub fn to_mermaid(doc: &Document, pages: &[usize]) -> (String, Counts) {
+    // A label's picture is written back by its label's source, not as shapes.
+    let unpictured;
+    let doc = if doc.shapes().any(crate::picture::is_picture) {
+        unpictured = without_pictures(doc);
+        &unpictured
+    } else {
+        doc
+    };
     let mut counts = Counts::default();
     let mut w = Writer {
         out: String::new(),
@@ -648,6 +656,23 @@ fn direction_of(doc: &Document, pages: &[usize]) -> &'static str {
     } else {
         "TB"
     }
+}
+
+/// `doc` without its labels' pictures.
+fn without_pictures(doc: &Document) -> Document {
+    fn keep(shapes: &mut Vec<Shape>) {
+        shapes.retain(|s| !crate::picture::is_picture(s));
+        for shape in shapes {
+            if let Shape::Group(g) = shape {
+                keep(&mut g.children);
+            }
+        }
+    }
+    let mut doc = doc.clone();
+    for page in &mut doc.pages {
+        keep(&mut page.shapes);
+    }
+    doc
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod export;
 mod label;
 pub mod layout;
 mod parse;
+mod picture;
 mod shapes;
 mod style;
 mod tex;
@@ -75,10 +76,10 @@ pub fn import_mermaid(request: ImportRequest) -> Result<Imported, ConvertError> 
     let chart = parse::parse(&text)?;
     let resolved = parse::resolve(chart)?;
     let mut warnings = Vec::new();
-    let document = build::build(resolved, &mut warnings);
+    let (document, assets) = build::build(resolved, &mut warnings);
     Ok(Imported {
         document,
-        assets: Vec::new(),
+        assets,
         warnings,
     })
 }

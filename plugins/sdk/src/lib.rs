@@ -16,6 +16,7 @@
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod call_heap;
 pub mod convert;
+pub mod data_uri;
 pub mod drawing;
 pub mod face;
 pub mod flow;

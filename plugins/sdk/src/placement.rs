@@ -67,6 +67,11 @@ impl Placement {
             for run in &mut t.runs {
                 run.size = (run.size * self.scale).max(MIN_FONT_SIZE);
             }
+            if let Some(pad) = &mut t.padding {
+                for side in [&mut pad.top, &mut pad.right, &mut pad.bottom, &mut pad.left] {
+                    *side *= self.scale;
+                }
+            }
         }
     }
 

@@ -1,0 +1,258 @@
+//! Pictures in labels: `<img src="data:...">`, which mermaid's HTML labels show above the
+//! text after them. A picture embedded in the label (PNG, JPEG or SVG in a `data:` URI) is
+//! drawn, at the size its `width` and `height` ask for (else its own), in the node's text
+//! area above the text: an SVG as shapes (through Quire's SVG reader, so every exporter
+//! draws vectors), a PNG or JPEG as an image. The shapes stand in a group of their own
+//! ([`PICTURE_CLASS`]) beside the node; the `.mmd` written back skips that group, since the
+//! label's source (see [`crate::undrawn::SOURCE_CLASS`]) still holds the `<img>`.
+//! A picture elsewhere (a URL: converters have no network) stays undrawn, with a warning.
+
+use quire_sdk::data_uri;
+use quire_sdk::geometry::text_area;
+use quire_sdk::image_probe;
+use quire_sdk::placement::{adopt, Placement};
+use quire_sdk::{Asset, Group, Image, Node, Rect, Shape};
+
+/// The class of the group that holds a label's picture.
+pub const PICTURE_CLASS: &str = "mermaid:label-picture";
+/// Bytes one label's picture may hold.
+const MAX_PICTURE_BYTES: usize = 4 << 20;
+/// The largest side of a picture, whatever its attributes or its own size say.
+const MAX_SIDE: f64 = 1000.0;
+/// Characters of one `<img>` tag read: past it the tag is not a picture.
+const MAX_TAG: usize = 4 * MAX_PICTURE_BYTES + 4096;
+
+/// A label's picture, decoded and sized.
+pub struct LabelPicture {
+    media_type: String,
+    bytes: Vec<u8>,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// The first picture of a label's source that can be drawn; `None` without one.
+pub fn of_label(source: &str) -> Option<LabelPicture> {
+    img_tags(source).find_map(|attributes| {
+        let attribute = |name: &str| {
+            attributes
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+        };
+        let uri = data_uri::decode(attribute("src")?, MAX_PICTURE_BYTES)?;
+        let (own_w, own_h) = own_size(&uri)?;
+        let length = |name: &str| {
+            attribute(name)
+                .map(|v| v.trim().trim_end_matches("px"))
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|v| v.is_finite() && *v > 0.0)
+        };
+        let (width, height) = match (length("width"), length("height")) {
+            (Some(w), Some(h)) => (w, h),
+            (Some(w), None) => (w, w * own_h / own_w),
+            (None, Some(h)) => (h * own_w / own_h, h),
+            (None, None) => (own_w, own_h),
+        };
+        let shrink = (MAX_SIDE / width.max(height)).min(1.0);
+        Some(LabelPicture {
+            media_type: uri.media_type,
+            bytes: uri.bytes,
+            width: width * shrink,
+            height: height * shrink,
+        })
+    })
+}
+
+/// The picture's own size, and `None` for what is not a PNG, JPEG or readable SVG.
+fn own_size(uri: &data_uri::DataUri) -> Option<(f64, f64)> {
+    let (w, h) = if uri.media_type == quire_svg_read::MEDIA_TYPE {
+        let picture = quire_svg_read::read_picture(uri.bytes.clone()).ok()?;
+        (picture.width, picture.height)
+    } else {
+        image_probe::picture_media_type(&uri.bytes)?;
+        let (_, w, h) = image_probe::size(&uri.bytes)?;
+        (f64::from(w), f64::from(h))
+    };
+    (w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite()).then_some((w, h))
+}
+
+/// Each `<img ...>` tag's attributes, in order. Quoted values may hold `>`.
+fn img_tags(source: &str) -> impl Iterator<Item = Vec<(String, String)>> + '_ {
+    let mut rest = source;
+    std::iter::from_fn(move || loop {
+        let at = find_ignoring_case(rest, "<img")?;
+        let tag = rest.get(at + 4..).unwrap_or_default();
+        if !tag.starts_with(|c: char| c.is_whitespace() || c == '/' || c == '>') {
+            rest = tag;
+            continue;
+        }
+        let (attributes, used) = attributes(tag);
+        // Past the cut of a tag too long to read (maybe inside a character): nothing more.
+        rest = tag.get(used..).unwrap_or_default();
+        return Some(attributes);
+    })
+}
+
+fn find_ignoring_case(haystack: &str, needle: &str) -> Option<usize> {
+    haystack.char_indices().map(|(i, _)| i).find(|&i| {
+        haystack
+            .get(i..i + needle.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(needle))
+    })
+}
+
+/// The attributes at the start of `tag` (after `<img`) and the bytes read, up to and with
+/// the closing `>`.
+fn attributes(tag: &str) -> (Vec<(String, String)>, usize) {
+    let bytes = tag.as_bytes();
+    let end = bytes.len().min(MAX_TAG);
+    let mut out = Vec::new();
+    let mut i = 0;
+    let skip_space = |i: &mut usize| {
+        while *i < end && (bytes[*i].is_ascii_whitespace() || bytes[*i] == b'/') {
+            *i += 1;
+        }
+    };
+    loop {
+        skip_space(&mut i);
+        if i >= end || bytes[i] == b'>' {
+            return (out, (i + 1).min(bytes.len()));
+        }
+        let name_start = i;
+        while i < end && !matches!(bytes[i], b'=' | b'>' | b'/') && !bytes[i].is_ascii_whitespace()
+        {
+            i += 1;
+        }
+        let name = tag.get(name_start..i).unwrap_or_default().to_string();
+        while i < end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut value = String::new();
+        if i < end && bytes[i] == b'=' {
+            i += 1;
+            while i < end && bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let quote = bytes.get(i).copied().filter(|q| matches!(q, b'"' | b'\''));
+            let start = i + usize::from(quote.is_some());
+            i = start;
+            while i < end
+                && match quote {
+                    Some(q) => bytes[i] != q,
+                    None => !bytes[i].is_ascii_whitespace() && bytes[i] != b'>',
+                }
+            {
+                i += 1;
+            }
+            value = tag.get(start..i).unwrap_or_default().to_string();
+            if quote.is_some() {
+                i += 1;
+            }
+        }
+        if !name.is_empty() {
+            out.push((name, value));
+        }
+    }
+}
+
+/// The space the picture takes above the text in a node's text area.
+pub fn room(picture: &LabelPicture, text: (f64, f64)) -> (f64, f64) {
+    (text.0.max(picture.width), text.1 + picture.height)
+}
+
+/// The picture's shapes, in a group, at the top of `node`'s text area (centred across it,
+/// the text and picture together centred down it, as the label's text is); its assets are
+/// added to `assets`.
+pub fn drawn(
+    picture: LabelPicture,
+    node: &Node,
+    text_height: f64,
+    assets: &mut Vec<Asset>,
+) -> Option<Shape> {
+    let area = text_area(node.geometry, node.frame);
+    let top = area.y + ((area.h - text_height - picture.height) / 2.0).max(0.0);
+    let frame = Rect::new(
+        area.x + (area.w - picture.width) / 2.0,
+        top,
+        picture.width,
+        picture.height,
+    );
+    let group_id = format!("{}:picture", node.id);
+    let children = if picture.media_type == quire_svg_read::MEDIA_TYPE {
+        let read = quire_svg_read::read_picture(picture.bytes).ok()?;
+        let place = Placement::fit(read.width, read.height, frame)?;
+        let names: Vec<(String, String)> = read
+            .assets
+            .into_iter()
+            .map(|a| {
+                let name = format!("{group_id}-{}-{}", assets.len(), a.name);
+                let renamed = (a.name, name.clone());
+                assets.push(Asset { name, ..a });
+                renamed
+            })
+            .collect();
+        let mut shapes = read.shapes;
+        place.shapes(&mut shapes);
+        adopt(
+            &mut shapes,
+            |old| format!("{group_id}.{old}"),
+            |name| {
+                names
+                    .iter()
+                    .find(|(old, _)| old == name)
+                    .map(|(_, new)| new.clone())
+            },
+        );
+        shapes
+    } else {
+        let kind = image_probe::picture_media_type(&picture.bytes)?;
+        let name = format!("{group_id}-{}", assets.len());
+        assets.push(Asset {
+            name: name.clone(),
+            media_type: kind.to_string(),
+            bytes: picture.bytes,
+        });
+        vec![Shape::Image(Image {
+            id: format!("{group_id}.image"),
+            frame,
+            asset: name,
+            alt: None,
+            link: None,
+        })]
+    };
+    let mut group = Group::new(group_id, frame, children);
+    group.classes.push(PICTURE_CLASS.to_string());
+    Some(Shape::Group(group))
+}
+
+/// Whether `shape` is a label's picture (which the `.mmd` export leaves to the label).
+pub fn is_picture(shape: &Shape) -> bool {
+    matches!(shape, Shape::Group(g) if g.classes.iter().any(|c| c == PICTURE_CLASS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RED_CIRCLE: &str = "<img height='100' width='100' src='data:image/svg+xml,%3Csvg viewBox=%220 0 100 100%22 xmlns=%22http://www.w3.org/2000/svg%22%3E%3Ccircle cx=%2250%22 cy=%2250%22 r=%2240%22 fill=%22red%22 /%3E%3C/svg%3E'/> <br/> Red Circle";
+
+    #[test]
+    fn a_data_uri_picture_is_read_at_the_size_its_tag_asks() {
+        let p = of_label(RED_CIRCLE).unwrap();
+        assert_eq!((p.width, p.height), (100.0, 100.0));
+        assert_eq!(p.media_type, "image/svg+xml");
+        // Only a width: the height keeps the picture's shape (a 2:1 viewBox).
+        let wide = "<IMG width=60 src=\"data:image/svg+xml,%3Csvg viewBox='0 0 20 10' xmlns='http://www.w3.org/2000/svg'/%3E\">";
+        let p = of_label(wide).unwrap();
+        assert_eq!((p.width, p.height), (60.0, 30.0));
+    }
+
+    #[test]
+    fn pictures_that_cannot_be_drawn_are_none() {
+        assert!(of_label("<img src='https://example.com/a.png'> text").is_none());
+        assert!(of_label("<img src='data:image/png;base64,AAAA'>").is_none());
+        assert!(of_label("<imgx src='data:,x'>").is_none());
+        assert!(of_label("no picture").is_none());
+        assert!(of_label("<img src=").is_none());
+    }
+}
