@@ -61,27 +61,7 @@ pub fn decode(uri: &str, limit: usize) -> Option<DataUri> {
 
 /// `s` with its `%XX` escapes decoded; a `%` not followed by two hex digits stays.
 fn percent_decoded(s: &str) -> Vec<u8> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied(),
-            bytes.get(i + 2).copied(),
-        ) {
-            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
-                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
-                i += 3;
-            }
-            (b, ..) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    out
+    percent_encoding::percent_decode_str(s).collect()
 }
 
 #[cfg(test)]
