@@ -121,8 +121,8 @@ impl Vertex<'_> {
         text: Option<Text>,
         place: LabelPlace,
     ) -> Shape {
-        match stencil::draw(program, self.placement(), &paint_of_style(self.style)) {
-            Some(parts) if parts.is_empty() => {
+        match stencil::draw_with_text(program, self.placement(), &paint_of_style(self.style)) {
+            Some((parts, texts)) if parts.is_empty() && texts.is_empty() => {
                 let mut node = self.framed(Geometry::Rect, text, place);
                 if let Shape::Node(n) = &mut node {
                     n.fill = None;
@@ -130,9 +130,14 @@ impl Vertex<'_> {
                 }
                 node
             }
-            Some(parts) => {
+            Some((parts, texts)) => {
                 self.notes.stencils_as_paths += 1;
-                self.stencil_group(parts)
+                let mut group = self.stencil_group(parts);
+                let texts = stencil_texts(texts, &self.id, self.page, self.ids);
+                if let Shape::Group(g) = &mut group {
+                    g.children.extend(texts);
+                }
+                group
             }
             None => {
                 self.notes.stencils_as_boxes += 1;
@@ -482,6 +487,48 @@ pub fn painted_paths(
                 stroke: part.stroke,
                 even_odd: false,
                 shadow,
+            })
+        })
+        .collect()
+}
+
+/// The texts a stencil sets, as text boxes with ids under `owner`'s: each one line as wide
+/// as its words, placed on its point as its alignment says.
+fn stencil_texts(
+    texts: Vec<stencil::StencilText>,
+    owner: &str,
+    page: usize,
+    ids: &mut Ids,
+) -> Vec<Shape> {
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(n, t)| {
+            let mut text = Text::plain(t.text, t.size);
+            for run in &mut text.runs {
+                run.color = Some(t.color);
+                run.bold = t.bold;
+                run.italic = t.italic;
+            }
+            text.align = t.align;
+            let w = quire_sdk::layout::natural_width(&text) + 1.0;
+            let h = quire_sdk::layout::text_height(&text, w);
+            let x = match t.align {
+                Align::Left => t.at.x,
+                Align::Right => t.at.x - w,
+                _ => t.at.x - w / 2.0,
+            };
+            let y = match t.valign {
+                quire_sdk::VAlign::Top => t.at.y,
+                quire_sdk::VAlign::Bottom => t.at.y - h,
+                quire_sdk::VAlign::Middle => t.at.y - h / 2.0,
+            };
+            Shape::Text(TextBox {
+                id: ids.alloc(page, &format!("{owner}.text{}", n + 1)),
+                frame: Rect::new(x, y, w, h),
+                text,
+                fill: None,
+                stroke: None,
             })
         })
         .collect()

@@ -4,14 +4,15 @@
 //! program in a `w` x `h` box (100 x 100 when not given) scaled to the cell: paths,
 //! rectangles and ellipses, each painted with the canvas state of its moment (fill and
 //! stroke colours, line width, dashes), which starts as the cell's own. It runs the way
-//! draw.io's `mxStencil.drawNode` does and gives one painted path per paint operation.
-//! Text and pictures inside a stencil are not drawn (draw.io's libraries hardly use them).
+//! draw.io's `mxStencil.drawNode` does and gives one painted path per paint operation, and
+//! one [`StencilText`] per `<text>` (Cisco's token ring says "Token Ring" in its circle).
+//! Pictures inside a stencil are not drawn (draw.io's libraries hardly use them).
 
 mod arc;
 pub mod library;
 
 use quire_sdk::geometry;
-use quire_sdk::{Color, Dash, Point, Rect, Segment, Stroke};
+use quire_sdk::{Align, Color, Dash, Point, Rect, Segment, Stroke, VAlign};
 
 pub use arc::svg_arc;
 
@@ -27,6 +28,11 @@ const MAX_PARTS: usize = 2_000;
 const MAX_INCLUDES: usize = 4;
 /// Saved canvas states at once.
 const MAX_SAVED: usize = 64;
+/// Texts kept from one stencil, and characters of each.
+const MAX_TEXTS: usize = 64;
+const MAX_TEXT_CHARS: usize = 500;
+/// draw.io's canvas font size before a stencil sets one (`mxConstants.DEFAULT_FONTSIZE`).
+const DEFAULT_FONT_SIZE: f64 = 11.0;
 
 /// One paint operation's result: a path with the fill and stroke of its moment.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +40,20 @@ pub struct Painted {
     pub segments: Vec<Segment>,
     pub fill: Option<Color>,
     pub stroke: Option<Stroke>,
+}
+
+/// A stencil's `<text>`: a line set at a point, aligned on it as `align` and `valign` say
+/// (draw.io's defaults: left, top), in the canvas font of its moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StencilText {
+    pub text: String,
+    pub at: Point,
+    pub align: Align,
+    pub valign: VAlign,
+    pub size: f64,
+    pub color: Color,
+    pub bold: bool,
+    pub italic: bool,
 }
 
 /// The canvas state a stencil starts with: the cell's colours and line.
@@ -125,6 +145,15 @@ impl Placement {
 /// Runs `shape` in `placement`, starting from `paint`. `None` when it draws more than
 /// one stencil may.
 pub fn draw(shape: &Element, placement: Placement, paint: &Paint) -> Option<Vec<Painted>> {
+    draw_with_text(shape, placement, paint).map(|(parts, _)| parts)
+}
+
+/// [`draw`], and the texts the stencil sets.
+pub fn draw_with_text(
+    shape: &Element,
+    placement: Placement,
+    paint: &Paint,
+) -> Option<(Vec<Painted>, Vec<StencilText>)> {
     let mut canvas = Canvas {
         cell: *paint,
         state: State {
@@ -133,6 +162,9 @@ pub fn draw(shape: &Element, placement: Placement, paint: &Paint) -> Option<Vec<
             width: paint.width,
             dash: paint.dash,
             alpha: 1.0,
+            font_size: DEFAULT_FONT_SIZE,
+            font_color: Color::BLACK,
+            font_style: 0,
         },
         saved: Vec::new(),
         map: Map::default(),
@@ -140,13 +172,33 @@ pub fn draw(shape: &Element, placement: Placement, paint: &Paint) -> Option<Vec<
         pen: Point::default(),
         start: Point::default(),
         out: Vec::new(),
+        texts: Vec::new(),
         segments: 0,
         depth: 0,
     };
     canvas.shape(shape, placement.laid_out())?;
     let mut out = canvas.out;
     turn(&mut out, placement);
-    Some(out)
+    // A text stands where its point goes when the cell turns; it stays level.
+    let mut texts = canvas.texts;
+    let mut anchors: Vec<Painted> = texts
+        .iter()
+        .map(|t| Painted {
+            segments: vec![Segment::MoveTo {
+                x: t.at.x,
+                y: t.at.y,
+            }],
+            fill: None,
+            stroke: None,
+        })
+        .collect();
+    turn(&mut anchors, placement);
+    for (text, anchor) in texts.iter_mut().zip(&anchors) {
+        if let Some(Segment::MoveTo { x, y }) = anchor.segments.first() {
+            text.at = Point { x: *x, y: *y };
+        }
+    }
+    Some((out, texts))
 }
 
 /// Mirrors and turns parts drawn in [`Placement::laid_out`] as the cell is.
@@ -208,6 +260,10 @@ struct State {
     width: f64,
     dash: Dash,
     alpha: f64,
+    font_size: f64,
+    font_color: Color,
+    /// draw.io's bits: 1 bold, 2 italic.
+    font_style: u32,
 }
 
 struct Canvas {
@@ -221,6 +277,7 @@ struct Canvas {
     pen: Point,
     start: Point,
     out: Vec<Painted>,
+    texts: Vec<StencilText>,
     segments: usize,
     depth: usize,
 }
@@ -335,6 +392,21 @@ impl Canvas {
                     .unwrap_or(1.0)
                     .clamp(0.0, 1.0);
             }
+            "fontsize" => {
+                self.state.font_size = (num(el, "size") * scale).clamp(0.0, 1000.0);
+            }
+            "fontcolor" => {
+                if let Some(c) = self.color(el.attr("color")) {
+                    self.state.font_color = c;
+                }
+            }
+            "fontstyle" => {
+                self.state.font_style = el
+                    .attr("style")
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0)
+            }
+            "text" => self.text(el),
             "include-shape" if self.depth < MAX_INCLUDES => {
                 if let Some(inner) = el.attr("name").and_then(named) {
                     let a = self.map.pt(num(el, "x"), num(el, "y"));
@@ -365,6 +437,33 @@ impl Canvas {
             "stroke" => self.cell.stroke,
             v => crate::style::parse_color(v)?,
         }
+    }
+
+    fn text(&mut self, el: &Element) {
+        let Some(text) = el.attr("str").filter(|t| !t.trim().is_empty()) else {
+            return;
+        };
+        if self.texts.len() >= MAX_TEXTS || self.state.font_size <= 0.0 {
+            return;
+        }
+        self.texts.push(StencilText {
+            text: text.chars().take(MAX_TEXT_CHARS).collect(),
+            at: self.map.pt(num(el, "x"), num(el, "y")),
+            align: match el.attr("align") {
+                Some("center") => Align::Center,
+                Some("right") => Align::Right,
+                _ => Align::Left,
+            },
+            valign: match el.attr("valign") {
+                Some("middle") => VAlign::Middle,
+                Some("bottom") => VAlign::Bottom,
+                _ => VAlign::Top,
+            },
+            size: self.state.font_size,
+            color: self.state.font_color,
+            bold: self.state.font_style & 1 != 0,
+            italic: self.state.font_style & 2 != 0,
+        });
     }
 
     fn paint(&mut self, fill: bool, stroke: bool) -> Option<()> {

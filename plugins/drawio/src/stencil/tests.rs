@@ -229,3 +229,48 @@ fn a_half_circle_arc_passes_through_its_apex() {
     );
     assert_eq!(pieces[1].2, Point { x: 20.0, y: 0.0 });
 }
+
+/// Cisco's token ring writes "Token" and "Ring" in its circle: each `<text>` at its point,
+/// centred on it as it asks, in the font size (scaled with the stencil) and colour set
+/// before it; a turned cell moves the point, not the writing.
+#[test]
+fn a_stencil_sets_its_texts_where_it_says() {
+    let shape = named("mxgraph.cisco.misc.token").expect("the library has the token ring");
+    // The stencil is 37.67 x 38: twice that size.
+    let frame = Rect::new(10.0, 20.0, 75.34, 76.0);
+    let (parts, texts) = draw_with_text(&shape, Placement::upright(frame), &cell()).unwrap();
+    assert!(!parts.is_empty());
+    let words: Vec<&str> = texts.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(words, ["Token", "Ring"]);
+    let token = &texts[0];
+    assert!(
+        (token.at.x - (10.0 + 19.0 * 2.0)).abs() < 1e-9,
+        "{:?}",
+        token.at
+    );
+    assert!(
+        (token.at.y - (20.0 + 14.0 * 2.0)).abs() < 1e-9,
+        "{:?}",
+        token.at
+    );
+    assert_eq!((token.align, token.valign), (Align::Center, VAlign::Middle));
+    assert!((token.size - 18.0).abs() < 0.05, "{}", token.size);
+    assert_eq!(token.color, Color::rgb(0x03, 0x68, 0x97));
+    // Without a `fontsize` or `align`: draw.io's 11 pt, set from the top left.
+    let plain = inline(&encode(
+        "<shape w=\"10\" h=\"10\"><foreground><text str=\"hi\" x=\"5\" y=\"0\"/></foreground></shape>",
+    ))
+    .unwrap();
+    let (_, texts) = draw_with_text(
+        &plain,
+        Placement {
+            degrees: 90.0,
+            ..Placement::upright(Rect::new(0.0, 0.0, 10.0, 10.0))
+        },
+        &cell(),
+    )
+    .unwrap();
+    assert_eq!((texts[0].size, texts[0].align), (11.0, Align::Left));
+    // The top middle, turned a quarter clockwise, is the right middle.
+    assert!((texts[0].at.x - 10.0).abs() < 1e-9 && (texts[0].at.y - 5.0).abs() < 1e-9);
+}
