@@ -268,3 +268,34 @@ fn the_checks_catch_a_bad_layout() {
     assert!(errors.contains("overlaps subgraph S"), "{errors}");
     assert!(errors.contains("runs against TB"), "{errors}");
 }
+
+/// Subgraphs no link enters or leaves stand side by side with the last written first, as
+/// mermaid draws them (it lays each out on its own and adds subgraphs in reverse order);
+/// subgraphs joined by a link keep the order their links give.
+#[test]
+fn separate_subgraphs_stand_last_written_first() {
+    let x_of = |doc: &Document, id: &str| {
+        groups(doc)
+            .into_iter()
+            .find(|g| g.id == id)
+            .unwrap_or_else(|| panic!("no group {id}"))
+            .frame
+            .x
+    };
+    let separate = import(
+        "graph TD\n  subgraph RED [\"critical\"]\n    A[one]\n  end\n  \
+         subgraph BLUE [\"dashed\"]\n    B[two]\n  end\n  subgraph GREEN [\"third\"]\n    C[three]\n  end\n",
+    )
+    .document;
+    let (red, blue, green) = (
+        x_of(&separate, "RED"),
+        x_of(&separate, "BLUE"),
+        x_of(&separate, "GREEN"),
+    );
+    assert!(green < blue && blue < red, "{green} {blue} {red}");
+    let joined = import(
+        "graph LR\n  subgraph RED\n    A[one]\n  end\n  subgraph BLUE\n    B[two]\n  end\n  A --> B\n",
+    )
+    .document;
+    assert!(x_of(&joined, "RED") < x_of(&joined, "BLUE"));
+}

@@ -414,19 +414,9 @@ fn level_input(
     let mut members: Vec<Member> = Vec::new();
     let mut unit_of_node: Vec<Option<usize>> = vec![None; graph.nodes.len()];
     let mut unit_of_block: Vec<Option<usize>> = vec![None; nc];
-    for (v, n) in graph.nodes.iter().enumerate() {
-        if tree.scope(EndRef::Node(v)) == scope {
-            unit_of_node[v] = Some(units.len());
-            units.push(UnitIn {
-                w: finite_size(n.width),
-                h: finite_size(n.height),
-                parent: local_parent(&tree.node_anc[v]),
-                self_loops: Vec::new(),
-            });
-            members.push(Member::Node(v));
-        }
-    }
-    for k in 0..nc {
+    // Blocks first, the last written first, then nodes: the order mermaid adds them to its
+    // graph (flowDb's `getData`), which decides where unlinked ones stand.
+    for k in (0..nc).rev() {
         if tree.closed[k] && cluster_scope(k) == scope {
             unit_of_block[k] = Some(units.len());
             let (w, h, _) = block[k];
@@ -437,6 +427,18 @@ fn level_input(
                 self_loops: Vec::new(),
             });
             members.push(Member::Block(k));
+        }
+    }
+    for (v, n) in graph.nodes.iter().enumerate() {
+        if tree.scope(EndRef::Node(v)) == scope {
+            unit_of_node[v] = Some(units.len());
+            units.push(UnitIn {
+                w: finite_size(n.width),
+                h: finite_size(n.height),
+                parent: local_parent(&tree.node_anc[v]),
+                self_loops: Vec::new(),
+            });
+            members.push(Member::Node(v));
         }
     }
     // An empty cluster still shows: a placeholder as wide as its title.
