@@ -93,6 +93,20 @@ fn a_link_takes_only_its_own_colour() {
     assert_eq!(color("green"), Some(Color::rgb(0, 0xaa, 0)));
 }
 
+/// The texts of `page` whose box `at` picks, in drawing order.
+fn texts_where(page: &quire_sdk::model::Page, at: impl Fn(quire_sdk::Rect) -> bool) -> Vec<String> {
+    page.shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text(t) if at(t.frame) => Some(t.text.plain_text()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A 20 mm margin, in points.
+const MARGIN_20MM: f64 = 20.0 * 72.0 / 25.4;
+
 /// `@page`'s margin boxes number every page, and its colour fills the whole sheet; a
 /// running element (`element()`, which Chromium does not set either) is left out.
 #[test]
@@ -109,16 +123,7 @@ fn page_margin_boxes_and_colour() {
     assert!(count > 1);
     for (n, page) in doc.pages.iter().enumerate() {
         assert_eq!(page.background, Some(Color::rgb(0xff, 0xff, 0xe0)));
-        let margin_texts: Vec<String> = page
-            .shapes
-            .iter()
-            .filter_map(|s| match s {
-                Shape::Text(t) if t.frame.y > page.height - 20.0 * 72.0 / 25.4 => {
-                    Some(t.text.plain_text())
-                }
-                _ => None,
-            })
-            .collect();
+        let margin_texts = texts_where(page, |r| r.y > page.height - MARGIN_20MM);
         assert_eq!(
             margin_texts,
             [
@@ -136,21 +141,14 @@ fn page_margin_boxes_and_colour() {
 fn the_first_page_rule_colours_and_labels_the_first_page() {
     let body: String = (0..120).map(|i| format!("<p>paragraph {i}</p>")).collect();
     let doc = import(&format!(
-        "<style>@page {{ size: 6in 8in; margin: 20mm 20mm; @bottom-left {{ content: counter(page) }} }}          @page :first {{ margin: inherit; background-color: yellow;          @bottom-center {{ content: \"first page of the document\" }} }}</style>{body}"
+        "<style>@page {{ size: 6in 8in; margin: 20mm 20mm; @bottom-left {{ content: counter(page) }} }} \
+         @page :first {{ margin: inherit; background-color: yellow; \
+         @bottom-center {{ content: \"first page of the document\" }} }}</style>{body}"
     ))
     .document;
     assert!(doc.pages.len() > 1);
     let footer = |page: &quire_sdk::model::Page| -> Vec<String> {
-        let mut texts: Vec<String> = page
-            .shapes
-            .iter()
-            .filter_map(|s| match s {
-                Shape::Text(t) if t.frame.y > page.height - 20.0 * 72.0 / 25.4 => {
-                    Some(t.text.plain_text())
-                }
-                _ => None,
-            })
-            .collect();
+        let mut texts = texts_where(page, |r| r.y > page.height - MARGIN_20MM);
         texts.sort();
         texts
     };
@@ -169,21 +167,12 @@ fn the_first_page_rule_colours_and_labels_the_first_page() {
 fn the_first_page_rule_can_blank_a_running_header() {
     let body: String = (0..120).map(|i| format!("<p>paragraph {i}</p>")).collect();
     let doc = import(&format!(
-        "<style>@page {{ margin: 20mm; @top-center {{ content: \"Annual report\" }} }}          @page :first {{ @top-center {{ content: none }} }}</style>{body}"
+        "<style>@page {{ margin: 20mm; @top-center {{ content: \"Annual report\" }} }} \
+         @page :first {{ @top-center {{ content: none }} }}</style>{body}"
     ))
     .document;
     assert!(doc.pages.len() > 1);
-    let header = |page: &quire_sdk::model::Page| -> Vec<String> {
-        page.shapes
-            .iter()
-            .filter_map(|s| match s {
-                Shape::Text(t) if t.frame.y + t.frame.h < 20.0 * 72.0 / 25.4 => {
-                    Some(t.text.plain_text())
-                }
-                _ => None,
-            })
-            .collect()
-    };
+    let header = |page: &quire_sdk::model::Page| texts_where(page, |r| r.y + r.h < MARGIN_20MM);
     assert!(
         header(&doc.pages[0]).is_empty(),
         "{:?}",

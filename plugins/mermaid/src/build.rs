@@ -10,6 +10,7 @@ use quire_sdk::{
     ArrowHead, Asset, Color, Connector, Dash, Document, End, Group, Insets, Kind, LineKind, Node,
     Page, Rect, Shape, Stroke, Text,
 };
+use quire_svg_read::pictures::Pictures;
 
 use crate::label::{self, to_text};
 use crate::layout::{self, ClusterSpec, EdgeSpec, EndRef, NodeSpec};
@@ -34,7 +35,8 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> (Document, Vec<Asset>) 
     let chart = &r.chart;
     let styler = Styler::new(&r);
     let mut undrawn = Undrawn::default();
-    let (mut nodes, pictures) = nodes(&r, &styler, &mut undrawn, warnings);
+    let mut read_pictures = Pictures::new();
+    let (mut nodes, pictures) = nodes(&r, &styler, &mut undrawn, &mut read_pictures, warnings);
     let mut groups = groups(&r, &styler, &mut undrawn);
     let drawn_title = chart
         .title
@@ -53,7 +55,8 @@ pub fn build(r: Resolved, warnings: &mut Vec<String>) -> (Document, Vec<Asset>) 
 
     let placed = lay_out(&r, &mut nodes, &mut groups, &mut connectors);
     let mut page = Page::new(placed.width.max(1.0), placed.height.max(1.0));
-    let mut assets = Vec::new();
+    warnings.append(&mut read_pictures.warnings);
+    let mut assets = read_pictures.assets;
     let pictures: Vec<Option<Shape>> = pictures
         .into_iter()
         .zip(&nodes)
@@ -148,6 +151,7 @@ fn nodes(
     r: &Resolved,
     styler: &Styler,
     undrawn: &mut Undrawn,
+    read_pictures: &mut Pictures,
     warnings: &mut Vec<String>,
 ) -> (Vec<Node>, Vec<NodePicture>) {
     let palette = &styler.palette;
@@ -175,7 +179,7 @@ fn nodes(
         let mut classes = v.classes.clone();
         keep_source(&label, &mut classes, undrawn);
         let mut room = shapes::text_box(&text);
-        let picture = picture::of_label(&label.text).map(|p| {
+        let picture = picture::of_label(&label.text, &v.id, read_pictures).map(|p| {
             let text_h = if text.runs.is_empty() { 0.0 } else { room.1 };
             room = picture::room(&p, (room.0, text_h));
             // The text stands under the picture.

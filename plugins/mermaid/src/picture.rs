@@ -1,17 +1,20 @@
 //! Pictures in labels: `<img src="data:...">`, which mermaid's HTML labels show above the
 //! text after them. A picture embedded in the label (PNG, JPEG or SVG in a `data:` URI) is
 //! drawn, at the size its `width` and `height` ask for (else its own), in the node's text
-//! area above the text: an SVG as shapes (through Quire's SVG reader, so every exporter
-//! draws vectors), a PNG or JPEG as an image. The shapes stand in a group of their own
+//! area above the text: an SVG as shapes (through the SVG reader's [`Pictures`], which reads
+//! each picture once and bounds what one document's pictures draw), a PNG or JPEG as an
+//! image. The shapes stand in a group of their own
 //! ([`PICTURE_CLASS`]) beside the node; the `.mmd` written back skips that group, since the
 //! label's source (see [`crate::undrawn::SOURCE_CLASS`]) still holds the `<img>`.
 //! A picture elsewhere (a URL: converters have no network) stays undrawn, with a warning.
 
 use quire_sdk::data_uri;
+use quire_sdk::flow::Drawing;
 use quire_sdk::geometry::text_area;
 use quire_sdk::image_probe;
 use quire_sdk::placement::{adopt, Placement};
 use quire_sdk::{Asset, Group, Image, Node, Rect, Shape};
+use quire_svg_read::pictures::Pictures;
 
 /// The class of the group that holds a label's picture.
 pub const PICTURE_CLASS: &str = "mermaid:label-picture";
@@ -22,16 +25,22 @@ const MAX_SIDE: f64 = 1000.0;
 /// Characters of one `<img>` tag read: past it the tag is not a picture.
 const MAX_TAG: usize = 4 * MAX_PICTURE_BYTES + 4096;
 
-/// A label's picture, decoded and sized.
+/// A label's picture, read and sized.
 pub struct LabelPicture {
-    media_type: String,
-    bytes: Vec<u8>,
+    content: Content,
     pub width: f64,
     pub height: f64,
 }
 
-/// The first picture of a label's source that can be drawn; `None` without one.
-pub fn of_label(source: &str) -> Option<LabelPicture> {
+enum Content {
+    Drawing(Drawing),
+    /// A PNG or JPEG: its media type and bytes.
+    Raster(&'static str, Vec<u8>),
+}
+
+/// The first picture of node `owner`'s label source that can be drawn; `None` without
+/// one. SVGs are read through `pictures`, once per `data:` URI.
+pub fn of_label(source: &str, owner: &str, pictures: &mut Pictures) -> Option<LabelPicture> {
     img_tags(source).find_map(|attributes| {
         let attribute = |name: &str| {
             attributes
@@ -39,8 +48,25 @@ pub fn of_label(source: &str) -> Option<LabelPicture> {
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))
                 .map(|(_, v)| v.as_str())
         };
-        let uri = data_uri::decode(attribute("src")?, MAX_PICTURE_BYTES)?;
-        let (own_w, own_h) = own_size(&uri)?;
+        let src = attribute("src")?;
+        let uri = data_uri::decode(src, MAX_PICTURE_BYTES)?;
+        let content = if uri.media_type == quire_svg_read::MEDIA_TYPE {
+            let bytes = uri.bytes;
+            let drawing = pictures.drawing(src, owner, || bytes, |_| false).ok()?;
+            Content::Drawing(drawing)
+        } else {
+            Content::Raster(image_probe::picture_media_type(&uri.bytes)?, uri.bytes)
+        };
+        let (own_w, own_h) = match &content {
+            Content::Drawing(d) => (d.width, d.height),
+            Content::Raster(_, bytes) => {
+                let (_, w, h) = image_probe::size(bytes)?;
+                (f64::from(w), f64::from(h))
+            }
+        };
+        if !(own_w > 0.0 && own_h > 0.0 && own_w.is_finite() && own_h.is_finite()) {
+            return None;
+        }
         let length = |name: &str| {
             attribute(name)
                 .map(|v| v.trim().trim_end_matches("px"))
@@ -55,25 +81,11 @@ pub fn of_label(source: &str) -> Option<LabelPicture> {
         };
         let shrink = (MAX_SIDE / width.max(height)).min(1.0);
         Some(LabelPicture {
-            media_type: uri.media_type,
-            bytes: uri.bytes,
+            content,
             width: width * shrink,
             height: height * shrink,
         })
     })
-}
-
-/// The picture's own size, and `None` for what is not a PNG, JPEG or readable SVG.
-fn own_size(uri: &data_uri::DataUri) -> Option<(f64, f64)> {
-    let (w, h) = if uri.media_type == quire_svg_read::MEDIA_TYPE {
-        let picture = quire_svg_read::read_picture(uri.bytes.clone()).ok()?;
-        (picture.width, picture.height)
-    } else {
-        image_probe::picture_media_type(&uri.bytes)?;
-        let (_, w, h) = image_probe::size(&uri.bytes)?;
-        (f64::from(w), f64::from(h))
-    };
-    (w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite()).then_some((w, h))
 }
 
 /// Each `<img ...>` tag's attributes, in order. Quoted values may hold `>`.
@@ -161,8 +173,8 @@ pub fn room(picture: &LabelPicture, text: (f64, f64)) -> (f64, f64) {
 }
 
 /// The picture's shapes, in a group, at the top of `node`'s text area (centred across it,
-/// the text and picture together centred down it, as the label's text is); its assets are
-/// added to `assets`.
+/// the text and picture together centred down it, as the label's text is); a PNG or JPEG
+/// is added to `assets` (where the SVGs' own pictures already are).
 pub fn drawn(
     picture: LabelPicture,
     node: &Node,
@@ -178,47 +190,29 @@ pub fn drawn(
         picture.height,
     );
     let group_id = format!("{}:picture", node.id);
-    let children = if picture.media_type == quire_svg_read::MEDIA_TYPE {
-        let read = quire_svg_read::read_picture(picture.bytes).ok()?;
-        let place = Placement::fit(read.width, read.height, frame)?;
-        let names: Vec<(String, String)> = read
-            .assets
-            .into_iter()
-            .map(|a| {
-                let name = format!("{group_id}-{}-{}", assets.len(), a.name);
-                let renamed = (a.name, name.clone());
-                assets.push(Asset { name, ..a });
-                renamed
-            })
-            .collect();
-        let mut shapes = read.shapes;
-        place.shapes(&mut shapes);
-        adopt(
-            &mut shapes,
-            |old| format!("{group_id}.{old}"),
-            |name| {
-                names
-                    .iter()
-                    .find(|(old, _)| old == name)
-                    .map(|(_, new)| new.clone())
-            },
-        );
-        shapes
-    } else {
-        let kind = image_probe::picture_media_type(&picture.bytes)?;
-        let name = format!("{group_id}-{}", assets.len());
-        assets.push(Asset {
-            name: name.clone(),
-            media_type: kind.to_string(),
-            bytes: picture.bytes,
-        });
-        vec![Shape::Image(Image {
-            id: format!("{group_id}.image"),
-            frame,
-            asset: name,
-            alt: None,
-            link: None,
-        })]
+    let children = match picture.content {
+        Content::Drawing(drawing) => {
+            let place = Placement::fit(drawing.width, drawing.height, frame)?;
+            let mut shapes = drawing.shapes;
+            place.shapes(&mut shapes);
+            adopt(&mut shapes, |old| format!("{group_id}.{old}"), |_| None);
+            shapes
+        }
+        Content::Raster(media_type, bytes) => {
+            let name = format!("{group_id}-{}", assets.len());
+            assets.push(Asset {
+                name: name.clone(),
+                media_type: media_type.to_string(),
+                bytes,
+            });
+            vec![Shape::Image(Image {
+                id: format!("{group_id}.image"),
+                frame,
+                asset: name,
+                alt: None,
+                link: None,
+            })]
+        }
     };
     let mut group = Group::new(group_id, frame, children);
     group.classes.push(PICTURE_CLASS.to_string());
@@ -238,21 +232,24 @@ mod tests {
 
     #[test]
     fn a_data_uri_picture_is_read_at_the_size_its_tag_asks() {
-        let p = of_label(RED_CIRCLE).unwrap();
+        let mut pictures = Pictures::new();
+        let p = of_label(RED_CIRCLE, "F", &mut pictures).unwrap();
         assert_eq!((p.width, p.height), (100.0, 100.0));
-        assert_eq!(p.media_type, "image/svg+xml");
+        assert!(matches!(p.content, Content::Drawing(_)));
         // Only a width: the height keeps the picture's shape (a 2:1 viewBox).
         let wide = "<IMG width=60 src=\"data:image/svg+xml,%3Csvg viewBox='0 0 20 10' xmlns='http://www.w3.org/2000/svg'/%3E\">";
-        let p = of_label(wide).unwrap();
+        let p = of_label(wide, "W", &mut pictures).unwrap();
         assert_eq!((p.width, p.height), (60.0, 30.0));
     }
 
     #[test]
     fn pictures_that_cannot_be_drawn_are_none() {
-        assert!(of_label("<img src='https://example.com/a.png'> text").is_none());
-        assert!(of_label("<img src='data:image/png;base64,AAAA'>").is_none());
-        assert!(of_label("<imgx src='data:,x'>").is_none());
-        assert!(of_label("no picture").is_none());
-        assert!(of_label("<img src=").is_none());
+        let mut pictures = Pictures::new();
+        let mut none = |label: &str| of_label(label, "N", &mut pictures).is_none();
+        assert!(none("<img src='https://example.com/a.png'> text"));
+        assert!(none("<img src='data:image/png;base64,AAAA'>"));
+        assert!(none("<imgx src='data:,x'>"));
+        assert!(none("no picture"));
+        assert!(none("<img src="));
     }
 }
