@@ -243,6 +243,13 @@ mod tests {
     }
 
     #[test]
+    fn a_picture_is_at_most_1000_points_on_its_longer_side() {
+        let huge = RED_CIRCLE.replace("height='100' width='100'", "height='10' width='5000'");
+        let p = of_label(&huge, "H", &mut Pictures::new()).unwrap();
+        assert_eq!((p.width, p.height), (MAX_SIDE, 2.0));
+    }
+
+    #[test]
     fn pictures_that_cannot_be_drawn_are_none() {
         let mut pictures = Pictures::new();
         let mut none = |label: &str| of_label(label, "N", &mut pictures).is_none();

@@ -274,3 +274,22 @@ fn a_stencil_sets_its_texts_where_it_says() {
     // The top middle, turned a quarter clockwise, is the right middle.
     assert!((texts[0].at.x - 10.0).abs() < 1e-9 && (texts[0].at.y - 5.0).abs() < 1e-9);
 }
+
+/// A stencil's texts are bounded: 64 of them, 500 characters each.
+#[test]
+fn a_stencil_sets_at_most_64_texts_of_500_characters() {
+    let long = "x".repeat(2_000);
+    let many: String = (0..100)
+        .map(|i| format!("<text str=\"{long}{i}\" x=\"0\" y=\"{i}\"/>"))
+        .collect();
+    let shape = inline(&encode(&format!(
+        "<shape w=\"10\" h=\"100\"><foreground>{many}</foreground></shape>"
+    )))
+    .unwrap();
+    let frame = Rect::new(0.0, 0.0, 10.0, 100.0);
+    let (_, texts) = draw_with_text(&shape, Placement::upright(frame), &cell()).unwrap();
+    assert_eq!(texts.len(), MAX_TEXTS);
+    assert!(texts
+        .iter()
+        .all(|t| t.text.chars().count() == MAX_TEXT_CHARS));
+}
